@@ -1,0 +1,78 @@
+"""The ``rednovember`` command: play, simulate, scenario run, replay, data."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .rules import VARIANTS
+
+
+def _variants(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", action="append", default=[], choices=VARIANTS,
+                        help="an optional rule; repeat for several")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rednovember", description="Red November, the board game.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play a game in the terminal")
+    play.add_argument("--players", type=int, help="number of players 1..8 (asked if omitted)")
+    play.add_argument("--gnomes", type=int, help="gnomes per player (1-2 players only)")
+    _variants(play)
+    play.add_argument("--seed", type=int, help="random seed (default: random)")
+    play.add_argument("--bot", action="append", default=[], metavar="SEAT=NAME",
+                      help="let a bot play a seat, e.g. --bot 2=random (seats count from 1)")
+    play.add_argument("--load", metavar="FILE", help="resume a saved game")
+    play.add_argument("--lang", default="en", help="language of the texts (en)")
+
+    sim = sub.add_parser("simulate", help="play many games with bots and report statistics")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--players", type=int, default=4)
+    sim.add_argument("--gnomes", type=int, help="gnomes per player (1-2 players only)")
+    _variants(sim)
+    sim.add_argument("--bot", default="random")
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--jobs", type=int, default=1)
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+
+    scen = sub.add_parser("scenario", help="scenarios: arranged positions for tests and puzzles")
+    ssub = scen.add_subparsers(dest="scenario_command", required=True)
+    run = ssub.add_parser("run", help="apply a scenario and print the resulting state as JSON")
+    run.add_argument("file")
+
+    rep = sub.add_parser("replay", help="replay a save from its seed and actions and check it")
+    rep.add_argument("file")
+
+    sub.add_parser("data", help="show which data set the game uses")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "play":
+        from .terminal.app import run_play
+
+        return run_play(args)
+    if args.command == "simulate":
+        from .analysis.simulate import run_simulate
+
+        return run_simulate(args)
+    if args.command == "scenario":
+        from .scenario_cli import run_scenario
+
+        return run_scenario(args)
+    if args.command == "replay":
+        from .scenario_cli import run_replay
+
+        return run_replay(args)
+    from .rules import load_data
+
+    data = load_data()
+    print(f"data set: {data.describe()}  (digest {data.digest})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

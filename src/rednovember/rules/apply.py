@@ -1,0 +1,345 @@
+"""Applying an action: check it is legal, then carry it out (movement, actions, items, decisions)."""
+
+from __future__ import annotations
+
+from .action import Action, ActionError
+from .data import SEA
+from .flow import after_action, continue_after_decisions, end_turn, kill, loss_checks
+from .legal import escape_rooms, reflow_result, room_repair_needed
+from .state import AFTER_ACTION, DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, Decision, Game
+
+
+def apply_action(g: Game, action: Action) -> None:
+    if g.result is not None:
+        raise ActionError("the game is over")
+    if not isinstance(action, Action):
+        raise ActionError(f"not an action: {action!r}")
+    if action not in g.legal_actions():
+        raise ActionError(_why_illegal(g, action))
+    g._legal = None
+    g.history.append(action)
+    handler = _HANDLERS.get(action.kind) or _repair
+    handler(g, action)
+
+
+def _why_illegal(g: Game, action: Action) -> str:
+    text = action.text(g.data) if action.kind else repr(action)
+    if g.phase == DECIDE:
+        d = g.pending[0]
+        return f"'{text}' is not legal now: waiting for gnome {d.gnome} to decide ({d.kind})"
+    return f"'{text}' is not legal now (phase {g.phase}, gnome {g.active} to act)"
+
+
+# --- movement --------------------------------------------------------------------------------
+def _open(g: Game, a: Action) -> None:
+    here = g.gnomes[g.active].room
+    g.ghost -= 1
+    g.opened = a.arg
+    g.say("open", g.active, here, a.arg)
+    if here != SEA and a.arg != SEA:
+        _reflow(g, here, a.arg)
+    g.phase = OPENED
+
+
+def _reflow(g: Game, a: int, b: int) -> None:
+    """R5: high water flows only into a room with no water at all; water puts fire out."""
+    wa, wb = reflow_result(g, a, b)
+    if (wa, wb) != (g.water[a], g.water[b]):
+        g.water[a], g.water[b] = wa, wb
+        for r in (a, b):
+            if g.fire[r]:
+                g.fire[r] = False
+                g.say("fire_out", r)
+        g.say("reflow", a, b)
+
+
+def _enter(g: Game, a: Action) -> None:
+    from .legal import enter_cost
+
+    gn = g.gnomes[g.active]
+    g.ghost -= enter_cost(g, g.opened)
+    g.say("enter", g.active, gn.room, g.opened)
+    gn.room = g.opened
+    g.phase = MOVE
+
+
+def _stay(g: Game, a: Action) -> None:
+    g.say("stay", g.active)
+    g.phase = MOVE
+
+
+def _exit(g: Game, a: Action) -> None:
+    """The forced move out of a burning room after a failed Extinguish Fire."""
+    gn = g.gnomes[g.active]
+    here = gn.room
+    g.ghost -= 1
+    g.say("open", g.active, here, a.arg)
+    if a.arg == SEA:
+        g.ghost -= 1
+    else:
+        _reflow(g, here, a.arg)
+        g.ghost -= 1 if g.water[a.arg] == LOW else 0
+    g.say("enter", g.active, here, a.arg)
+    gn.room = a.arg
+    after_action(g)
+
+
+# --- items -----------------------------------------------------------------------------------
+def _play(g: Game, a: Action) -> None:
+    gn = g.gnomes[g.active]
+    item = g.data.items[a.arg]
+    gn.hand.remove(a.arg)
+    g.item_discard.append(a.arg)
+    g.played[a.arg] += 1
+    g.say("play", g.active, a.arg)
+    if item.intoxication:
+        gn.intoxication = max(0, min(4, gn.intoxication + item.intoxication))
+    if item.faint_check:
+        g.grog_used = True
+    g.charms += item.ignore_event_icons
+    if g.phase == EXTRA_MOVE and not escape_rooms(g) and not gn.hand:
+        kill(g, g.active, "trapped")
+        after_action(g)
+
+
+# --- actions ---------------------------------------------------------------------------------
+def _pay(g: Game, minutes: int, penalty: bool) -> None:
+    gn = g.gnomes[g.active]
+    extra = 2 if penalty and gn.room != SEA and g.water[gn.room] == LOW else 0
+    g.ghost -= minutes + extra
+    if gn.drew_room >= 0 and gn.room != gn.drew_room:  # R10
+        gn.drew_room = -1
+
+
+def _repair(g: Game, a: Action) -> None:
+    kind = a.kind
+    penalty = kind not in ("pump_water", "extinguish_fire", "kill_kraken")
+    _pay(g, a.minutes, penalty)
+    target = a.minutes + g.bonus(kind)
+    doomed = _doomed(g, kind)
+    roll = g.rng.die()
+    success = roll <= target and not doomed
+    g.say("repair", g.active, kind, a.minutes, target, roll, success, doomed)
+    if success:
+        _repaired(g, a)
+    if kind == "extinguish_fire" and not success:
+        _must_leave(g)
+        return
+    after_action(g)
+
+
+def doomed_token(g: Game, kind: str, ghost_after: int) -> int:
+    """R7: the token a room repair would clear but cannot, as the ghost has passed it; else -1."""
+    rep = g.data.room_repairs.get(kind)
+    if rep is None or rep.token < 0:
+        return -1
+    space = g.tokens[rep.token]
+    return rep.token if space >= 0 and ghost_after < space else -1
+
+
+def _doomed(g: Game, kind: str) -> bool:
+    """R7 and ruling P2: doomed when the passed token was the repair's only purpose."""
+    if doomed_token(g, kind, g.ghost) < 0:
+        return False
+    rep = g.data.room_repairs[kind]
+    return not (rep.track >= 0 and g.tracks[rep.track] > 1)
+
+
+def _repaired(g: Game, a: Action) -> None:
+    gn = g.gnomes[g.active]
+    room = gn.room
+    kind = a.kind
+    if kind == "extinguish_fire":
+        g.fire[room] = False
+    elif kind == "pump_water":
+        g.water[room] = 0
+    elif kind == "unblock_hatch":
+        g.blocked[g.data.hatch_between[(room, a.arg)]] = False
+    else:
+        rep = g.data.room_repairs[kind]
+        if rep.track >= 0:
+            pos = g.tracks[rep.track]
+            stars = [s for s in g.data.reset_stars if s < pos] or [1]
+            g.tracks[rep.track] = stars[-1]
+            g.say("track_reset", rep.track, g.tracks[rep.track])
+        if rep.token >= 0 and g.tokens[rep.token] >= 0 and doomed_token(g, kind, g.ghost) < 0:
+            g.tokens[rep.token] = -1
+            g.say("token_cleared", rep.token)
+
+
+def _must_leave(g: Game) -> None:
+    if escape_rooms(g):
+        g.phase = EXTRA_MOVE
+        return
+    enabling = [k for k in g.gnomes[g.active].hand
+                if g.data.items[k].enters_fire or g.data.items[k].enables_sea]
+    if enabling:
+        g.phase = EXTRA_MOVE  # the gnome may still play an item that opens a way out
+        return
+    kill(g, g.active, "trapped")
+    after_action(g)
+
+
+def _draw(g: Game, a: Action) -> None:
+    _pay(g, a.arg, True)
+    gn = g.gnomes[g.active]
+    source = g.data.draw_rooms[gn.room][0]
+    drawn: list[int] = []
+    for _ in range(a.arg):
+        if source == "captains_stock":
+            g.stock -= 1
+            drawn.append(g.data.stock_item)
+        else:
+            card = draw_item(g)
+            if card >= 0:
+                drawn.append(card)
+    gn.hand.extend(drawn)
+    gn.drew_room = gn.room
+    g.say("draw", g.active, tuple(drawn))
+    after_action(g)
+
+
+def draw_item(g: Game) -> int:
+    """Draw the top item card (reshuffling the discard pile when empty); -1 if none at all."""
+    if not g.item_deck:
+        if not g.item_discard:
+            return -1
+        g.item_deck, g.item_discard = g.item_discard, []
+        g.rng.shuffle(g.item_deck)
+        g.say("item_reshuffle")
+    return g.item_deck.pop()
+
+
+def _trade(g: Game, a: Action) -> None:
+    _pay(g, 1, True)
+    g.say("trade", g.active, a.arg)
+    g.pending = [Decision("give", g.active, a.arg), Decision("give", a.arg, g.active)]
+    g.resume = "action"
+    g.phase = DECIDE
+
+
+def _attack(g: Game, a: Action) -> None:
+    _pay(g, 1, True)
+    g.say("attack", g.active, a.arg)
+    g.pending = [Decision("defend", a.arg, g.active)]
+    g.resume = "action"
+    g.phase = DECIDE
+
+
+def _no_action(g: Game, a: Action) -> None:
+    _pay(g, 1, False)
+    g.say("no_action", g.active)
+    after_action(g)
+
+
+def _abandon(g: Game, a: Action) -> None:
+    gn = g.gnomes[g.active]
+    g.ghost = 0
+    gn.abandoned = True
+    g.item_out.extend(gn.hand)
+    gn.hand = []
+    g.say("abandon", g.active)
+    loss_checks(g)
+    if g.result is None:
+        end_turn(g)
+
+
+def _end(g: Game, a: Action) -> None:
+    from .flow import finish_turn
+
+    finish_turn(g)
+
+
+# --- decisions -------------------------------------------------------------------------------
+def _discard(g: Game, a: Action) -> None:
+    d = g.pending[0]
+    gn = g.gnomes[d.gnome]
+    gn.hand.remove(a.arg)
+    g.item_discard.append(a.arg)
+    g.say("discard", d.gnome, a.arg)
+    if len(gn.hand) <= d.info:
+        _decided(g)
+
+
+def _keep(g: Game, a: Action) -> None:
+    d = g.pending[0]
+    gn = g.gnomes[d.gnome]
+    gn.hand.remove(a.arg)
+    g.item_discard.extend(gn.hand)
+    g.say("stumble", d.gnome, a.arg, tuple(gn.hand))
+    gn.hand = [a.arg]
+    _decided(g)
+
+
+def _give(g: Game, a: Action) -> None:
+    d = g.pending[0]
+    g.gnomes[d.gnome].hand.remove(a.arg)
+    g.gnomes[d.info].hand.append(a.arg)
+    g.say("give", d.gnome, d.info, a.arg)
+
+
+def _done(g: Game, a: Action) -> None:
+    _decided(g)
+
+
+def _spread(g: Game, a: Action) -> None:
+    from .events import set_fire
+
+    set_fire(g, a.arg, "fire_spreads")
+    _decided(g)
+
+
+def _block(g: Game, a: Action) -> None:
+    d = g.pending[0]
+    g.blocked[g.data.hatch_between[(d.info, a.arg)]] = True
+    g.say("hatch_blocked", d.info, a.arg)
+    _decided(g)
+
+
+def _defend(g: Game, a: Action) -> None:
+    d = g.pending[0]
+    defender, attacker = g.gnomes[d.gnome], g.gnomes[d.info]
+    crowbar = g.data.item_index["crowbar"]
+    defender.hand.remove(crowbar)
+    g.item_discard.append(crowbar)
+    ra, rd = g.rng.die(), g.rng.die()
+    sa, sd = ra - attacker.intoxication, rd - defender.intoxication
+    g.say("fight", attacker.number, ra, sa, defender.number, rd, sd)
+    winner, loser = (attacker, defender) if sa >= sd else (defender, attacker)
+    _slay(g, winner.number, loser.number)
+
+
+def _yield(g: Game, a: Action) -> None:
+    d = g.pending[0]
+    g.say("no_defence", d.gnome)
+    _slay(g, d.info, d.gnome)
+
+
+def _slay(g: Game, winner: int, loser: int) -> None:
+    """Mad Gnomes: the winner takes the loser's items, then the loser dies."""
+    del g.pending[0]
+    w, lo = g.gnomes[winner], g.gnomes[loser]
+    w.hand.extend(lo.hand)
+    g.say("loot", winner, loser, tuple(lo.hand))
+    lo.hand = []
+    kill(g, loser, "attacked")
+    if g.result is None:
+        continue_after_decisions(g)
+
+
+def _decided(g: Game) -> None:
+    if g.result is not None:
+        return  # the decision ended the game (e.g. a spread fire filled Asphyxiation)
+    g.pending.pop(0)
+    if not g.pending:
+        continue_after_decisions(g)
+
+
+_HANDLERS = {
+    "open": _open, "enter": _enter, "stay": _stay, "exit": _exit, "play": _play,
+    "draw": _draw, "trade": _trade, "attack": _attack, "no_action": _no_action,
+    "abandon": _abandon, "end": _end, "discard": _discard, "keep": _keep, "give": _give,
+    "done": _done, "spread": _spread, "block": _block, "defend": _defend, "yield": _yield,
+}
+
+__all__ = ["apply_action", "draw_item", "room_repair_needed", "doomed_token"]

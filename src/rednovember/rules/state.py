@@ -1,0 +1,243 @@
+"""The game state: the submarine, the time track, the decks and the gnomes.
+
+A :class:`Game` is mutable for speed (``apply`` changes it in place); :meth:`Game.copy` makes an
+independent twin cheaply (no deep copies), for bots that look ahead.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .action import Action
+from .config import Config
+from .data import SEA, GameData
+from .rng import Rng
+
+# Phases: who is asked what.
+MOVE = "move"  # active gnome: open a hatch, play an item, or choose its action
+OPENED = "opened"  # active gnome opened a hatch: enter (or leave/return) or stay
+AFTER_ACTION = "after_action"  # active gnome may still play items, then ends its turn
+EXTRA_MOVE = "extra_move"  # failed Extinguish Fire: the gnome must move out
+DECIDE = "decide"  # a pending decision (see Decision) of any gnome
+OVER = "over"
+
+NONE, LOW, HIGH = 0, 1, 2
+
+
+class Decision(NamedTuple):
+    """A decision the rules hand to a gnome's player: ``kind`` with ``gnome`` deciding.
+
+    Kinds: ``discard`` (info: hand limit), ``keep`` (Stumble), ``spread`` (Fire Spreads),
+    ``block`` (info: the rolled room), ``give`` (info: trade partner), ``defend`` (info: attacker).
+    """
+
+    kind: str
+    gnome: int
+    info: int = 0
+
+
+class Gnome:
+    """A gnome sailor with its time keeper, card and hand."""
+
+    __slots__ = ("number", "colour", "player", "room", "alive", "fainted", "intoxication", "hand",
+                 "keeper", "arrival", "abandoned", "drew_room")
+
+    def __init__(self, number: int, colour: str, player: int, room: int) -> None:
+        self.number = number
+        self.colour = colour
+        self.player = player
+        self.room = room
+        self.alive = True
+        self.fainted = False
+        self.intoxication = 0
+        self.hand: list[int] = []  # item kind indices
+        self.keeper = 0  # time-track space
+        self.arrival = 0  # stacking order on a space: higher is on top
+        self.abandoned = False
+        self.drew_room = -1  # R10: room of the "drew items" area the gnome stands in, or -1
+
+    @property
+    def on_board(self) -> bool:
+        """Alive and still aboard or in the Sea (not abandoned)."""
+        return self.alive and not self.abandoned
+
+    def copy(self) -> Gnome:
+        twin = Gnome.__new__(Gnome)
+        for slot in Gnome.__slots__:
+            setattr(twin, slot, getattr(self, slot))
+        twin.hand = self.hand[:]
+        return twin
+
+
+class Result(NamedTuple):
+    """How the game ended: ``won`` for the crew or not, and the cause of a loss."""
+
+    won: bool
+    cause: str  # "rescued", a track name, a token name, or "all_dead"
+
+
+class Game:
+    """A game of Red November in progress. Use :meth:`legal_actions` and :meth:`apply`."""
+
+    __slots__ = ("data", "config", "rng", "fire", "water", "blocked", "tracks", "tokens", "gnomes",
+                 "event_deck", "event_discard", "event_out", "kraken_aside", "item_deck",
+                 "item_discard", "item_out", "stock", "arrivals", "active", "ghost", "phase",
+                 "opened", "began_in_sea", "played", "charms", "grog_used", "pending", "resume",
+                 "effects", "event_space", "item_here", "result", "log", "history", "turn",
+                 "skip_check", "in_updates", "setup_events", "origin", "_legal")
+
+    def __init__(self, data: GameData, config: Config) -> None:
+        rooms = len(data.room_keys)
+        self.data = data
+        self.config = config
+        self.rng = Rng(config.seed)
+        self.fire = [False] * rooms
+        self.water = [NONE] * rooms
+        self.blocked = [False] * len(data.hatches)
+        self.tracks = [1, 1, 1]
+        self.tokens = [-1] * len(data.tokens)  # space of each destruction token, -1 if absent
+        self.gnomes: list[Gnome] = []
+        self.event_deck: list[int] = []  # card ids; the top card is the last
+        self.event_discard: list[int] = []
+        self.event_out: list[int] = []  # removed from the game (Harder)
+        self.kraken_aside = True
+        self.item_deck: list[int] = []  # item kinds; the top card is the last
+        self.item_discard: list[int] = []
+        self.item_out: list[int] = []  # left with a gnome that abandoned its comrades
+        self.stock = data.stock_count  # Grog in the captain's stock
+        self.arrivals = 0
+        self.active = -1
+        self.ghost = -1
+        self.phase = MOVE
+        self.opened = -1  # room beyond the hatch opened this move
+        self.began_in_sea = False
+        self.played = [0] * len(data.items)  # items played this turn, by kind
+        self.charms = 0  # event icons still to ignore this turn (Lucky Charm)
+        self.grog_used = False
+        self.pending: list[Decision] = []
+        self.resume = ""  # what continues when the pending decisions are done
+        self.effects: list[dict[str, Any]] = []  # remaining effects of the event being resolved
+        self.event_space = 0  # the icon space where the current event card was drawn
+        self.item_here = False  # an item icon on the keeper's space still to draw
+        self.result: Result | None = None
+        self.log: list[tuple[Any, ...]] = []
+        self.history: list[Action] = []
+        self.turn = 0
+        self.skip_check = False  # R13 / P3: replacement gnome skips the Updates death check
+        self.in_updates = False
+        self.setup_events = 0  # Hardest: setup event cards still to resolve (R14)
+        self.origin: dict[str, Any] | None = None  # None: a fresh game from the seed
+        self._legal: list[Action] | None = None
+
+    # --- copying -------------------------------------------------------------------------------
+    def copy(self, keep_log: bool = True) -> Game:
+        """An independent twin. ``keep_log=False`` drops log and history (for look-ahead)."""
+        twin = Game.__new__(Game)
+        for slot in Game.__slots__:
+            setattr(twin, slot, getattr(self, slot))
+        twin.rng = self.rng.copy()
+        for name in ("fire", "water", "blocked", "tracks", "tokens", "event_deck", "event_discard",
+                     "event_out", "item_deck", "item_discard", "item_out", "played", "pending",
+                     "effects"):
+            setattr(twin, name, getattr(self, name)[:])
+        twin.gnomes = [gn.copy() for gn in self.gnomes]
+        twin.log = self.log[:] if keep_log else []
+        twin.history = self.history[:] if keep_log else []
+        twin._legal = None
+        return twin
+
+    # --- queries -------------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def decider(self) -> int:
+        """The gnome whose player must decide now, or -1 when the game is over."""
+        if self.result is not None:
+            return -1
+        if self.pending:
+            return self.pending[0].gnome
+        return self.active
+
+    @property
+    def player_to_move(self) -> int:
+        """The seat (player index) that must decide now, or -1 when the game is over."""
+        d = self.decider
+        return -1 if d < 0 else self.gnomes[d].player
+
+    @property
+    def remaining(self) -> int:
+        """Minutes left to the active gnome this turn (the ghost's space)."""
+        return self.ghost
+
+    def on_track(self) -> list[Gnome]:
+        return [gn for gn in self.gnomes if gn.on_board]
+
+    def gnomes_of(self, player: int) -> list[int]:
+        return [gn.number for gn in self.gnomes if gn.player == player]
+
+    def item_name(self, kind: int) -> str:
+        return self.data.items[kind].id
+
+    def bonus(self, repair: str) -> int:
+        """The bonus the active gnome's items played this turn give to a repair."""
+        total = 0
+        for kind, n in enumerate(self.played):
+            if n:
+                b = self.data.items[kind].bonus
+                total += n * (b.get(repair, 0) + b.get("*", 0))
+        return total
+
+    def can_enter_fire(self) -> bool:
+        items = self.data.items
+        return any(n and items[k].enters_fire for k, n in enumerate(self.played))
+
+    def can_swim(self) -> bool:
+        items = self.data.items
+        return any(n and items[k].enables_sea for k, n in enumerate(self.played))
+
+    def can_attack(self) -> bool:
+        items = self.data.items
+        return any(n and items[k].enables_attack for k, n in enumerate(self.played))
+
+    def turn_order(self) -> list[int]:
+        """Gnomes on the track, next to move first (furthest back; top of a stack first)."""
+        order = sorted(self.on_track(), key=lambda gn: (gn.keeper, gn.arrival), reverse=True)
+        return [gn.number for gn in order]
+
+    def say(self, *entry: Any) -> None:
+        """Append a log entry: a message id followed by its arguments."""
+        self.log.append(entry)
+
+    # --- the interface everything uses -----------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for :attr:`decider`, in a stable order."""
+        if self._legal is None:
+            from .legal import legal_actions
+
+            self._legal = legal_actions(self)
+        return self._legal
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; an illegal one raises ActionError and changes nothing."""
+        from .apply import apply_action
+
+        apply_action(self, action)
+
+    def apply_text(self, text: str) -> Action:
+        """Parse and apply an action given in its text form; returns the action."""
+        from .action import parse_action
+
+        action = parse_action(text, self.data)
+        self.apply(action)
+        return action
+
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        """What ``player`` may see (None: a spectator), as a JSON-ready dict."""
+        from .view import view
+
+        return view(self, player)
+
+    def is_sea(self, room: int) -> bool:
+        return room == SEA
