@@ -6,7 +6,7 @@ from .action import Action, ActionError
 from .data import SEA
 from .flow import after_action, continue_after_decisions, end_turn, kill, loss_checks
 from .legal import escape_rooms, reflow_result, room_repair_needed
-from .state import AFTER_ACTION, DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, Decision, Game
+from .state import DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, Decision, Game
 
 
 def apply_action(g: Game, action: Action) -> None:
@@ -97,8 +97,8 @@ def _play(g: Game, a: Action) -> None:
     if item.faint_check:
         g.grog_used = True
     g.charms += item.ignore_event_icons
-    if g.phase == EXTRA_MOVE and not escape_rooms(g) and not gn.hand:
-        kill(g, g.active, "trapped")
+    if g.phase == EXTRA_MOVE and not escape_rooms(g) and not _way_out_items(g):
+        kill(g, g.active, "trapped")  # P8: no way out and no held item could open one
         after_action(g)
 
 
@@ -171,13 +171,17 @@ def _must_leave(g: Game) -> None:
     if escape_rooms(g):
         g.phase = EXTRA_MOVE
         return
-    enabling = [k for k in g.gnomes[g.active].hand
-                if g.data.items[k].enters_fire or g.data.items[k].enables_sea]
-    if enabling:
-        g.phase = EXTRA_MOVE  # the gnome may still play an item that opens a way out
+    if _way_out_items(g):
+        g.phase = EXTRA_MOVE  # P8: the gnome may still play an item that opens a way out
         return
     kill(g, g.active, "trapped")
     after_action(g)
+
+
+def _way_out_items(g: Game) -> bool:
+    """P8: does the active gnome hold an item that could open a way out of the burning room?"""
+    items = g.data.items
+    return any(items[k].enters_fire or items[k].enables_sea for k in g.gnomes[g.active].hand)
 
 
 def _draw(g: Game, a: Action) -> None:

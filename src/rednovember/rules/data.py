@@ -125,13 +125,14 @@ def _read_dir(directory: Path | None) -> dict[str, Any]:
 def _board(raw: dict[str, Any]) -> dict[str, Any]:
     b = raw["board"]
     rooms = b.get("rooms")
-    _need(isinstance(rooms, list) and len(rooms) >= 2, "board", "'rooms' must list the rooms")
+    _need(isinstance(rooms, list) and len(rooms) == 10, "board",
+          "'rooms' must list the ten rooms (the action die picks rooms 1..10)")
     ids = [r.get("id") for r in rooms]
     _need(ids == list(range(1, len(rooms) + 1)), "board", "room ids must be 1..N in order")
     keys = ("sea",) + tuple(str(r.get("key")) for r in rooms)
     n = len(rooms)
     interior = b.get("interior_hatches")
-    _need(isinstance(interior, list) and interior, "board", "'interior_hatches' must be a list")
+    _need(isinstance(interior, list) and bool(interior), "board", "'interior_hatches' must be a list")
     hatches: list[tuple[int, int]] = []
     for pair in interior:
         _need(isinstance(pair, list) and len(pair) == 2 and all(

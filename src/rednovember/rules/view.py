@@ -30,3 +30,26 @@ def view(g: Game, player: int | None) -> dict[str, Any]:
     s["legal"] = ([a.text(g.data) for a in g.legal_actions()]
                   if player is not None and player == g.player_to_move else [])
     return s
+
+
+# Log entries that name cards a Mad Gnomes player may not see: (message id, index of the gnome
+# whose hand it is, indices of the hidden arguments).
+_HIDDEN = {"draw": (1, (2,)), "item_icon": (1, (3,)), "loot": (1, (3,)), "stumble": (1, (2,))}
+
+
+def log_for(g: Game, player: int | None, start: int = 0) -> list[tuple[Any, ...]]:
+    """The log from ``start`` as ``player`` may read it: in Mad Gnomes, cards that went into
+    another seat's hidden hand read as -1 (a single card) or their count (several)."""
+    entries = g.log[start:]
+    if not g.config.has("mad-gnomes"):
+        return entries
+    out = []
+    for e in entries:
+        rule = _HIDDEN.get(e[0])
+        if e[0] == "give" and player not in (g.gnomes[e[1]].player, g.gnomes[e[2]].player):
+            e = e[:3] + (-1,)
+        elif rule and g.gnomes[e[rule[0]]].player != player:
+            e = tuple(len(v) if i in rule[1] and isinstance(v, tuple) else
+                      -1 if i in rule[1] else v for i, v in enumerate(e))
+        out.append(e)
+    return out

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Install the game into .venv and start a terminal game (extra arguments go to `rednovember play`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install --quiet -e . >/dev/null
+exec .venv/bin/rednovember play "$@"
