@@ -82,7 +82,8 @@ def test_scenario_fixes_cards_and_dice() -> None:
     g = build({"config": {"players": 3, "seed": 2}, "event_deck": ["kraken", "fire/-"],
                "item_deck": ["coffee"], "dice": [4, 4]})
     assert g.data.events[g.event_deck[-1]].kind == "kraken"
-    assert g.data.events[g.event_deck[-2]].kind == "fire" and g.data.events[g.event_deck[-2]].faint is None
+    second = g.data.events[g.event_deck[-2]]
+    assert second.kind == "fire" and second.faint is None
     assert not g.kraken_aside
     assert g.item_name(g.item_deck[-1]) == "coffee"
     assert g.rng.die() == 4
