@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from .action import Action, ActionError
 from .data import SEA
-from .flow import after_action, continue_after_decisions, end_turn, kill, loss_checks
-from .legal import escape_rooms, reflow_result, room_repair_needed
+from .flow import after_action, continue_after_decisions, end_turn, finish_turn, kill, loss_checks
+from .legal import enter_cost, escape_rooms, reflow_result, room_repair_needed
 from .state import DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, Decision, Game
 
 
@@ -23,7 +23,10 @@ def apply_action(g: Game, action: Action) -> None:
 
 
 def _why_illegal(g: Game, action: Action) -> str:
-    text = action.text(g.data) if action.kind else repr(action)
+    try:
+        text = action.text(g.data) if action.kind else repr(action)
+    except (IndexError, TypeError):  # e.g. an item index beyond the deck: no text form
+        text = repr(action)
     if g.phase == DECIDE:
         d = g.pending[0]
         return f"'{text}' is not legal now: waiting for gnome {d.gnome} to decide ({d.kind})"
@@ -54,8 +57,6 @@ def _reflow(g: Game, a: int, b: int) -> None:
 
 
 def _enter(g: Game, a: Action) -> None:
-    from .legal import enter_cost
-
     gn = g.gnomes[g.active]
     g.ghost -= enter_cost(g, g.opened)
     g.say("enter", g.active, gn.room, g.opened)
@@ -181,7 +182,16 @@ def _must_leave(g: Game) -> None:
 def _way_out_items(g: Game) -> bool:
     """P8: does the active gnome hold an item that could open a way out of the burning room?"""
     items = g.data.items
-    return any(items[k].enters_fire or items[k].enables_sea for k in g.gnomes[g.active].hand)
+    hand = [k for k in g.gnomes[g.active].hand if items[k].enters_fire or items[k].enables_sea]
+    if not hand:
+        return False
+    saved = g.played[:]  # try it: as if every such item were played now
+    for k in hand:
+        g.played[k] += 1
+    try:
+        return bool(escape_rooms(g))
+    finally:
+        g.played = saved
 
 
 def _draw(g: Game, a: Action) -> None:
@@ -228,6 +238,9 @@ def _attack(g: Game, a: Action) -> None:
     g.pending = [Decision("defend", a.arg, g.active)]
     g.resume = "action"
     g.phase = DECIDE
+    if g.data.item_index["crowbar"] not in g.gnomes[a.arg].hand:  # P9: no Crowbar, no decision
+        g.say("no_defence", a.arg)
+        _slay(g, g.active, a.arg)
 
 
 def _no_action(g: Game, a: Action) -> None:
@@ -249,8 +262,6 @@ def _abandon(g: Game, a: Action) -> None:
 
 
 def _end(g: Game, a: Action) -> None:
-    from .flow import finish_turn
-
     finish_turn(g)
 
 
