@@ -1,0 +1,102 @@
+"""The numbered choices at a decision: legal actions, repairs grouped by kind (minutes asked next)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..i18n import catalog
+from ..i18n import names as n
+from ..i18n.describe import describe_action, low_water_penalty, repair_chance, repair_doomed
+from ..rules import Action, Game
+from ..rules.data import REPAIRS
+from ..rules.state import DECIDE
+
+MOVE_KINDS = frozenset({"open", "enter", "stay", "exit"})
+
+
+@dataclass
+class Entry:
+    """One numbered line: a single action, or a repair whose minutes are asked next."""
+
+    label: str
+    section: str
+    actions: list[Action] = field(default_factory=list)
+    question: str = ""
+    warn: bool = False  # a doomed repair (R7)
+
+    @property
+    def is_group(self) -> bool:
+        return len(self.actions) > 1
+
+
+def _section(action: Action, game: Game) -> str:
+    if game.phase == DECIDE:
+        return "section_decide"
+    if action.kind in MOVE_KINDS:
+        return "section_move"
+    if action.kind == "play":
+        return "section_items"
+    return "section_action"
+
+
+def _group_label(actions: list[Action], game: Game, lang: str) -> tuple[str, str]:
+    cat = catalog(lang)
+    first, last = actions[0], actions[-1]
+    kind = n.action_kind(cat, first.kind)
+    target = cat.get("ui", "group_target", room=n.room(cat, game, first.arg)) \
+        if first.kind == "unblock_hatch" else ""
+    chances = [repair_chance(a, game) for a in actions if not repair_doomed(a, game)[0]] or [0]
+    label = cat.get("ui", "group_repair", kind=kind, target=target, low=first.minutes,
+                    high=last.minutes, chance_low=min(chances), chance_high=max(chances))
+    if low_water_penalty(game, first.kind):
+        label += " (+2 " + cat.raw("action_notes", "low_water") + ")"
+    for a in actions:
+        doomed, token = repair_doomed(a, game)
+        if token >= 0:
+            key = "group_doomed" if doomed else "group_token_lost"
+            label += " — " + cat.get("ui", key, minutes=a.minutes, token=n.token(cat, game, token))
+            break
+    question = cat.get("ui", "minutes_for", kind=kind, target=target)
+    return label, question
+
+
+def build_menu(game: Game, lang: str = "en") -> list[Entry]:
+    """The choices in display order: movement, the action, then items (decisions as given)."""
+    groups: dict[tuple[str, int], list[Action]] = {}
+    order: list[tuple[str, int] | Action] = []
+    for a in game.legal_actions():
+        if a.kind in REPAIRS:
+            key = (a.kind, a.arg)
+            if key not in groups:
+                groups[key] = []
+                order.append(key)
+            groups[key].append(a)
+        else:
+            order.append(a)
+    entries: list[Entry] = []
+    for item in order:
+        if isinstance(item, Action):
+            entries.append(_single(item, game, lang, _section(item, game)))
+            continue
+        acts = groups[item]
+        if len(acts) == 1:
+            entries.append(_single(acts[0], game, lang, "section_action"))
+        else:
+            label, question = _group_label(acts, game, lang)
+            entries.append(Entry(label, "section_action", acts, question))
+    rank = {"section_move": 0, "section_action": 1, "section_items": 2, "section_decide": 0}
+    entries.sort(key=lambda e: rank[e.section])  # stable: keeps the engine's order inside
+    return entries
+
+
+def _single(a: Action, game: Game, lang: str, section: str, short: bool = False) -> Entry:
+    warn = a.kind in REPAIRS and repair_doomed(a, game)[0]
+    return Entry(describe_action(a, game, lang, short), section, [a], warn=warn)
+
+
+def minutes_menu(entry: Entry, game: Game, lang: str = "en") -> list[Entry]:
+    """The minute choices of a grouped repair."""
+    return [_single(a, game, lang, entry.section, short=True) for a in entry.actions]
+
+
+__all__ = ["Entry", "build_menu", "minutes_menu"]

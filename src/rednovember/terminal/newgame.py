@@ -1,0 +1,139 @@
+"""Starting a terminal game: from the command line, by asking, or from a save file."""
+
+from __future__ import annotations
+
+import random
+from argparse import Namespace
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+
+from ..bots import BOTS, Bot, make_bot
+from ..i18n import Catalog
+from ..rules import VARIANTS, Config, ConfigError, Game, new_game
+from ..rules.serialize import from_json
+
+Ask = Callable[[str], str]
+
+
+class SetupError(Exception):
+    """The game cannot start; the message is for the player, ``code`` the exit status."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Setup:
+    game: Game
+    bots: dict[int, Bot] = field(default_factory=dict)  # seat (0-based) -> bot
+    bot_names: dict[int, str] = field(default_factory=dict)
+    loaded_from: str | None = None
+
+
+def parse_bots(specs: list[str], players: int, cat: Catalog) -> dict[int, str]:
+    """``["2=random"]`` -> ``{1: "random"}`` (seats count from 1 on the command line)."""
+    out: dict[int, str] = {}
+    names = ", ".join(sorted(BOTS))
+    for spec in specs:
+        seat_text, _, name = spec.partition("=")
+        seat = int(seat_text) if seat_text.strip().isdigit() else 0
+        if not 1 <= seat <= players or name not in BOTS:
+            raise SetupError(cat.get("ui", "bad_bot_arg", arg=spec, players=players, names=names))
+        out[seat - 1] = name
+    return out
+
+
+def _make_bots(names: dict[int, str], seed: int) -> dict[int, Bot]:
+    return {seat: make_bot(name, seed * 100 + seat + 1) for seat, name in names.items()}
+
+
+def _ask_int(ask: Ask, console: Console, cat: Catalog, question: str, low: int, high: int,
+             default: int | None = None) -> int:
+    while True:
+        answer = ask(question + " ").strip()
+        if not answer and default is not None:
+            return default
+        if answer.isdigit() and low <= int(answer) <= high:
+            return int(answer)
+        console.print(cat.raw("ui", "setup_invalid"), style="red")
+
+
+def _ask_variants(ask: Ask, console: Console, cat: Catalog) -> list[str]:
+    console.print(cat.raw("ui", "setup_variants"))
+    for i, v in enumerate(VARIANTS, 1):
+        console.print(f"  {i}. {cat.raw('variants', v)}")
+    while True:
+        words = ask("> ").replace(",", " ").split()
+        chosen = [VARIANTS[int(w) - 1] for w in words if w.isdigit() and 1 <= int(w) <= len(VARIANTS)]
+        chosen += [w for w in words if w in VARIANTS]
+        if len(chosen) == len(words):
+            return sorted(set(chosen))
+        console.print(cat.raw("ui", "setup_invalid"), style="red")
+
+
+def _ask_bots(ask: Ask, console: Console, cat: Catalog, players: int) -> dict[int, str]:
+    names = sorted(BOTS)
+    default = "random" if "random" in BOTS else names[0]
+    while True:
+        words = ask(cat.raw("ui", "setup_bots") + " ").replace(",", " ").split()
+        if all(w.isdigit() and 1 <= int(w) <= players for w in words):
+            break
+        console.print(cat.raw("ui", "setup_invalid"), style="red")
+    out: dict[int, str] = {}
+    for seat in sorted({int(w) for w in words}):
+        name = default
+        if len(names) > 1:
+            while True:
+                name = ask(cat.get("ui", "setup_bot_name", seat=seat, names=", ".join(names),
+                                   default=default) + " ").strip() or default
+                if name in BOTS:
+                    break
+                console.print(cat.raw("ui", "setup_invalid"), style="red")
+        out[seat - 1] = name
+    return out
+
+
+def load_setup(path: str, bot_specs: list[str], cat: Catalog) -> Setup:
+    try:
+        text = Path(path).expanduser().read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise SetupError(cat.get("ui", "load_failed", file=path, error=reason)) from None
+    try:
+        game = from_json(text)
+    except Exception as exc:  # any failure means the file is not a usable save
+        raise SetupError(cat.get("ui", "load_failed", file=path, error=str(exc) or repr(exc))) \
+            from None
+    names = parse_bots(bot_specs, game.config.players, cat)
+    return Setup(game, _make_bots(names, game.config.seed), names, path)
+
+
+def new_setup(args: Namespace, console: Console, ask: Ask, cat: Catalog) -> Setup:
+    """A new game from the arguments, asking for whatever is missing when --players is."""
+    interactive = args.players is None
+    players = args.players if not interactive else _ask_int(
+        ask, console, cat, cat.raw("ui", "setup_players"), 1, 8)
+    gnomes = args.gnomes
+    if interactive and players <= 2 and gnomes is None:
+        low, high, default = (3, 8, 3) if players == 1 else (2, 4, 2)
+        gnomes = _ask_int(ask, console, cat, cat.get("ui", "setup_gnomes", low=low, high=high,
+                                                     default=default), low, high, default)
+    variants = list(args.variant or [])
+    if interactive and not variants:
+        variants = _ask_variants(ask, console, cat)
+    names = parse_bots(list(args.bot or []), players, cat)
+    if interactive and not names:
+        names = _ask_bots(ask, console, cat, players)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    try:
+        config = Config(players, gnomes, frozenset(variants), seed)
+    except ConfigError as exc:
+        raise SetupError(cat.get("ui", "bad_config", error=str(exc))) from None
+    return Setup(new_game(config), _make_bots(names, seed), names)
+
+
+__all__ = ["Setup", "SetupError", "load_setup", "new_setup", "parse_bots"]
