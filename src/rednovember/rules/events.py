@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .flow import lose
+from .flow import fainted_deaths, lose, loss_checks
 from .legal import blockable, spread_rooms
 from .state import HIGH, LOW, Decision, Game
 
@@ -37,8 +37,6 @@ def resolve_event(g: Game, space: int) -> None:
 
 def run_effects(g: Game) -> None:
     """Resolve the current card's remaining effects until one needs a decision."""
-    from .flow import fainted_deaths
-
     while g.effects and g.result is None and not g.pending:
         effect = g.effects.pop(0)
         _EFFECTS[effect["type"]](g, effect)
@@ -114,8 +112,6 @@ def _track(g: Game, e: dict[str, Any]) -> None:
 
 
 def _token(g: Game, e: dict[str, Any]) -> None:
-    from .flow import loss_checks
-
     t = g.data.tokens.index(e["token"])
     if g.tokens[t] >= 0:
         g.say("token_already", t)

@@ -223,8 +223,9 @@ def loss_checks(g: Game) -> None:
     if not board:
         lose(g, "all_dead")
         return
+    top = max(gn.keeper for gn in board)  # every keeper has passed a token beyond the top one
     for t, space in enumerate(g.tokens):
-        if space >= 0 and all(gn.keeper < space for gn in board):
+        if space >= 0 and space > top:
             lose(g, g.data.tokens[t])
             return
 

@@ -87,7 +87,14 @@ def escape_rooms(g: Game) -> list[int]:
 
 
 def _repair(kind: str, avail: int, arg: int = 0) -> list[Action]:
-    return [Action(kind, arg, m) for m in range(1, min(10, avail) + 1)]
+    """The repair with 1..10 minutes, as many as ``avail`` allows (actions made once, shared)."""
+    options = _REPAIR_OPTIONS.get((kind, arg))
+    if options is None:
+        options = _REPAIR_OPTIONS[(kind, arg)] = tuple(Action(kind, arg, m) for m in range(1, 11))
+    return list(options[:avail]) if avail > 0 else []
+
+
+_REPAIR_OPTIONS: dict[tuple[str, int], tuple[Action, ...]] = {}
 
 
 def _actions(g: Game) -> list[Action]:
