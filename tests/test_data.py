@@ -81,3 +81,36 @@ def test_invalid_json_names_the_file(tmp_path: Path) -> None:
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="cannot be read"):
         load_data(tmp_path)
+
+
+def test_cli_uses_a_house_data_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rednovember.cli import main
+
+    path = copy_data(tmp_path)
+    edit(path, "timetrack", lambda d: d.update(item_icons=[55, 45, 35, 25, 15, 5]))
+    assert main(["--data", str(path), "data"]) == 0
+    out = capsys.readouterr().out
+    assert load_data(path).digest in out and load_data().digest not in out
+    assert main(["--data", str(path), "simulate", "--games", "3", "--json"]) == 0
+    assert load_data(path).digest[:12] in capsys.readouterr().out
+
+
+def test_cli_refuses_a_broken_data_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rednovember.cli import main
+
+    path = copy_data(tmp_path)
+    (path / "board.json").write_text("[]")
+    assert main(["--data", str(path), "play", "--players", "3"]) == 2
+    assert "board.json" in capsys.readouterr().err
+
+
+def test_save_from_other_data_set_is_refused(tmp_path: Path) -> None:
+    from rednovember.rules import Config, new_game
+    from rednovember.rules.serialize import SaveError, from_json, to_json
+
+    path = copy_data(tmp_path)
+    edit(path, "timetrack", lambda d: d.update(item_icons=[55, 45]))
+    text = to_json(new_game(Config(players=3, seed=1), load_data(path)))
+    assert from_json(text, load_data(path)).config.seed == 1
+    with pytest.raises(SaveError, match="another data set"):
+        from_json(text)

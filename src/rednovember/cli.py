@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
-from .rules import VARIANTS
+from .rules import VARIANTS, DataError, load_data
 
 
 def _variants(parser: argparse.ArgumentParser) -> None:
@@ -15,6 +16,9 @@ def _variants(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rednovember", description="Red November, the board game.")
+    p.add_argument("--data", metavar="DIR", default=os.environ.get("REDNOVEMBER_DATA"),
+                   help="use the data set (board, time track, decks) in DIR instead of the "
+                        "built-in one (also $REDNOVEMBER_DATA)")
     sub = p.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play a game in the terminal")
@@ -28,13 +32,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--lang", default="en", help="language of the texts (en)")
 
     sim = sub.add_parser("simulate", help="play many games with bots and report statistics")
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--players", type=int, default=4)
+    sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    sim.add_argument("--players", type=int, default=4, help="players 1..8 (default 4)")
     sim.add_argument("--gnomes", type=int, help="gnomes per player (1-2 players only)")
     _variants(sim)
-    sim.add_argument("--bot", default="random")
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--jobs", type=int, default=1)
+    sim.add_argument("--bot", default="random", help="the bot in every seat (default random)")
+    sim.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    sim.add_argument("--jobs", type=int, default=1,
+                     help="worker processes (0: one per core); the output does not depend on it")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
     scen = sub.add_parser("scenario", help="scenarios: arranged positions for tests and puzzles")
@@ -51,6 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        data = load_data(args.data)
+    except DataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.command == "play":
         from .terminal.app import run_play
 
@@ -67,10 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         from .scenario_cli import run_replay
 
         return run_replay(args)
-    from .rules import load_data
-
-    data = load_data()
-    print(f"data set: {data.describe()}  (digest {data.digest})")
+    print(f"data set: {data.name}  digest {data.digest}")
+    print(f"  from: {args.data or 'built-in'}")
+    print(f"  {len(data.room_keys) - 1} rooms, {data.interior_count} interior hatches, "
+          f"{len(data.events)} event cards, {sum(i.count for i in data.items)} item cards")
     return 0
 
 

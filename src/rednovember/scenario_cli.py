@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .rules import load_data
 from .rules.scenario import ScenarioError, run
 from .rules.serialize import SaveError, from_json, to_dict
 
@@ -25,7 +26,7 @@ def _read_json(path: str) -> Any:
 
 def run_scenario(args: argparse.Namespace) -> int:
     try:
-        game = run(_read_json(args.file))
+        game = run(_read_json(args.file), load_data(args.data))
     except ScenarioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -36,7 +37,7 @@ def run_scenario(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     try:
         text = Path(args.file).read_text("utf-8")
-        game = from_json(text)
+        game = from_json(text, load_data(args.data))
     except (OSError, SaveError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -68,6 +68,7 @@ class RunSpec:
     variants: frozenset[str]
     bot: str
     seed: int
+    data_dir: str | None = None  # None: the built-in data set
 
     def config(self, index: int) -> Config:
         return Config(self.players, self.gnomes_per_player, self.variants,
@@ -91,7 +92,7 @@ class GameRecord(NamedTuple):
 def play_game(spec: RunSpec, index: int) -> GameRecord:
     """Play game ``index`` of the run to its end (the pool's worker; module level, picklable)."""
     config = spec.config(index)
-    data = load_data()
+    data = load_data(spec.data_dir)
     g = new_game(config, data)
     bots = [make_bot(spec.bot, derive_seed(spec.seed, index, "seat", p))
             for p in range(config.players)]
@@ -124,15 +125,15 @@ def play_games(spec: RunSpec, games: int, jobs: int = 1) -> Iterator[GameRecord]
         yield from pool.imap(work, range(games), chunksize=chunk)
 
 
-def loss_causes() -> list[str]:
-    data = load_data()
+def loss_causes(data_dir: str | None = None) -> list[str]:
+    data = load_data(data_dir)
     return [*data.tracks, *data.tokens, "all_dead"]
 
 
 def summarize(spec: RunSpec, records: Iterable[GameRecord]) -> dict[str, Any]:
     """The report (a JSON-ready dict, keys in a fixed order) of records given in index order."""
-    data = load_data()
-    losses = dict.fromkeys(loss_causes(), 0)
+    data = load_data(spec.data_dir)
+    losses = dict.fromkeys(loss_causes(spec.data_dir), 0)
     deaths = dict.fromkeys(DEATH_CAUSES, 0)
     games = wins = turns = steps = minutes = abandoned = max_steps = 0
     for r in records:
@@ -228,7 +229,8 @@ def spec_from_args(args: argparse.Namespace) -> tuple[RunSpec, int, int]:
         Config(players, args.gnomes, variants, args.seed)
     except ConfigError as exc:
         raise SimulateError(str(exc)) from None
-    return RunSpec(players, args.gnomes, variants, args.bot, args.seed), games, jobs
+    spec = RunSpec(players, args.gnomes, variants, args.bot, args.seed, getattr(args, "data", None))
+    return spec, games, jobs
 
 
 def run_simulate(args: argparse.Namespace) -> int:

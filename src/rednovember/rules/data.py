@@ -263,13 +263,18 @@ def _digest(raw: dict[str, Any]) -> str:
 def load_data(directory: str | Path | None = None) -> GameData:
     """Load and validate a data set (the built-in one when ``directory`` is None)."""
     if directory is None:
-        return _builtin()
-    return _build(_read_dir(Path(directory)))
+        return _cached(None, ())
+    path = Path(directory).resolve()
+    try:  # a folder is read again when any of its files changed
+        stamp = tuple((path / f"{n}.json").stat().st_mtime_ns for n in FILES)
+    except OSError:
+        stamp = ()
+    return _cached(str(path), stamp)
 
 
-@lru_cache(maxsize=1)
-def _builtin() -> GameData:
-    return _build(_read_dir(None))
+@lru_cache(maxsize=8)
+def _cached(directory: str | None, stamp: tuple[int, ...]) -> GameData:
+    return _build(_read_dir(None if directory is None else Path(directory)))
 
 
 def _build(raw: dict[str, Any]) -> GameData:

@@ -17,7 +17,7 @@ from rich.text import Text
 from ..i18n import UnknownLanguage, available, catalog
 from ..i18n import names as n
 from ..i18n.describe import describe_decision
-from ..rules import Action, Game
+from ..rules import Action, Game, load_data
 from ..rules.serialize import to_json
 from . import screen
 from .menu import Entry, build_menu, minutes_menu
@@ -225,7 +225,8 @@ def play(args: Namespace, console: Console, ask: Ask | None = None,
     reader: Ask = ask or console.input
     try:
         if getattr(args, "load", None):
-            setup = load_setup(args.load, list(args.bot or []), cat)
+            setup = load_setup(args.load, list(args.bot or []), cat,
+                               load_data(getattr(args, "data", None)))
             console.print(cat.get("ui", "loaded", file=args.load), style="green")
         else:
             setup = new_setup(args, console, reader, cat)

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from ..bots import BOTS, Bot, make_bot
 from ..i18n import Catalog
-from ..rules import VARIANTS, Config, ConfigError, Game, new_game
+from ..rules import VARIANTS, Config, ConfigError, Game, GameData, load_data, new_game
 from ..rules.serialize import from_json
 
 Ask = Callable[[str], str]
@@ -97,14 +97,14 @@ def _ask_bots(ask: Ask, console: Console, cat: Catalog, players: int) -> dict[in
     return out
 
 
-def load_setup(path: str, bot_specs: list[str], cat: Catalog) -> Setup:
+def load_setup(path: str, bot_specs: list[str], cat: Catalog, data: GameData | None = None) -> Setup:
     try:
         text = Path(path).expanduser().read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise SetupError(cat.get("ui", "load_failed", file=path, error=reason)) from None
     try:
-        game = from_json(text)
+        game = from_json(text, data)
     except Exception as exc:  # any failure means the file is not a usable save
         raise SetupError(cat.get("ui", "load_failed", file=path, error=str(exc) or repr(exc))) \
             from None
@@ -133,7 +133,8 @@ def new_setup(args: Namespace, console: Console, ask: Ask, cat: Catalog) -> Setu
         config = Config(players, gnomes, frozenset(variants), seed)
     except ConfigError as exc:
         raise SetupError(cat.get("ui", "bad_config", error=str(exc))) from None
-    return Setup(new_game(config), _make_bots(names, seed), names)
+    return Setup(new_game(config, load_data(getattr(args, "data", None))), _make_bots(names, seed),
+                 names)
 
 
 __all__ = ["Setup", "SetupError", "load_setup", "new_setup", "parse_bots"]
