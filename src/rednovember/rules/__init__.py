@@ -13,9 +13,10 @@ from .action import Action, ActionError, parse_action
 from .config import COLOURS, VARIANTS, Config, ConfigError
 from .data import SEA, DataError, GameData, load_data
 from .flow import outcome
+from .hidden import can_undo, determinize, undo
 from .setup import new_game
 from .state import Decision, Game, Gnome, Result
 
 __all__ = ["Action", "ActionError", "COLOURS", "Config", "ConfigError", "DataError", "Decision",
            "Game", "GameData", "Gnome", "Result", "SEA", "VARIANTS", "load_data", "new_game",
-           "outcome", "parse_action"]
+           "outcome", "parse_action", "can_undo", "determinize", "undo"]

@@ -17,9 +17,18 @@ def apply_action(g: Game, action: Action) -> None:
     if action not in g.legal_actions():
         raise ActionError(_why_illegal(g, action))
     g._legal = None
+    before = _reversible_signature(g)
     g.history.append(action)
     handler = _HANDLERS.get(action.kind) or _repair
     handler(g, action)
+    if _reversible_signature(g) != before:
+        g.undo_barrier = len(g.history)
+
+
+def _reversible_signature(g: Game) -> tuple[int, ...]:
+    """What an undo may never cross: chance used, cards drawn, a new turn or another decider."""
+    return (g.rng.state, len(g.rng.forced), len(g.event_deck), len(g.item_deck), g.stock, g.turn,
+            g.player_to_move)
 
 
 def _why_illegal(g: Game, action: Action) -> str:

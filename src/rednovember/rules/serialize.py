@@ -50,6 +50,7 @@ def snapshot(g: Game) -> dict[str, Any]:
         "effects": [dict(e) for e in g.effects], "event_space": g.event_space,
         "item_here": g.item_here, "turn": g.turn, "skip_check": g.skip_check,
         "in_updates": g.in_updates, "setup_events": g.setup_events,
+        "undo_barrier": g.undo_barrier,
         "result": None if g.result is None else {"won": g.result.won, "cause": g.result.cause},
     }
 
@@ -206,7 +207,7 @@ def _load_gnome(x: Any, i: int, data: GameData) -> Gnome:
 def _turn_fields(g: Game, s: dict[str, Any]) -> None:
     w = "state"
     for name in ("arrivals", "active", "ghost", "opened", "charms", "event_space", "turn",
-                 "setup_events"):
+                 "setup_events", "undo_barrier"):
         setattr(g, name, _get(s, name, int, w))
     for name in ("began_in_sea", "grog_used", "item_here", "skip_check", "in_updates"):
         setattr(g, name, _get(s, name, bool, w))

@@ -85,7 +85,7 @@ class Game:
                  "item_discard", "item_out", "stock", "arrivals", "active", "ghost", "phase",
                  "opened", "began_in_sea", "played", "charms", "grog_used", "pending", "resume",
                  "effects", "event_space", "item_here", "result", "log", "history", "turn",
-                 "skip_check", "in_updates", "setup_events", "origin", "_legal")
+                 "skip_check", "in_updates", "setup_events", "origin", "undo_barrier", "_legal")
 
     def __init__(self, data: GameData, config: Config) -> None:
         rooms = len(data.room_keys)
@@ -128,6 +128,7 @@ class Game:
         self.in_updates = False
         self.setup_events = 0  # Hardest: setup event cards still to resolve (R14)
         self.origin: dict[str, Any] | None = None  # None: a fresh game from the seed
+        self.undo_barrier = 0  # history entries that can no longer be undone (rules/hidden.py)
         self._legal: list[Action] | None = None
 
     # --- copying -------------------------------------------------------------------------------
