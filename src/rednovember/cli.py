@@ -32,15 +32,45 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--lang", default="en", help="language of the texts (en)")
 
     sim = sub.add_parser("simulate", help="play many games with bots and report statistics")
-    sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    sim.add_argument("--players", type=int, default=4, help="players 1..8 (default 4)")
+    sim.add_argument("--games", type=int, default=100,
+                     help="number of games per player count (default 100)")
+    sim.add_argument("--players", default="4", metavar="N|LIST|all",
+                     help="player count(s) 1..8: 4, 3,5, 3-5 or all; one run per count (default 4)")
     sim.add_argument("--gnomes", type=int, help="gnomes per player (1-2 players only)")
     _variants(sim)
-    sim.add_argument("--bot", default="random", help="the bot in every seat (default random)")
+    sim.add_argument("--bot", default="random",
+                     help="the bot in every seat: a registered bot (random, heuristic, search, "
+                          "search:fast, ...) or mix (seats drawn per game from the strong bots; "
+                          "default random)")
     sim.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    sim.add_argument("--jobs", type=int, default=1,
-                     help="worker processes (0: one per core); the output does not depend on it")
-    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.add_argument("--jobs", type=int, default=0,
+                     help="worker processes (default 0: one per core); the output does not "
+                          "depend on it")
+    sim.add_argument("--json", action="store_true",
+                     help="print one JSON object ({\"runs\": [...]} for several player counts)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    rpt = sub.add_parser("report", help="simulate and write a report with charts (Markdown/HTML)")
+    rpt.add_argument("--games", type=int, default=200,
+                     help="games per bot and player count (default 200)")
+    rpt.add_argument("--players", default="3-5", metavar="N|LIST|all",
+                     help="player count(s) 1..8: 4, 3,5, 3-5 or all (default 3-5)")
+    rpt.add_argument("--gnomes", type=int, help="gnomes per player (1-2 players only)")
+    rpt.add_argument("--bots", default="random", metavar="LIST",
+                     help="comma-separated bots to compare, e.g. random,heuristic,mix "
+                          "(default random)")
+    _variants(rpt)
+    rpt.add_argument("--seed", type=int, default=0, help="seed of the runs (default 0)")
+    rpt.add_argument("--jobs", type=int, default=0,
+                     help="worker processes (default 0: one per core)")
+    rpt.add_argument("--format", choices=("md", "html"), default="md",
+                     help="report format (default md)")
+    rpt.add_argument("--out", default="report", metavar="DIR",
+                     help="folder for the report, its charts and simulation.json (default report)")
+    rpt.add_argument("--from", dest="from_files", nargs="+", metavar="FILE",
+                     help="build the report from saved simulation JSON (simulate --json output "
+                          "or a report's simulation.json) instead of simulating")
+    rpt.add_argument("--quiet", action="store_true", help="no progress bar")
 
     scen = sub.add_parser("scenario", help="scenarios: arranged positions for tests and puzzles")
     ssub = scen.add_subparsers(dest="scenario_command", required=True)
@@ -49,6 +79,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", help="replay a save from its seed and actions and check it")
     rep.add_argument("file")
+
+    serve = sub.add_parser("serve", help="play in the browser, together: start the web server")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--db", default="sqlite:///rednovember.db",
+                       help="database URL (SQLAlchemy), default sqlite:///rednovember.db")
+    serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                       help="pause before each bot move (default 0.6)")
+    serve.add_argument("--takeover-grace", type=float, default=30.0, metavar="SECONDS",
+                       help="how long a player must be gone before others may hand the seat to "
+                            "a bot (default 30)")
 
     sub.add_parser("data", help="show which data set the game uses")
     return p
@@ -69,10 +110,18 @@ def main(argv: list[str] | None = None) -> int:
         from .analysis.simulate import run_simulate
 
         return run_simulate(args)
+    if args.command == "report":
+        from .analysis.report import run_report
+
+        return run_report(args)
     if args.command == "scenario":
         from .scenario_cli import run_scenario
 
         return run_scenario(args)
+    if args.command == "serve":
+        from .web.serve import run_serve
+
+        return run_serve(args, data)
     if args.command == "replay":
         from .scenario_cli import run_replay
 
