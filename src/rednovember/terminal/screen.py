@@ -62,7 +62,8 @@ def seat_names(cat: Catalog, game: Game, bot_names: dict[int, str]) -> dict[int,
 
 
 def header(game: Game, cat: Catalog) -> Rule:
-    variants = sorted(game.config.variants)
+    # the variant's name in the catalog's language: its text up to the explanation in brackets
+    variants = [cat.raw("variants", v).split(" (")[0] for v in sorted(game.config.variants)]
     text = cat.get("ui", "turn_header", turn=game.turn, seed=game.config.seed,
                    players=game.config.players, gnomes=game.config.gnomes,
                    variants=(" · " + ", ".join(variants)) if variants else "")
