@@ -206,12 +206,13 @@ def test_bad_arguments() -> None:
 
 def test_interactive_setup() -> None:
     con, buf = console()
-    ask = answers(["0", "2", "", "x", "1 4", "9", "2"])
+    ask = answers(["0", "2", "", "x", "1 4", "9", "2", "no-such-bot", ""])
     setup = new_setup(args(players=None, seed=None), con, ask, catalog())
     cfg = setup.game.config
     assert cfg.players == 2 and cfg.gnomes_per_player == 2
     assert cfg.variants == {"harder", "mad-gnomes"}
     assert set(setup.bots) == {1}
+    assert setup.bots[1].name == "random"  # an empty answer takes the default bot
     assert "not a valid answer" in buf.getvalue()
 
 

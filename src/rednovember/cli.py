@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bot", action="append", default=[], metavar="SEAT=NAME",
                       help="let a bot play a seat, e.g. --bot 2=random (seats count from 1)")
     play.add_argument("--load", metavar="FILE", help="resume a saved game")
-    play.add_argument("--lang", default="en", help="language of the texts (en)")
+    play.add_argument("--lang", default="en",
+                      help="language of the texts: en, de, fr, pl, ru or es (default en)")
 
     sim = sub.add_parser("simulate", help="play many games with bots and report statistics")
     sim.add_argument("--games", type=int, default=100,

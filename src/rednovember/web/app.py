@@ -1,0 +1,542 @@
+"""The FastAPI application: HTTP API, WebSocket endpoint, static front-end, rules reference.
+
+``create_app(db_url, …)`` builds it; ``rednovember serve`` runs it on uvicorn. The protocol is
+described in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from .. import __version__ as package_version
+from ..bots import BOTS
+from ..i18n import UnknownLanguage, available, catalog, plural_forms
+from ..i18n.describe import ENTRY_ARGS
+from ..i18n.describe import VARIANTS as LOG_VARIANTS
+from ..rules import COLOURS, VARIANTS, GameData, load_data
+from ..rules.serialize import to_dict
+from . import PROTOCOL_VERSION
+from .hub import Connection, Hub, LiveGame
+from .protocol import (
+    MAX_BODY_BYTES,
+    MAX_MESSAGE_BYTES,
+    MAX_NAME_CHARS,
+    MAX_TOKENS,
+    ProtocolError,
+    request_id,
+)
+from .rules_page import rules_html, rules_reference
+from .store import Store
+
+log = logging.getLogger("rednovember.web")
+
+HELLO_TIMEOUT = 10.0
+LANG_RE = re.compile(r"^[a-z]{2,3}([_-][A-Za-z]{2,4})?$")
+STATIC_DIR = Path(str(resources.files("rednovember.web").joinpath("static")))
+
+
+Auth = Annotated[str | None, Header(description="Bearer SEAT_TOKEN")]
+SeatTok = Annotated[str | None, Header(description="SEAT_TOKEN (alternative)")]
+CreatorTok = Annotated[str | None, Header(description="the creator token")]
+
+
+# --- request bodies ------------------------------------------------------------------------------
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateGame(_Body):
+    players: int = Field(4, ge=1, le=8, description="number of players (seats) 1..8")
+    gnomes_per_player: int | None = Field(None, ge=1, le=8,
+                                          description="1 player: 3..8 (default 3); 2: 2..4 (2)")
+    variants: list[str] = Field(default_factory=list, max_length=len(VARIANTS))
+    seed: int | None = Field(None, ge=0, lt=2**63, description="null: a random seed")
+
+
+class TakeSeat(_Body):
+    seat: int | None = Field(None, ge=0, le=7)
+    colour: str | None = Field(None, max_length=16)
+    name: str = Field(..., min_length=1, max_length=MAX_NAME_CHARS)
+
+
+class ActBody(_Body):
+    action: str = Field(..., min_length=1, max_length=64, description="text form, e.g. 'open 5'")
+    version: int | None = Field(None, ge=0)
+
+
+class UndoBody(_Body):
+    version: int | None = Field(None, ge=0)
+
+
+class BotBody(_Body):
+    bot: str = Field(..., min_length=1, max_length=32)
+
+
+# --- middleware ----------------------------------------------------------------------------------
+class BodyLimit:
+    """Refuses HTTP request bodies larger than ``limit`` bytes (413), streamed or not."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await _error_response(scope, receive, send, self.limit)
+                    return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise ProtocolError("too_large", f"request body larger than {self.limit} bytes")
+            return msg
+
+        await self.app(scope, limited, send)
+
+
+async def _error_response(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+    resp = JSONResponse({"error": {"code": "too_large",
+                                   "message": f"request body larger than {limit} bytes"}}, 413)
+    await resp(scope, receive, send)
+
+
+def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
+    err = ProtocolError(code, message)
+    return JSONResponse({"error": err.to_dict()}, status_code=status or err.status)
+
+
+def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return "bad_json", "the request body is not valid JSON"
+    parts = []
+    for e in errors[:5]:
+        where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    return "bad_message", "; ".join(parts) or "invalid request"
+
+
+# --- the application -----------------------------------------------------------------------------
+def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | None = None,
+               bot_delay: float = 0.6, takeover_grace: float = 30.0,
+               static_dir: Path | None = None) -> FastAPI:
+    """The ASGI application. The database is opened (and its tables created) on startup."""
+    static = static_dir or STATIC_DIR
+    game_data = data or load_data()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(db_url)
+        hub = Hub(store, game_data, bot_delay, takeover_grace)
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    app = FastAPI(title="Red November", version=package_version, lifespan=lifespan,
+                  description="Play Red November in the browser, together (docs/protocol.md).")
+    app.add_middleware(BodyLimit)
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    @app.exception_handler(ProtocolError)
+    async def _protocol_error(_: Request, exc: ProtocolError) -> JSONResponse:
+        return JSONResponse({"error": exc.to_dict()}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        code, message = _validation_message(exc)
+        return _error(code, message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "bad_message", 401: "unauthorised"}.get(exc.status_code,
+                                                                               "bad_message")
+        return _error(code, str(exc.detail), exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _crash(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return _error("internal", "internal error; nothing changed")
+
+    # --- auth helpers ---------------------------------------------------------------------------
+    def bearer(authorization: str | None, x_seat_token: str | None) -> str | None:
+        if x_seat_token:
+            return x_seat_token.strip()
+        if authorization and authorization.lower().startswith("bearer "):
+            return authorization[7:].strip()
+        return None
+
+    def seat_of(lg: LiveGame, token: str | None) -> int:
+        if not token:
+            raise ProtocolError("unauthorised", "send your seat token (Authorization: Bearer …)")
+        seat = lg.seat_for_token(token)
+        if seat is None:
+            raise ProtocolError("unauthorised", "this token holds no seat in this game")
+        return seat
+
+    # --- meta -----------------------------------------------------------------------------------
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True}
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {
+            "protocol": PROTOCOL_VERSION, "server": package_version, "colours": list(COLOURS),
+            "variants": list(VARIANTS), "bots": sorted(BOTS), "languages": available(),
+            "limits": {"message_bytes": MAX_MESSAGE_BYTES, "body_bytes": MAX_BODY_BYTES,
+                       "name_chars": MAX_NAME_CHARS, "tokens_per_hello": MAX_TOKENS},
+            "log_messages": {k: list(v) for k, v in ENTRY_ARGS.items()},
+            "log_variants": {k: list(v) for k, v in LOG_VARIANTS.items()},
+        }
+
+    @app.get("/api/bots")
+    async def bots() -> dict[str, Any]:
+        return {"bots": sorted(BOTS)}
+
+    @app.get("/api/data")
+    async def data_tables() -> dict[str, Any]:
+        return data_json(game_data)
+
+    @app.get("/api/i18n")
+    async def languages() -> dict[str, Any]:
+        out = []
+        for code in available():
+            with contextlib.suppress(UnknownLanguage):
+                out.append({"code": code, "name": catalog(code).raw("meta", "name")})
+        return {"default": "en", "languages": out}
+
+    def _catalog(lang: str) -> Any:
+        if not LANG_RE.match(lang):
+            raise ProtocolError("unknown_language", f"no texts for language {lang[:16]!r}")
+        try:
+            return catalog(lang)
+        except UnknownLanguage as exc:
+            raise ProtocolError("unknown_language", str(exc)) from None
+
+    @app.get("/api/i18n/{lang}")
+    async def i18n(lang: str) -> dict[str, Any]:
+        cat = _catalog(lang)
+        names = set(cat.texts) | (set(cat.fallback.texts) if cat.fallback else set())
+        return {"lang": cat.code, "plural_forms": list(plural_forms(cat.code)),
+                "catalog": {name: cat.section(name) for name in sorted(names)}}
+
+    @app.get("/api/rules/{lang}")
+    async def rules_json(lang: str) -> dict[str, Any]:
+        return rules_reference(_catalog(lang), game_data)
+
+    @app.get("/rules", response_class=HTMLResponse)
+    async def rules_default() -> HTMLResponse:
+        return HTMLResponse(rules_html(rules_reference(_catalog("en"), game_data)))
+
+    @app.get("/rules/{lang}", response_class=HTMLResponse)
+    async def rules_page(lang: str) -> HTMLResponse:
+        return HTMLResponse(rules_html(rules_reference(_catalog(lang), game_data)))
+
+    # --- games ----------------------------------------------------------------------------------
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        lg, token = hub.create_game(body.players, body.gnomes_per_player, body.variants, body.seed)
+        return {"game": hub.summary(lg), "creator_token": token}
+
+    @app.get("/api/games")
+    async def list_games(request: Request,
+                         limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+        hub = hub_of(request)
+        out = []
+        for gid in hub.store.game_ids(limit=limit):
+            lg = hub.find(gid)
+            if lg is not None:
+                out.append(hub.summary(lg))
+                hub.release(lg)
+        return {"games": out}
+
+    @app.get("/api/games/{game_id}")
+    async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        return hub.summary(hub.get(game_id))
+
+    @app.post("/api/games/{game_id}/seats")
+    async def take_seat(game_id: str, body: TakeSeat, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        lg = hub.get(game_id)
+        name = " ".join(body.name.split())
+        if not name or not name.isprintable():
+            raise ProtocolError("bad_message", "name: give a printable name")
+        seat, token = hub.take_seat(lg, body.seat, body.colour, name)
+        return {"seat": seat, "token": token, "game": hub.summary(lg)}
+
+    @app.get("/api/games/{game_id}/state")
+    async def game_state(game_id: str, request: Request, authorization: Auth = None,
+                         x_seat_token: SeatTok = None) -> dict[str, Any]:
+        hub = hub_of(request)
+        lg = hub.get(game_id)
+        token = bearer(authorization, x_seat_token)
+        seat = seat_of(lg, token) if token else None
+        return hub.state(lg, seat)
+
+    @app.get("/api/games/{game_id}/legal")
+    async def legal(game_id: str, request: Request, authorization: Auth = None,
+                    x_seat_token: SeatTok = None) -> dict[str, Any]:
+        hub = hub_of(request)
+        lg = hub.get(game_id)
+        seat = seat_of(lg, bearer(authorization, x_seat_token))
+        st = hub.state(lg, seat, len(lg.game.log))
+        return {"seat": seat, "version": lg.version, "actions": st["actions"]}
+
+    @app.post("/api/games/{game_id}/act")
+    async def act(game_id: str, body: ActBody, request: Request, authorization: Auth = None,
+                  x_seat_token: SeatTok = None) -> dict[str, Any]:
+        hub = hub_of(request)
+        lg = hub.get(game_id)
+        seat = seat_of(lg, bearer(authorization, x_seat_token))
+        hub.act(lg, seat, body.action, body.version)
+        return {"ok": True, "version": lg.version, "state": hub.state(lg, seat)}
+
+    @app.post("/api/games/{game_id}/undo")
+    async def undo(game_id: str, request: Request, body: UndoBody | None = None,
+                   authorization: Auth = None, x_seat_token: SeatTok = None) -> dict[str, Any]:
+        hub = hub_of(request)
+        lg = hub.get(game_id)
+        seat = seat_of(lg, bearer(authorization, x_seat_token))
+        hub.undo(lg, seat, body.version if body else None)
+        return {"ok": True, "version": lg.version, "state": hub.state(lg, seat)}
+
+    @app.post("/api/games/{game_id}/seats/{seat}/bot")
+    async def seat_to_bot(game_id: str, seat: int, body: BotBody, request: Request,
+                          authorization: Auth = None, x_seat_token: SeatTok = None,
+                          x_creator_token: CreatorTok = None) -> dict[str, Any]:
+        hub = hub_of(request)
+        lg = hub.get(game_id)
+        token = bearer(authorization, x_seat_token)
+        by: set[int] = set()
+        if token:
+            held = lg.seat_for_token(token)
+            if held is None:
+                raise ProtocolError("unauthorised", "this token holds no seat in this game")
+            by.add(held)
+        creator = lg.is_creator(x_creator_token)
+        if x_creator_token and not creator:
+            raise ProtocolError("unauthorised", "this is not the game's creator token")
+        hub.hand_to_bot(lg, seat, body.bot, by, creator)
+        return {"ok": True, "game": hub.summary(lg)}
+
+    @app.get("/api/games/{game_id}/export")
+    async def export(game_id: str, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        lg = hub.get(game_id)
+        if lg.status != "over":
+            raise ProtocolError("forbidden", "the save is available once the game is over (it "
+                                             "holds the order of the decks)")
+        return to_dict(lg.game)
+
+    # --- WebSocket ------------------------------------------------------------------------------
+    @app.websocket("/ws/games/{game_id}")
+    async def ws_game(ws: WebSocket, game_id: str) -> None:
+        await ws.accept()
+        hub = hub_of(ws)
+        try:
+            lg = hub.find(game_id)
+        except Exception:  # pragma: no cover - a broken record
+            log.exception("loading game %s", game_id)
+            lg = None
+        if lg is None:
+            await _send_close(ws, {"type": "error", "code": "not_found",
+                                   "message": "no such game"}, 4404)
+            return
+        conn = Connection(ws.send_text)
+        writer = asyncio.create_task(conn.writer())
+        try:
+            await _serve_socket(hub, lg, ws, conn, writer)
+        finally:
+            hub.detach(lg, conn)
+            if not writer.done():
+                conn.outbox.put_nowait(None)
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(writer, 2.0)
+            writer.cancel()
+            if conn.close_code is not None and ws.application_state != WebSocketState.DISCONNECTED:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(ws.close(conn.close_code), 2.0)
+
+    # --- static front-end -------------------------------------------------------------------------
+    if static.is_dir():
+        app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    def index() -> Response:
+        page = static / "index.html"
+        if page.is_file():
+            return FileResponse(page, media_type="text/html")
+        return HTMLResponse("<!doctype html><title>Red November</title><h1>Red November</h1>"
+                            "<p>The browser front-end is not installed. The API is at "
+                            "<a href='/docs'>/docs</a>.</p>")
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> Response:
+        return index()
+
+    @app.get("/g/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> Response:
+        return index()
+
+    return app
+
+
+async def _send_close(ws: WebSocket, msg: dict[str, Any], code: int) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps(msg))
+    with contextlib.suppress(Exception):
+        await ws.close(code)
+
+
+async def _serve_socket(hub: Hub, lg: LiveGame, ws: WebSocket, conn: Connection,
+                        writer: asyncio.Task[None]) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + HELLO_TIMEOUT
+    while conn.close_code is None and not writer.done():
+        receive: Awaitable[Message] = ws.receive()
+        raw: Message | None
+        try:
+            if not conn.hello:
+                raw = await asyncio.wait_for(receive, max(0.01, deadline - loop.time()))
+            else:
+                raw = await _receive_or_writer_done(receive, writer)
+        except TimeoutError:
+            conn.close_code = 4000
+            conn.push_obj({"type": "error", "code": "bad_message",
+                           "message": f"send 'hello' within {HELLO_TIMEOUT:.0f} s"})
+            conn.outbox.put_nowait(None)
+            return
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if raw is None or raw["type"] == "websocket.disconnect":
+            return
+        text = raw.get("text")
+        if text is None:
+            text = raw.get("bytes") or b""
+        handle(hub, lg, conn, text)
+
+
+async def _receive_or_writer_done(receive: Awaitable[Message],
+                                  writer: asyncio.Task[None]) -> Message | None:
+    recv = asyncio.ensure_future(receive)
+    done, _ = await asyncio.wait({recv, writer}, return_when=asyncio.FIRST_COMPLETED)
+    if recv in done:
+        return recv.result()
+    recv.cancel()
+    with contextlib.suppress(BaseException):
+        await recv
+    return None
+
+
+def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
+    """One client message. Never raises: every refusal is an ``error`` message to the client."""
+    rid: str | int | None = None
+    ref: str | None = None
+    try:
+        from .protocol import decode, validate
+
+        raw = decode(text)
+        rid = request_id(raw)
+        ref = raw.get("type") if isinstance(raw.get("type"), str) else None
+        if ref is not None and len(ref) > 40:
+            ref = ref[:40]
+        msg = validate(raw)
+        if msg.type == "hello":
+            hub.hello(lg, conn, msg.tokens, msg.creator)
+            return
+        if not conn.hello:
+            raise ProtocolError("bad_message", "send 'hello' first")
+        if msg.type == "ping":
+            conn.push_obj({"type": "pong", "id": rid})
+            return
+        if msg.type == "sync":
+            hub.send_states(lg, conn)
+            return
+        assert msg.seat is not None
+        if msg.type == "act":
+            assert msg.action is not None
+            hub.act(lg, hub.held_seat(lg, conn, msg.seat), msg.action, msg.version)
+        elif msg.type == "undo":
+            hub.undo(lg, hub.held_seat(lg, conn, msg.seat), msg.version)
+        elif msg.type == "bot":
+            assert msg.bot is not None
+            by = {s for s in list(conn.seats) if lg.seats[s].token_hash == conn.seats[s]}
+            hub.hand_to_bot(lg, msg.seat, msg.bot, by, conn.creator)
+        conn.push_obj({"type": "ack", "id": rid, "ref": msg.type, "version": lg.version})
+    except ProtocolError as exc:
+        conn.push_obj({"type": "error", "code": exc.code, "message": exc.message, "id": rid,
+                       "ref": ref})
+    except Exception:
+        log.exception("message handling failed in game %s", lg.id)
+        conn.push_obj({"type": "error", "code": "internal",
+                       "message": "internal error; nothing changed", "id": rid, "ref": ref})
+
+
+def data_json(d: GameData) -> dict[str, Any]:
+    """The component tables the browser needs (docs/protocol.md §3.2)."""
+    return {
+        "name": d.name, "digest": d.digest, "describe": d.describe(),
+        "rooms": [{"number": r, "key": k, "x": d.layout.get(r, (0.0, 0.0))[0],
+                   "y": d.layout.get(r, (0.0, 0.0))[1]} for r, k in enumerate(d.room_keys)],
+        "hatches": [list(h) for h in d.hatches], "interior_hatches": d.interior_count,
+        "tracks": list(d.tracks), "track_length": d.track_length,
+        "reset_stars": list(d.reset_stars), "tokens": list(d.tokens),
+        "items": [{"index": i, "id": it.id, "count": it.count, "bonus": dict(it.bonus),
+                   "enters_fire": it.enters_fire, "enables_sea": it.enables_sea,
+                   "enables_attack": it.enables_attack, "intoxication": it.intoxication,
+                   "faint_check": it.faint_check, "ignore_event_icons": it.ignore_event_icons}
+                  for i, it in enumerate(d.items)],
+        "events": [{"id": i, "kind": e.kind, "faint": e.faint} for i, e in enumerate(d.events)],
+        "event_icons": sorted(d.event_icons), "item_icons": sorted(d.item_icons),
+        "start_spaces": {str(k): v for k, v in d.start_spaces.items()},
+        "abandon_below": d.abandon_below,
+        "draw_rooms": {str(k): list(v) for k, v in d.draw_rooms.items()},
+        "room_repairs": {k: {"room": v.room, "track": d.tracks[v.track] if v.track >= 0 else None,
+                             "token": d.tokens[v.token] if v.token >= 0 else None}
+                         for k, v in d.room_repairs.items()},
+        "stock_item": d.items[d.stock_item].id, "stock_count": d.stock_count,
+        "blocked_hatch_tokens": d.blocked_tokens,
+        "track_start": max(d.start_spaces.values()),
+    }
+
+
+__all__ = ["create_app", "data_json", "handle"]

@@ -1,0 +1,229 @@
+"""The wire protocol (docs/protocol.md): validation of client messages, errors, and the
+machine-friendly description of legal actions and results sent to the browser."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..i18n.describe import action_cost, low_water_penalty, repair_chance, repair_doomed
+from ..rules import Action, Game, outcome
+from ..rules.action import ITEM_ARG, ROOM_ARG
+from ..rules.data import REPAIRS
+
+MAX_MESSAGE_BYTES = 16 * 1024  # a WebSocket text message (larger: error too_large)
+MAX_FRAME_BYTES = 1024 * 1024  # uvicorn closes the socket (1009) above this
+MAX_BODY_BYTES = 64 * 1024  # an HTTP request body
+MAX_TOKENS = 8
+MAX_NAME_CHARS = 40
+MAX_ACTION_CHARS = 64
+MAX_ID_CHARS = 64
+MAX_BOT_CHARS = 32
+
+CLIENT_TYPES = ("hello", "act", "undo", "bot", "sync", "ping")
+
+HTTP_STATUS = {
+    "bad_json": 400, "too_large": 413, "bad_message": 422, "unknown_type": 422, "not_found": 404,
+    "unauthorised": 401, "forbidden": 403, "not_started": 409, "not_your_turn": 409,
+    "illegal": 409, "stale": 409, "game_over": 409, "cannot_undo": 409, "seat_taken": 409,
+    "unknown_bot": 422, "bad_config": 422, "unknown_language": 404, "internal": 500,
+}
+
+
+class ProtocolError(Exception):
+    """A refused request: ``code`` (docs/protocol.md §6) and a readable ``message``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return HTTP_STATUS.get(self.code, 400)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A validated message from a browser."""
+
+    type: str
+    id: str | int | None = None
+    seat: int | None = None
+    action: str | None = None
+    version: int | None = None
+    bot: str | None = None
+    tokens: tuple[str, ...] = ()
+    creator: str | None = None
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_fields(msg: dict[str, Any], allowed: set[str], kind: str) -> None:
+    extra = set(msg) - allowed - {"type", "id"}
+    if extra:
+        names = ", ".join(sorted(repr(k)[:40] for k in extra)[:5])
+        raise ProtocolError("bad_message", f"{kind}: unknown field(s) {names}")
+
+
+def _int_field(msg: dict[str, Any], name: str, kind: str, required: bool,
+               lo: int = 0, hi: int = 2**53) -> int | None:
+    if name not in msg or (not required and msg[name] is None):
+        if required:
+            raise ProtocolError("bad_message", f"{kind}: missing field {name!r}")
+        return None
+    v = msg[name]
+    if not _is_int(v) or not lo <= v <= hi:
+        raise ProtocolError("bad_message", f"{kind}: {name!r} must be an integer {lo}..{hi}")
+    return int(v)
+
+
+def _str_field(msg: dict[str, Any], name: str, kind: str, limit: int) -> str:
+    if name not in msg:
+        raise ProtocolError("bad_message", f"{kind}: missing field {name!r}")
+    v = msg[name]
+    if not isinstance(v, str) or not v.strip():
+        raise ProtocolError("bad_message", f"{kind}: {name!r} must be a non-empty string")
+    if len(v) > limit:
+        raise ProtocolError("bad_message", f"{kind}: {name!r} is longer than {limit} characters")
+    return v
+
+
+def request_id(msg: Any) -> str | int | None:
+    """The client's ``id`` to echo, if it is a valid one (else None)."""
+    if not isinstance(msg, dict):
+        return None
+    v = msg.get("id")
+    if isinstance(v, str) and len(v) <= MAX_ID_CHARS:
+        return v
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 2**53:
+        return int(v)
+    return None
+
+
+def decode(text: str | bytes) -> dict[str, Any]:
+    """Parse one raw frame into a JSON object (size and syntax checks only)."""
+    if isinstance(text, bytes):
+        if len(text) > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_large", f"message larger than {MAX_MESSAGE_BYTES} bytes")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_json", "message is not UTF-8 text") from None
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"message larger than {MAX_MESSAGE_BYTES} bytes")
+    try:
+        msg = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "message is not valid JSON") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object with a 'type'")
+    return msg
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def validate(msg: dict[str, Any]) -> ClientMessage:
+    """Check a decoded message's type and shape; raises :class:`ProtocolError`."""
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message must have a string field 'type'")
+    if kind not in CLIENT_TYPES:
+        shown = kind[:40]
+        raise ProtocolError("unknown_type",
+                            f"unknown message type {shown!r}; known: {', '.join(CLIENT_TYPES)}")
+    if "id" in msg and msg["id"] is not None and request_id(msg) is None:
+        raise ProtocolError("bad_message",
+                            f"'id' must be a string of at most {MAX_ID_CHARS} characters or an integer")
+    rid = request_id(msg)
+    if kind == "hello":
+        _check_fields(msg, {"tokens", "creator"}, kind)
+        tokens = msg.get("tokens", [])
+        if not isinstance(tokens, list) or len(tokens) > MAX_TOKENS or \
+                not all(isinstance(t, str) and len(t) <= 128 for t in tokens):
+            raise ProtocolError("bad_message",
+                                f"hello: 'tokens' must be a list of at most {MAX_TOKENS} strings")
+        creator = msg.get("creator")
+        if creator is not None and (not isinstance(creator, str) or len(creator) > 128):
+            raise ProtocolError("bad_message", "hello: 'creator' must be a string")
+        return ClientMessage(kind, rid, tokens=tuple(tokens), creator=creator)
+    if kind == "act":
+        _check_fields(msg, {"seat", "action", "version"}, kind)
+        return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
+                             action=_str_field(msg, "action", kind, MAX_ACTION_CHARS),
+                             version=_int_field(msg, "version", kind, False))
+    if kind == "undo":
+        _check_fields(msg, {"seat", "version"}, kind)
+        return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
+                             version=_int_field(msg, "version", kind, False))
+    if kind == "bot":
+        _check_fields(msg, {"seat", "bot"}, kind)
+        return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
+                             bot=_str_field(msg, "bot", kind, MAX_BOT_CHARS))
+    _check_fields(msg, set(), kind)
+    return ClientMessage(kind, rid)
+
+
+def parse_message(text: str | bytes) -> ClientMessage:
+    return validate(decode(text))
+
+
+# --- what the client receives --------------------------------------------------------------------
+def action_info(action: Action, game: Game) -> dict[str, Any]:
+    """One legal action, broken down for a program (docs/protocol.md §5.2)."""
+    data = game.data
+    k = action.kind
+    info: dict[str, Any] = {
+        "text": action.text(data), "kind": k, "arg": action.arg, "minutes": action.minutes,
+        "item": data.items[action.arg].id if k in ITEM_ARG else None,
+        "room": action.arg if k in ROOM_ARG or k == "unblock_hatch" else None,
+        "gnome": action.arg if k in ("trade", "attack") else None,
+        "count": action.arg if k == "draw" else None,
+        "cost": None, "penalty": 0, "repair": k in REPAIRS, "bonus": None, "chance": None,
+        "doomed": False, "token_lost": None,
+    }
+    try:
+        info["cost"] = action_cost(action, game)
+        if info["cost"] is not None and (k in REPAIRS or k in ("draw", "trade", "attack")):
+            info["penalty"] = low_water_penalty(game, k)
+        if k in REPAIRS:
+            doomed, token = repair_doomed(action, game)
+            info["doomed"] = doomed
+            info["token_lost"] = data.tokens[token] if token >= 0 else None
+            info["bonus"] = game.bonus(k)
+            info["chance"] = repair_chance(action, game)
+    except (IndexError, KeyError, ValueError):  # pragma: no cover - a describe helper's blind spot
+        pass
+    return info
+
+
+def result_info(game: Game) -> dict[str, Any] | None:
+    if game.result is None:
+        return None
+    return {"won": game.result.won, "cause": game.result.cause,
+            "gnomes": [{"number": gn.number, "colour": gn.colour, "seat": gn.player,
+                        "won": outcome(game, gn.number), "abandoned": gn.abandoned}
+                       for gn in game.gnomes]}
+
+
+def jsonable(x: Any) -> Any:
+    """Tuples (log entries) to lists, recursively; floats that JSON cannot hold to None."""
+    if isinstance(x, tuple | list):
+        return [jsonable(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+__all__ = ["CLIENT_TYPES", "ClientMessage", "HTTP_STATUS", "MAX_BODY_BYTES", "MAX_FRAME_BYTES",
+           "MAX_MESSAGE_BYTES", "MAX_NAME_CHARS", "MAX_TOKENS", "ProtocolError", "action_info",
+           "decode", "jsonable", "parse_message", "request_id", "result_info", "validate"]

@@ -1,0 +1,495 @@
+// The game page: one WebSocket, one `state` per held seat (hot-seat) or a spectator's, the board,
+// the time track, the action panel, the crew, decks, log, seats table and the end screen.
+
+import { raw, t } from "./i18n.js";
+import { api, GameSocket, store } from "./net.js";
+import { describeDecision, gnomeName } from "./describe.js";
+import { Model, normalizeData } from "./model.js";
+import { renderBoard } from "./board.js";
+import { renderTrack } from "./track.js";
+import { boardTargets, renderActions } from "./actions.js";
+import { renderCrew, renderDecks, renderLog, renderResult, renderSeats } from "./panels.js";
+import { openRules } from "./rules.js";
+import { esc } from "./svg.js";
+import { errorText, toast } from "./app.js";
+
+const SPEC = "spec";
+
+export class GamePage {
+  constructor(root, id, ctx) {
+    this.root = root;
+    this.id = id;
+    this.ctx = ctx;
+    this.data = ctx.data ? normalizeData(ctx.data) : null;
+    this.summary = null;
+    this.states = new Map(); // seat (number) or SPEC -> last state
+    this.logs = new Map(); // same keys -> log entries
+    this.fresh = new Map(); // same keys -> index of the first entry new in the last state
+    this.changes = new Map(); // same keys -> what changed with the last state (highlights)
+    this.held = []; // seats this connection holds
+    this.creator = false;
+    this.current = null; // the seat (or SPEC) whose eyes we use
+    this.pinned = false; // the player picked a seat tab: no automatic switching
+    this.busy = false;
+    this.busyTimer = null;
+    this.status = "idle";
+    this.ui = { minutes: {}, pick: null, name: localStorage.getItem("rn.name") || "" };
+    this.resultShown = false;
+    this.socket = null;
+    this.built = false;
+  }
+
+  // --- lifecycle --------------------------------------------------------------------------------
+  async start() {
+    this.root.innerHTML = `<p class="loading">…</p>`;
+    try {
+      if (!this.data) this.data = normalizeData(await api("/api/data"));
+      this.summary = await api(`/api/games/${encodeURIComponent(this.id)}`);
+    } catch (e) {
+      this.root.innerHTML = `<div class="card notfound" data-testid="not-found"><h2>${esc(raw("web", "game_not_found"))}</h2>
+        <p>${esc(errorText(e))}</p><p><a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
+      return;
+    }
+    this.build();
+    this.socket = new GameSocket(this.id, {
+      onMessage: (m) => this.onMessage(m),
+      onStatus: (s) => this.setStatus(s),
+      hello: () => ({ tokens: store.tokens(this.id), creator: store.get(this.id).creator || undefined }),
+    });
+    this.socket.connect();
+    this.onOnline = () => this.socket.reconnectNow();
+    window.addEventListener("online", this.onOnline);
+    this.onVisible = () => { if (document.visibilityState === "visible") this.socket.reconnectNow(); };
+    document.addEventListener("visibilitychange", this.onVisible);
+    window.rnGame = this; // for tests and the curious
+  }
+
+  destroy() {
+    if (this.socket) this.socket.close();
+    window.removeEventListener("online", this.onOnline);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    if (window.rnGame === this) window.rnGame = null;
+  }
+
+  setStatus(s) {
+    if (s === "open" && this.everOpen) this.reconnects = (this.reconnects || 0) + 1;
+    if (s === "open") this.everOpen = true;
+    this.status = s;
+    const el = document.getElementById("conn");
+    el.dataset.state = s;
+    el.textContent = raw("web", `conn_${s}`);
+    if (s !== "open") this.setBusy(false);
+    const btn = this.root.querySelector("#reconnect");
+    if (btn) btn.hidden = s === "open" || s === "connecting";
+  }
+
+  // --- seats held -------------------------------------------------------------------------------
+  heldSeats() { return this.held; }
+  holdsAny() { return this.held.length > 0; }
+  isCreator() { return this.creator || !!store.get(this.id).creator; }
+  tokenFor(seat) { return store.get(this.id).seats[String(seat)]; }
+
+  // --- messages ---------------------------------------------------------------------------------
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome": {
+        this.summary = msg.game;
+        this.held = [...(msg.seats || [])].sort((a, b) => a - b);
+        this.creator = !!msg.creator;
+        if (msg.rejected && msg.rejected.length) {
+          // tokens that no longer hold a seat (e.g. handed to a bot): forget them
+          const tokens = store.tokens(this.id);
+          const bad = new Set(msg.rejected.map((i) => tokens[i]));
+          const v = store.get(this.id);
+          for (const [seat, tok] of Object.entries(v.seats)) if (bad.has(tok)) delete v.seats[seat];
+          store.set(this.id, v);
+        }
+        this.states.clear();
+        this.logs.clear();
+        if (!this.held.includes(this.current)) this.current = this.held.length ? this.held[0] : SPEC;
+        break;
+      }
+      case "state": this.onState(msg); return;
+      case "ack": this.setBusy(false); break;
+      case "error":
+        this.setBusy(false);
+        toast(errorText(msg), "error");
+        if (msg.code === "stale") this.socket.send({ type: "sync" });
+        break;
+      default: return;
+    }
+    this.render();
+  }
+
+  onState(st) {
+    const key = st.seat === null || st.seat === undefined ? SPEC : st.seat;
+    const prev = this.states.get(key);
+    let log = this.logs.get(key) || [];
+    const start = Math.min(st.log_start || 0, log.length);
+    const before = log.length;
+    log = log.slice(0, start).concat(st.log || []);
+    this.logs.set(key, log);
+    this.fresh.set(key, prev ? Math.min(before, start) : log.length);
+    this.changes.set(key, prev ? diffViews(prev.view, st.view) : null);
+    this.states.set(key, st);
+    this.summary = { ...this.summary, seats: st.seats || this.summary.seats, status: st.status, version: st.version };
+    // hot-seat: follow the held seat that must decide
+    if (this.held.length > 1 && !this.pinned) {
+      const mover = this.held.find((s) => this.states.get(s)?.your_turn);
+      if (mover !== undefined && mover !== this.current) {
+        this.current = mover;
+        const g = st.view.gnomes.find((x) => x.player === mover);
+        toast(t("web", "now_playing", { seat: this.seatLabel(mover), gnome: g ? gnomeName(this.model(), g.number) : "" }), "info", 2500, "now-playing");
+      }
+    }
+    if (this.held.length && !this.held.includes(this.current)) this.current = this.held[0];
+    if (key === this.current || (this.current === SPEC && key === SPEC)) this.scheduleRender();
+  }
+
+  scheduleRender() {
+    if (this.renderQueued) return;
+    this.renderQueued = true;
+    requestAnimationFrame(() => { this.renderQueued = false; this.render(); });
+  }
+
+  state() { return this.states.get(this.current) || this.states.get(SPEC) || [...this.states.values()][0]; }
+
+  model() {
+    const st = this.state();
+    if (!st) return null;
+    const seats = (this.summary?.seats || []).map((s) => ({ ...s }));
+    return new Model(this.data, st.view, this.summary?.config, seats, st.seat ?? null);
+  }
+
+  seatLabel(seat) {
+    const s = (this.summary?.seats || []).find((x) => x.seat === seat);
+    return s && s.name ? s.name : t("ui", "player_long", { seat: seat + 1 });
+  }
+
+  // --- acting -----------------------------------------------------------------------------------
+  setBusy(b) {
+    this.busy = b;
+    clearTimeout(this.busyTimer);
+    if (b) this.busyTimer = setTimeout(() => { this.busy = false; this.render(); }, 6000);
+    for (const el of this.root.querySelectorAll("[data-act]")) if (el.tagName === "BUTTON") el.disabled = b;
+  }
+
+  // Sends an action for a seat (the current one by default). Also used by tests.
+  sendAct(text, seat = this.current) {
+    const st = this.states.get(seat);
+    if (seat === SPEC || seat === null || seat === undefined) { toast(raw("web", "error_spectator"), "error"); return false; }
+    this.setBusy(true);
+    this.pinned = false;
+    const id = this.socket.send({ type: "act", seat, action: text, version: st ? st.version : undefined });
+    if (!id) this.httpAct(seat, text, st);
+    return true;
+  }
+
+  async httpAct(seat, text, st) {
+    try {
+      await api(`/api/games/${encodeURIComponent(this.id)}/act`, { method: "POST", token: this.tokenFor(seat),
+        body: { action: text, version: st ? st.version : undefined } });
+    } catch (e) { toast(errorText(e), "error"); }
+    this.setBusy(false);
+  }
+
+  undo() {
+    const seat = this.current;
+    if (seat === SPEC) return;
+    this.setBusy(true);
+    const st = this.states.get(seat);
+    if (!this.socket.send({ type: "undo", seat, version: st ? st.version : undefined })) {
+      api(`/api/games/${encodeURIComponent(this.id)}/undo`, { method: "POST", token: this.tokenFor(seat), body: {} })
+        .catch((e) => toast(errorText(e), "error")).finally(() => this.setBusy(false));
+    }
+  }
+
+  async takeSeat(seat) {
+    const nameEl = this.root.querySelector("#seat-name");
+    const name = (nameEl ? nameEl.value : this.ui.name).trim() || t("ui", "player_long", { seat: seat + 1 });
+    this.ui.name = name;
+    localStorage.setItem("rn.name", name);
+    try {
+      const res = await api(`/api/games/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name } });
+      store.addSeat(this.id, res.seat, res.token);
+      this.summary = res.game;
+      this.current = res.seat;
+      this.pinned = false;
+      this.socket.rehello();
+    } catch (e) { toast(errorText(e), "error"); }
+  }
+
+  giveToBot(seat, bot) {
+    if (!this.socket.send({ type: "bot", seat, bot })) {
+      const token = this.held.length ? this.tokenFor(this.held[0]) : undefined;
+      api(`/api/games/${encodeURIComponent(this.id)}/seats/${seat}/bot`, { method: "POST", body: { bot },
+        token, creator: store.get(this.id).creator || undefined }).catch((e) => toast(errorText(e), "error"));
+    }
+  }
+
+  // --- rendering --------------------------------------------------------------------------------
+  build() {
+    this.root.innerHTML = `
+      <div class="game" data-testid="game-page">
+        <section class="table-bar" id="table-bar"></section>
+        <div class="game-grid">
+          <div class="col-board">
+            <div id="turn-banner" class="turn-banner" data-testid="turn-banner" role="status" aria-live="polite"></div>
+            <div class="board-holder"><div id="board" class="board-wrap" data-testid="board"></div>
+              <div id="board-overlay" class="board-overlay" hidden></div></div>
+            <div id="track" class="track-wrap" data-testid="time-track"></div>
+          </div>
+          <aside class="col-side">
+            <section id="result" class="result" hidden></section>
+            <section id="actions" class="card actions-card" data-testid="actions" aria-label=""></section>
+            <section id="seats" class="card seats-card" data-testid="seats">
+              <div id="seats-list"></div>
+              <label class="field inline-field" id="seat-name-row"><span data-i18n="web.your_name"></span>
+                <input type="text" id="seat-name" maxlength="40" autocomplete="nickname" data-testid="seat-name"></label>
+            </section>
+            <section id="crew" class="card crew-card" data-testid="crew"></section>
+            <section id="decks" class="card decks-card" data-testid="decks"></section>
+            <section id="log" class="card log-card"></section>
+          </aside>
+        </div>
+      </div>`;
+    this.root.addEventListener("click", (e) => this.onClick(e));
+    this.root.addEventListener("keydown", (e) => {
+      if ((e.key === "Enter" || e.key === " ") && e.target.matches("g[data-act], g[data-pick]")) { e.preventDefault(); this.onClick(e); }
+    });
+    this.root.addEventListener("input", (e) => this.onInput(e));
+    this.root.addEventListener("change", (e) => {
+      if (e.target.id === "seat-name") { this.ui.name = e.target.value; localStorage.setItem("rn.name", this.ui.name); }
+    });
+    this.built = true;
+  }
+
+  onInput(e) {
+    const key = e.target.dataset.minutes;
+    if (key) {
+      this.ui.minutes[key] = Number(e.target.value);
+      this.ui.pick = key;
+      this.renderActionsOnly();
+    }
+    if (e.target.id === "seat-name") this.ui.name = e.target.value;
+  }
+
+  onClick(e) {
+    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-bot],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result]");
+    if (!el || !this.root.contains(el)) return;
+    if (el.disabled) return;
+    if (el.dataset.closeOverlay !== undefined) {
+      this.overlayClosed = true;
+      this.render();
+    } else if (el.dataset.act !== undefined) {
+      if (this.busy) return;
+      if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) return;
+      this.sendAct(el.dataset.act);
+    } else if (el.dataset.pick !== undefined) {
+      this.ui.pick = el.dataset.pick;
+      this.renderActionsOnly();
+      const box = this.root.querySelector(`[data-group="${CSS.escape(el.dataset.pick)}"]`);
+      if (box) { box.scrollIntoView({ block: "nearest", behavior: "smooth" }); box.querySelector("input")?.focus(); }
+    } else if (el.dataset.take !== undefined) {
+      this.takeSeat(Number(el.dataset.take));
+    } else if (el.dataset.bot !== undefined) {
+      const sel = this.root.querySelector(`[data-bot-select="${el.dataset.bot}"]`);
+      this.giveToBot(Number(el.dataset.bot), sel ? sel.value : "random");
+    } else if (el.dataset.seatTab !== undefined) {
+      const v = el.dataset.seatTab;
+      this.current = v === SPEC ? SPEC : Number(v);
+      this.pinned = true;
+      this.render();
+    } else if (el.dataset.minus !== undefined || el.dataset.plus !== undefined) {
+      const key = el.dataset.minus ?? el.dataset.plus;
+      const input = this.root.querySelector(`input[data-minutes="${CSS.escape(key)}"]`);
+      if (input) {
+        const v = Number(input.value) + (el.dataset.plus !== undefined ? 1 : -1);
+        this.ui.minutes[key] = Math.max(Number(input.min), Math.min(Number(input.max), v));
+        this.ui.pick = key;
+        this.renderActionsOnly();
+      }
+    } else if (el.dataset.help !== undefined) {
+      openRules(this, el.dataset.help);
+    } else if (el.dataset.undo !== undefined) {
+      this.undo();
+    } else if (el.dataset.copy !== undefined) {
+      const url = location.origin + `/g/${this.id}`;
+      (navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject())
+        .then(() => toast(raw("web", "link_copied"), "info", 2500))
+        .catch(() => { const inp = this.root.querySelector("#share-link"); inp?.select(); });
+    } else if (el.id === "reconnect") {
+      this.socket.reconnectNow();
+    } else if (el.dataset.showResult !== undefined) {
+      this.resultShown = !this.resultShown;
+      this.render();
+    }
+  }
+
+  renderTableBar(model) {
+    const st = this.state();
+    const bar = this.root.querySelector("#table-bar");
+    const link = location.origin + `/g/${this.id}`;
+    const cfg = this.summary.config;
+    const variants = (cfg.variants || []).map((v) => raw("variants", v).split(" (")[0]).join(", ");
+    let tabs = "";
+    if (this.held.length) {
+      tabs = `<div class="seat-tabs" role="tablist" aria-label="${esc(raw("web", "your_seats"))}">` + this.held.map((s) => {
+        const seat = (this.summary.seats || []).find((x) => x.seat === s) || { colour: "red" };
+        const ready = this.states.get(s)?.your_turn;
+        return `<button type="button" role="tab" class="seat-tab${s === this.current ? " current" : ""}${ready ? " ready" : ""}" aria-selected="${s === this.current}"
+          data-seat-tab="${s}" data-testid="seat-tab-${s}"><span class="swatch" style="background:var(--c-${seat.colour})"></span>${esc(this.seatLabel(s))}${ready ? " •" : ""}</button>`;
+      }).join("") + `</div>`;
+    } else {
+      tabs = `<span class="badge spectator" data-testid="spectator-badge">${esc(raw("web", "spectating"))}</span>`;
+    }
+    setHTML(bar, `
+      <div class="game-id"><span class="muted">${esc(raw("web", "game"))}</span> <code data-testid="game-id">${esc(this.id)}</code>
+        <span class="muted">· ${esc(t("web", "config_line", { players: cfg.players, seed: cfg.seed ?? "?" }))}${variants ? " · " + esc(variants) : ""}</span></div>
+      <div class="share"><label class="sr-only" for="share-link">${esc(raw("web", "share_link"))}</label>
+        <input id="share-link" readonly value="${esc(link)}" data-testid="share-link" aria-label="${esc(raw("web", "share_link"))}">
+        <button type="button" class="btn small" data-copy data-testid="copy-link">${esc(raw("web", "copy_link"))}</button></div>
+      ${tabs}
+      <button type="button" class="btn small" id="reconnect" data-testid="reconnect" ${this.status === "open" || this.status === "connecting" ? "hidden" : ""}>${esc(raw("web", "reconnect"))}</button>`);
+    void st; void model;
+  }
+
+  renderBanner(model, st) {
+    const el = this.root.querySelector("#turn-banner");
+    let cls = "turn-banner", text, sub = "";
+    if (st.status === "waiting") {
+      const free = (this.summary.seats || []).filter((s) => s.kind === "free").length;
+      text = t("web", "waiting_for_seats", { count: free });
+      cls += " waiting";
+    } else if (model.over) {
+      text = describeDecision(model);
+      cls += model.view.result.won ? " won" : " lost";
+    } else {
+      const v = model.view;
+      const decider = v.decider >= 0 ? v.gnomes[v.decider] : null;
+      const who = decider ? `${gnomeName(model, decider.number)} (${this.seatLabel(decider.player)})` : "";
+      if (st.your_turn) { text = t("web", "your_turn", { gnome: decider ? gnomeName(model, decider.number) : "" }); cls += " mine"; }
+      else text = t("web", "waiting_for", { who });
+      sub = describeDecision(model);
+      if (decider) cls += ` c-${decider.colour}`;
+    }
+    el.className = cls;
+    el.innerHTML = `<strong data-testid="turn-text">${esc(text)}</strong>${sub ? `<span class="sub" data-testid="decision-text">${esc(sub)}</span>` : ""}`;
+  }
+
+  renderActionsOnly() {
+    const st = this.state();
+    const model = this.model();
+    if (!st || !model) return;
+    const box = this.root.querySelector("#actions");
+    const scroll = box.scrollTop;
+    const focusKey = document.activeElement?.dataset?.minutes;
+    box.setAttribute("aria-label", raw("web", "actions_title"));
+    let head = `<div class="actions-head"><h3>${esc(raw("web", "actions_title"))}</h3>`;
+    if (st.seat !== null && st.seat !== undefined && !model.over) {
+      head += `<button type="button" class="btn small" data-undo data-testid="undo" ${st.can_undo && !this.busy ? "" : "disabled"}
+        title="${esc(raw("web", "undo_help"))}">↶ ${esc(raw("web", "undo"))}</button>`;
+    }
+    head += `</div>`;
+    let body;
+    if (model.over) {
+      body = `<p>${esc(raw("web", "game_finished"))}</p><button type="button" class="btn" data-show-result data-testid="show-result">${esc(raw("web", "show_result"))}</button>`;
+    } else if (st.seat === null || st.seat === undefined) {
+      body = `<p class="muted" data-testid="spectator-note">${esc(raw("web", "spectator_note"))}</p>`;
+    } else if (st.status === "waiting") {
+      body = `<p class="muted">${esc(raw("web", "waiting_note"))}</p>`;
+    } else if (!st.your_turn) {
+      body = `<p class="muted" data-testid="wait-note">${esc(t("web", "wait_note", { who: this.seatLabel(st.to_move) }))}</p>`;
+    } else {
+      body = renderActions(model, st, this.ui, this.busy);
+    }
+    box.innerHTML = head + body;
+    box.scrollTop = scroll;
+    if (focusKey) box.querySelector(`input[data-minutes="${CSS.escape(focusKey)}"]`)?.focus();
+  }
+
+  render() {
+    if (!this.built) return;
+    const st = this.state();
+    const model = this.model();
+    this.renderTableBar(model);
+    if (!st || !model) {
+      this.root.querySelector("#turn-banner").textContent = raw("web", `conn_${this.status}`) || "…";
+      return;
+    }
+    this.renderBanner(model, st);
+    const gameEl = this.root.querySelector(".game");
+    gameEl.classList.toggle("playing", st.status === "playing");
+    gameEl.classList.toggle("over", st.status === "over" || model.over);
+    const targets = st.your_turn ? boardTargets(model, st.actions || []) : { rooms: {}, hatches: {}, gnomes: {} };
+    const key = st.seat ?? SPEC;
+    targets.changes = this.changes.get(key);
+    setHTML(this.root.querySelector("#board"), renderBoard(model, targets));
+    setHTML(this.root.querySelector("#track"), renderTrack(model, targets.changes));
+    this.renderActionsOnly();
+    const seatsBox = this.root.querySelector("#seats");
+    const showSeats = (this.summary.seats || []).some((s) => s.kind === "free") || st.status === "waiting" || this.ui.showSeats;
+    setHTML(seatsBox.querySelector("#seats-list"), renderSeats(model, this));
+    seatsBox.classList.toggle("compact", !showSeats);
+    const nameRow = seatsBox.querySelector("#seat-name-row");
+    nameRow.hidden = !(this.summary.seats || []).some((s) => s.kind === "free");
+    nameRow.querySelector("span").textContent = raw("web", "your_name");
+    const nameInput = nameRow.querySelector("input");
+    nameInput.placeholder = raw("web", "name_placeholder");
+    if (document.activeElement !== nameInput && nameInput.value !== this.ui.name) nameInput.value = this.ui.name;
+    setHTML(this.root.querySelector("#crew"), renderCrew(model));
+    setHTML(this.root.querySelector("#decks"), renderDecks(model));
+    const logBox = this.root.querySelector("#log");
+    const list = logBox.querySelector("ol");
+    const atBottom = !list || list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    logBox.innerHTML = renderLog(model, this.logs.get(key) || [], this.fresh.get(key) ?? 0);
+    const newList = logBox.querySelector("ol");
+    if (atBottom || !list) newList.scrollTop = newList.scrollHeight;
+    else newList.scrollTop = list.scrollTop;
+    const res = this.root.querySelector("#result");
+    const overlay = this.root.querySelector("#board-overlay");
+    overlay.hidden = !model.over || this.overlayClosed;
+    if (model.over && !this.overlayClosed) {
+      setHTML(overlay, `<div class="overlay-card ${model.view.result.won ? "won" : "lost"}" data-testid="end-overlay" role="dialog" aria-modal="false">
+        <h2>${esc(describeDecision(model))}</h2>
+        <button type="button" class="btn" data-close-overlay data-testid="close-overlay">${esc(raw("web", "see_board"))}</button></div>`);
+    }
+    if (model.over) {
+      res.hidden = false;
+      setHTML(res, renderResult(model) + `<p class="export"><a href="/api/games/${encodeURIComponent(this.id)}/export" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
+      if (!this.resultShown) { this.resultShown = true; res.scrollIntoView({ block: "nearest" }); }
+    } else {
+      res.hidden = true;
+      setHTML(res, "");
+    }
+  }
+}
+
+// Replaces an element's content only when it differs (keeps focus, animations and scroll).
+function setHTML(el, html) {
+  if (el._html === html) return;
+  el.innerHTML = html;
+  el._html = html;
+}
+
+// What changed between two views of the same seat: rooms, gnomes that moved, tracks, hatches.
+export function diffViews(a, b) {
+  const rooms = new Set(), gnomes = new Set(), tracks = new Set(), hatches = new Set(), keepers = new Set();
+  if (!a || !b) return { rooms, gnomes, tracks, hatches, keepers };
+  const fa = new Set(a.fire || []), fb = new Set(b.fire || []);
+  for (const r of new Set([...fa, ...fb])) if (fa.has(r) !== fb.has(r)) rooms.add(r);
+  for (const r of new Set([...Object.keys(a.water || {}), ...Object.keys(b.water || {})])) {
+    if ((a.water || {})[r] !== (b.water || {})[r]) rooms.add(Number(r));
+  }
+  for (const g of b.gnomes) {
+    const o = a.gnomes[g.number];
+    if (!o) continue;
+    if (o.room !== g.room || o.fainted !== g.fainted || o.drew_room !== g.drew_room) gnomes.add(g.number);
+    if (o.keeper !== g.keeper) keepers.add(g.number);
+  }
+  for (const [k, v] of Object.entries(b.tracks || {})) if ((a.tracks || {})[k] !== v) tracks.add(k);
+  const key = (p) => [...p].sort((x, y) => x - y).join("-");
+  const ha = new Set((a.blocked || []).map(key)), hb = new Set((b.blocked || []).map(key));
+  for (const h of new Set([...ha, ...hb])) if (ha.has(h) !== hb.has(h)) hatches.add(h);
+  return { rooms, gnomes, tracks, hatches, keepers };
+}

@@ -1,0 +1,134 @@
+// Talking to the server: JSON over HTTP, and one WebSocket per tab that reconnects by itself.
+
+export class ApiError extends Error {
+  constructor(code, message, status) { super(message); this.code = code; this.status = status; }
+}
+
+export async function api(path, { method = "GET", body, token, creator } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (creator) headers["X-Creator-Token"] = creator;
+  let r;
+  try {
+    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError("network", String(e), 0);
+  }
+  let data = null;
+  try { data = await r.json(); } catch { data = null; }
+  if (!r.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(err.code || "internal", err.message || `HTTP ${r.status}`, r.status);
+  }
+  return data;
+}
+
+// Tokens kept in localStorage per game: {seats: {"0": token, …}, creator: token|null, names}
+export const store = {
+  key: (id) => `rn.game.${id}`,
+  get(id) {
+    try {
+      const v = JSON.parse(localStorage.getItem(this.key(id)) || "null");
+      if (v && typeof v === "object") return { seats: {}, creator: null, ...v };
+    } catch { /* broken entry: start afresh */ }
+    return { seats: {}, creator: null };
+  },
+  set(id, v) { localStorage.setItem(this.key(id), JSON.stringify(v)); },
+  addSeat(id, seat, token) { const v = this.get(id); v.seats[String(seat)] = token; this.set(id, v); },
+  dropSeat(id, seat) { const v = this.get(id); delete v.seats[String(seat)]; this.set(id, v); },
+  setCreator(id, token) { const v = this.get(id); v.creator = token; this.set(id, v); },
+  tokens(id) { return Object.values(this.get(id).seats); },
+  myGames() {
+    const out = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (k && k.startsWith("rn.game.")) out.push(k.slice(8));
+    }
+    return out;
+  },
+};
+
+// A WebSocket to one game: sends hello on every (re)connection, reconnects with back-off.
+export class GameSocket {
+  constructor(gameId, { onMessage, onStatus, hello }) {
+    this.gameId = gameId;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.hello = hello; // () => {tokens, creator}
+    this.ws = null;
+    this.closed = false;
+    this.retry = 0;
+    this.nextId = 1;
+    this.timer = null;
+    this.pingTimer = null;
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.onStatus("connecting");
+    let ws;
+    try { ws = new WebSocket(this.url()); } catch { this.schedule(); return; }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.sendRaw({ type: "hello", ...this.hello() });
+      this.onStatus("open");
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.sendRaw({ type: "ping" }), 25000);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      this.onMessage(msg);
+    };
+    ws.onclose = (ev) => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.closed || ev.code === 4404) { this.onStatus(ev.code === 4404 ? "gone" : "closed"); return; }
+      this.schedule();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  schedule() {
+    this.onStatus("reconnecting");
+    const delay = Math.min(5000, 400 * 2 ** this.retry++);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  // Used by the "reconnect now" button and when the browser comes back online.
+  reconnectNow() {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    if (this.ws && this.ws.readyState <= 1) return;
+    this.retry = 0;
+    this.connect();
+  }
+
+  sendRaw(obj) {
+    if (this.ws && this.ws.readyState === 1) { this.ws.send(JSON.stringify(obj)); return true; }
+    return false;
+  }
+
+  send(obj) {
+    const id = `c${this.nextId++}`;
+    return this.sendRaw({ ...obj, id }) ? id : null;
+  }
+
+  rehello() { this.sendRaw({ type: "hello", ...this.hello() }); }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,45 @@
+// The rules reference in a dialog: the server's /api/rules/{lang}, plus the help of every item.
+
+import { lang, raw } from "./i18n.js";
+import { api } from "./net.js";
+import { esc } from "./svg.js";
+
+export async function openRules(page, focusKey = null) {
+  const dlg = document.getElementById("rules-dialog");
+  const body = document.getElementById("rules-body");
+  body.innerHTML = `<p class="muted">…</p>`;
+  if (!dlg.open) dlg.showModal();
+  dlg.querySelector("[data-close]").onclick = () => dlg.close();
+  dlg.onclick = (e) => { if (e.target === dlg) dlg.close(); };
+  let ref;
+  try {
+    ref = await api(`/api/rules/${encodeURIComponent(lang())}`);
+  } catch {
+    ref = { sections: [] };
+  }
+  let html = ref.intro ? `<p>${esc(ref.intro)}</p>` : "";
+  html += `<nav class="rules-toc" aria-label="${esc(raw("web", "rules_contents"))}">`;
+  for (const s of ref.sections || []) html += `<a href="#rules-${esc(s.id)}">${esc(s.title)}</a>`;
+  html += `</nav>`;
+  for (const s of ref.sections || []) {
+    html += `<section id="rules-${esc(s.id)}" data-testid="rules-section-${esc(s.id)}"><h3>${esc(s.title)}</h3>`;
+    if (s.text) html += `<p>${esc(s.text)}</p>`;
+    if (s.entries && s.entries.length) {
+      html += `<dl>`;
+      for (const e of s.entries) {
+        const count = typeof e.count === "number" ? ` <small class="muted">×${e.count}</small>` : "";
+        if (!e.name || e.name === e.key) html += `<dd id="rule-${esc(s.id)}-${esc(e.key)}" class="plain">${esc(e.text || "")}</dd>`;
+        else html += `<dt id="rule-${esc(s.id)}-${esc(e.key)}">${esc(e.name)}${count}</dt><dd>${esc(e.text || "")}</dd>`;
+      }
+      html += `</dl>`;
+    }
+    html += `</section>`;
+  }
+  if (!(ref.sections || []).length) html += `<p>${esc(raw("web", "rules_unavailable"))}</p>`;
+  html += `<p class="muted"><a href="/rules/${esc(lang())}" target="_blank" rel="noopener">${esc(raw("web", "rules_full_page"))}</a></p>`;
+  body.innerHTML = html;
+  if (focusKey) {
+    const el = body.querySelector(`#rule-${CSS.escape(focusKey)}`);
+    if (el) { el.scrollIntoView({ block: "center" }); el.classList.add("flash"); }
+  }
+}

@@ -1,0 +1,201 @@
+"""The database layer (SQLAlchemy Core): games as config + seed + action log, and their seats.
+
+SQLite (WAL mode) by default; any SQLAlchemy URL works (PostgreSQL: ``postgresql+psycopg://…``).
+Every write is one short transaction, so a process killed at any moment leaves every game at the
+last action that was acknowledged.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+
+metadata = MetaData()
+
+games_table = Table(
+    "rn_games", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("config", Text, nullable=False),  # Config.to_dict() as JSON (seed included)
+    Column("status", String(16), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("creator_hash", String(64), nullable=False),
+    Column("result", Text, nullable=True),  # {"won", "cause"} as JSON once over
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+seats_table = Table(
+    "rn_seats", metadata,
+    Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # free / human / bot
+    Column("name", String(80), nullable=True),
+    Column("bot", String(32), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+
+actions_table = Table(
+    "rn_actions", metadata,
+    Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("action", String(64), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+# Prepared once: building statements costs more than running them (the hot path is one action).
+_INSERT_ACTION = insert(actions_table)
+_TOUCH = update(games_table).where(games_table.c.id == bindparam("gid")).values(
+    version=bindparam("version"), status=bindparam("status"), updated=bindparam("updated"),
+    result=bindparam("result"))
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str = "free"
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class GameRecord:
+    id: str
+    config: dict[str, Any]
+    status: str
+    version: int
+    creator_hash: str
+    result: dict[str, Any] | None
+    created: float
+    updated: float
+    seats: list[SeatRow] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    actors: list[int] = field(default_factory=list)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+def sqlite_url(path: str) -> str:
+    return f"sqlite:///{path}"
+
+
+class Store:
+    """All database access of the server. Methods are synchronous and short."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine: Engine = create_engine(url, **kwargs)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- writes ---------------------------------------------------------------------------------
+    def create_game(self, game_id: str, config: dict[str, Any], creator_hash: str,
+                    seats: int) -> None:
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(insert(games_table).values(
+                id=game_id, config=json.dumps(config), status="waiting", version=0,
+                creator_hash=creator_hash, result=None, created=now, updated=now))
+            c.execute(insert(seats_table), [
+                {"game_id": game_id, "seat": s, "kind": "free", "name": None, "bot": None,
+                 "token_hash": None} for s in range(seats)])
+
+    def set_seat(self, game_id: str, row: SeatRow, version: int, status: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(seats_table)
+                      .where(seats_table.c.game_id == game_id, seats_table.c.seat == row.seat)
+                      .values(kind=row.kind, name=row.name, bot=row.bot, token_hash=row.token_hash))
+            self._touch(c, game_id, version, status, None)
+
+    def append_action(self, game_id: str, idx: int, action: str, seat: int, version: int,
+                      status: str, result: dict[str, Any] | None) -> None:
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(_INSERT_ACTION, {"game_id": game_id, "idx": idx, "action": action,
+                                       "seat": seat, "at": now})
+            c.execute(_TOUCH, {"gid": game_id, "version": version, "status": status,
+                               "updated": now,
+                               "result": None if result is None else json.dumps(result)})
+
+    def drop_last_action(self, game_id: str, idx: int, version: int, status: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(delete(actions_table).where(actions_table.c.game_id == game_id,
+                                                  actions_table.c.idx == idx))
+            self._touch(c, game_id, version, status, None)
+
+    @staticmethod
+    def _touch(c: Connection, game_id: str, version: int, status: str,
+               result: dict[str, Any] | None) -> None:
+        c.execute(update(games_table).where(games_table.c.id == game_id).values(
+            version=version, status=status, updated=time.time(),
+            result=None if result is None else json.dumps(result)))
+
+    # --- reads ----------------------------------------------------------------------------------
+    def load_game(self, game_id: str) -> GameRecord | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(games_table).where(games_table.c.id == game_id)).first()
+            if row is None:
+                return None
+            rec = GameRecord(id=row.id, config=json.loads(row.config), status=row.status,
+                             version=row.version, creator_hash=row.creator_hash,
+                             result=None if row.result is None else json.loads(row.result),
+                             created=row.created, updated=row.updated)
+            for s in c.execute(select(seats_table).where(seats_table.c.game_id == game_id)
+                               .order_by(seats_table.c.seat)):
+                rec.seats.append(SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash))
+            for a in c.execute(select(actions_table.c.action, actions_table.c.seat)
+                               .where(actions_table.c.game_id == game_id)
+                               .order_by(actions_table.c.idx)):
+                rec.actions.append(a.action)
+                rec.actors.append(a.seat)
+        return rec
+
+    def game_ids(self, unfinished_only: bool = False, limit: int | None = None) -> list[str]:
+        q = select(games_table.c.id).order_by(games_table.c.created.desc())
+        if unfinished_only:
+            q = q.where(games_table.c.status != "over")
+        if limit is not None:
+            q = q.limit(limit)
+        with self.engine.connect() as c:
+            return [r.id for r in c.execute(q)]
+
+
+__all__ = ["GameRecord", "SeatRow", "Store", "actions_table", "games_table", "metadata",
+           "seats_table", "sqlite_url"]

@@ -1,0 +1,74 @@
+"""Fixtures for the web tests (server side and browser tests alike).
+
+- ``live_server`` (session scope): a real ``rednovember serve`` subprocess (uvicorn) on a free
+  loopback port with a temporary SQLite file, ``--bot-delay 0 --takeover-grace 0``; yields the
+  base URL, e.g. ``"http://127.0.0.1:41234"``.
+- ``server_factory``: ``start(db_path=None, bot_delay=0.0, takeover_grace=0.0) -> Server`` for
+  tests that need their own server (restarts, other options). ``Server`` has ``url``,
+  ``db_path``, ``kill()`` (SIGKILL), ``stop()`` (SIGTERM), ``start()``; every server it started
+  is stopped at the end of the test.
+- ``api``: an ``httpx.Client`` with ``base_url=live_server``.
+- ``ws_client``: ``connect(game_id, tokens=(), creator=None) -> WsClient`` on ``live_server``
+  (closed at the end of the test); see ``webtools.WsClient``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from webtools import Server, WsClient  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("live_server") / "games.db"
+    server = Server(db).start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    started: list[Server] = []
+
+    def start(db_path: Path | None = None, bot_delay: float = 0.0,
+              takeover_grace: float = 0.0) -> Server:
+        server = Server(db_path or tmp_path / f"games{len(started)}.db", bot_delay,
+                        takeover_grace).start()
+        started.append(server)
+        return server
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+@pytest.fixture
+def api(live_server: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=live_server, timeout=10.0) as client:
+        yield client
+
+
+@pytest.fixture
+def ws_client(live_server: str) -> Iterator[Callable[..., WsClient]]:
+    clients: list[WsClient] = []
+
+    def connect(game_id: str, tokens: Any = (), creator: str | None = None,
+                hello: bool = True) -> WsClient:
+        c = WsClient(live_server, game_id, tokens, creator, hello)
+        clients.append(c)
+        return c
+
+    yield connect
+    for c in clients:
+        c.close()
