@@ -1,9 +1,21 @@
-"""The bot interface and registry. A bot sees a Game and returns one of its legal actions."""
+"""The bot interface and registry. A bot sees a Game and returns one of its legal actions.
+
+Bots are named, with an optional strength after a colon: ``random``, ``heuristic``, ``search``
+(= ``search:default``), ``search:fast``, ``search:strong``. :data:`BOTS` lists every named bot
+(what the terminal and the simulator offer); :func:`make_bot` also accepts the search bot with
+its own budget: ``search:it=N`` (N determinisations per candidate, reproducible) or
+``search:ms=N`` (a time budget per decision: not reproducible, as it depends on the clock).
+
+Every bot is seeded and reproducible: the same seed and the same game give the same choices
+(except ``search:ms=N``). No bot reads hidden information: see ``heuristic.py`` and
+``search.py``.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Protocol
 
 from ..rules import Action, Game
@@ -27,10 +39,51 @@ class RandomBot:
         return self.rng.choice(game.legal_actions())
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+def _heuristic(seed: int) -> Bot:
+    from .heuristic import HeuristicBot
+
+    return HeuristicBot(seed)
+
+
+def _search(level: str, seed: int) -> Bot:
+    from .search import SearchBot
+
+    return SearchBot(seed, level)
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "heuristic": _heuristic,
+    "search": partial(_search, "default"),
+    "search:fast": partial(_search, "fast"),
+    "search:strong": partial(_search, "strong"),
+}
+
+
+def known_bot(name: str) -> bool:
+    """Whether :func:`make_bot` accepts ``name``."""
+    try:
+        _factory(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _factory(name: str) -> Callable[[int], Bot]:
+    if name in BOTS:
+        return BOTS[name]
+    base, _, arg = name.partition(":")
+    key, _, value = arg.partition("=")
+    if base == "search" and key in ("it", "ms") and value.isdigit() and int(value) > 0:
+        from .search import SearchBot
+
+        if key == "it":
+            return lambda seed: SearchBot(seed, iterations=int(value))
+        return lambda seed: SearchBot(seed, budget_ms=float(value))
+    known = ", ".join(sorted(BOTS))
+    raise ValueError(f"unknown bot {name!r}; known: {known} (and search:it=N, search:ms=N)")
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
-    return BOTS[name](seed)
+    """A new bot by name (see the module docstring), seeded with ``seed``."""
+    return _factory(name)(seed)

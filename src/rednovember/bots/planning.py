@@ -1,0 +1,825 @@
+"""What a sensible crew member knows about a position: threats, routes and the value of items.
+
+Everything here reads only the *public* part of a :class:`~rednovember.rules.Game` (what
+``game.view(player)`` shows): the board, the tracks and tokens, the gnomes and their keepers, the
+discard piles, deck *sizes*, the captain's stock and the hands the deciding seat may see (all of
+them, except other seats' hands in Mad Gnomes). It never reads deck order or the random state
+(``event_deck`` / ``item_deck`` contents, ``rng``). The heuristic bot further decides from a
+:func:`rednovember.rules.determinize` copy, so even an accidental read would see re-sampled cards.
+
+The module gives a per-decision :class:`Analysis` (threat weights, distances, item values) and
+:func:`plan_turn`, which lists the possible plans for the active gnome's turn (a route by real time
+cost, items to play, an action with its minutes), each with an estimated value.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ..rules import SEA, Action, Game, determinize
+from ..rules.state import HIGH, LOW, NONE
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The heuristic's tunable constants (all values in "percent of a lost game")."""
+
+    minute: float = 0.18  # cost of one minute of the gnome's time
+    loss: float = 100.0  # a lost game
+    death: float = 45.0  # the active gnome dies (a crew member and its items)
+    faint: float = 9.0  # fainting: ten minutes lost and lying helpless
+    track_horizon: float = 4.0  # events per gnome until the crew gets another chance at a track
+    track_idle: float = 1.8  # value per track space reset, beyond the immediate danger
+    fire: float = 4.0  # a fire anywhere (spreads, blocks the way, kills fainted gnomes)
+    fire_key: float = 7.0  # extra for a fire in a room with a repair or a draw
+    pump: float = 1.2  # low water anywhere
+    pump_key: float = 3.5  # extra for low water in a room with a needed repair
+    unblock: float = 0.35  # per unit of crew distance saved by opening a blocked hatch
+    position: float = 0.45  # per room of distance to a key room nobody else covers
+    token_other: float = 0.8  # how much another gnome's later chance at a token is trusted
+    duplicate: float = 0.55  # a duplicate job: another gnome is closer and not busy
+    item_scale: float = 1.0  # scales every item's holding value
+    trade_margin: float = 0.4  # a give needs at least this much gain
+    trade_gain: float = 0.5  # how much of the items' value moving in a trade counts
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+class Plan(NamedTuple):
+    """One way to play the rest of the turn: steps to take now, then the action."""
+
+    value: float
+    steps: tuple[Action, ...]  # plays, opens and enters, bonus plays, then the action
+    target: int  # the room where the action happens
+    action: Action
+    label: str
+
+
+# --- public facts --------------------------------------------------------------------------------
+
+def deck_counts(g: Game) -> list[int]:
+    """How many copies of each event card id the event deck may hold (from public piles only)."""
+    n = len(g.data.events)
+    gone = [0] * n
+    for c in g.event_discard:
+        gone[c] += 1
+    for c in g.event_out:
+        gone[c] += 1
+    if g.kraken_aside:
+        gone[g.data.set_aside] += 1
+    return [1 - x for x in gone]
+
+
+def public_twin(g: Game, player: int, seed: int) -> Game:
+    """A determinisation of ``g`` for seat ``player`` that depends only on what the seat may see.
+
+    The hidden parts (the order of both decks and, in Mad Gnomes, the other seats' hands) are
+    first put in a canonical order, then :func:`rednovember.rules.determinize` re-samples them
+    (and the dice) from ``seed``. Two games that differ only in hidden information give the same
+    twin, so a bot deciding on it cannot depend on hidden information at all."""
+    c = g.copy(keep_log=False)
+    c.event_deck.sort()
+    c.item_deck.sort()
+    if g.config.has("mad-gnomes"):
+        others = [gn for gn in c.gnomes if gn.player != player and gn.hand]
+        pool = sorted(c.item_deck + [k for gn in others for k in gn.hand])
+        for gn in others:
+            n = len(gn.hand)
+            gn.hand, pool = pool[:n], pool[n:]
+        c.item_deck = pool
+    return determinize(c, player, seed)
+
+
+def visible_hand(g: Game, number: int, player: int) -> list[int] | None:
+    """The hand of gnome ``number`` as seat ``player`` may see it (None: hidden, Mad Gnomes)."""
+    gn = g.gnomes[number]
+    if g.config.has("mad-gnomes") and gn.player != player:
+        return None
+    return gn.hand
+
+
+def poisson_tail(lam: float, k: int) -> float:
+    """P(X >= k) for X ~ Poisson(lam)."""
+    if k <= 0:
+        return 1.0
+    if lam <= 0:
+        return 0.0
+    term = math.exp(-lam)
+    cdf = term
+    for i in range(1, k):
+        term *= lam / i
+        cdf += term
+    return max(0.0, 1.0 - cdf)
+
+
+_DIST_CACHE: dict[tuple[object, ...], list[list[int]]] = {}
+
+
+def room_distances(g: Game, fire_ok: bool = False, opened: int = -1) -> list[list[int]]:
+    """All-pairs walking minutes between interior rooms (hatch 1, low water +1, high water and
+    burning rooms impassable unless ``fire_ok``), ignoring the Sea. 99 = unreachable. Hatch
+    ``opened`` counts as unblocked (to value unblocking it). Do not modify the result (cached)."""
+    key = (id(g.data), tuple(g.blocked), tuple(g.water), tuple(g.fire) if not fire_ok else (),
+           fire_ok, opened)
+    hit = _DIST_CACHE.get(key)
+    if hit is None:
+        if len(_DIST_CACHE) > 4096:
+            _DIST_CACHE.clear()
+        hit = _DIST_CACHE[key] = _distances(g, fire_ok, opened)
+    return hit
+
+
+def _distances(g: Game, fire_ok: bool, opened: int) -> list[list[int]]:
+    data = g.data
+    n = len(data.room_keys)
+    out: list[list[int]] = []
+    for src in range(n):
+        dist = [99] * n
+        if src == SEA:
+            out.append(dist)
+            continue
+        dist[src] = 0
+        heap = [(0, src)]
+        while heap:
+            d, a = heapq.heappop(heap)
+            if d > dist[a]:
+                continue
+            for h, b in data.exits[a]:
+                if b == SEA or (g.blocked[h] and h != opened):
+                    continue
+                if g.water[b] == HIGH or (g.fire[b] and not fire_ok):
+                    continue
+                nd = d + 1 + (1 if g.water[b] == LOW else 0)
+                if nd < dist[b]:
+                    dist[b] = nd
+                    heapq.heappush(heap, (nd, b))
+        out.append(dist)
+    return out
+
+
+def sea_distance(g: Game, dist: list[list[int]], room: int) -> int:
+    """Minutes from an interior room to the Sea (through 3, 6 or 9; needs an Aqualung)."""
+    best = 99
+    for _h, b in g.data.exits[SEA]:
+        best = min(best, dist[room][b] + 2)
+    return best
+
+
+@dataclass
+class Analysis:
+    """Threats and values of one position, from the point of view of one seat."""
+
+    g: Game
+    player: int
+    me: int  # the gnome whose choice it is
+    w: Weights
+    dist: list[list[int]] = field(default_factory=list)
+    dist_fire: list[list[int]] = field(default_factory=list)
+    events_left: int = 0
+    rates: list[float] = field(default_factory=list)  # expected steps per event, per track
+    faint_p: list[float] = field(default_factory=list)  # P(faint) at intoxication 0..4
+    need: dict[str, float] = field(default_factory=dict)  # how much each repair will matter
+    key_weight: dict[int, float] = field(default_factory=dict)  # rooms worth standing near
+    token_left: list[float] = field(default_factory=list)  # P(the rest of the crew fails a token)
+    item_ids: dict[str, int] = field(default_factory=dict)
+    cache: dict[tuple[object, ...], float] = field(default_factory=dict)
+    horizon: float = 0.0
+
+    # -- construction --------------------------------------------------------------------------
+    @classmethod
+    def of(cls, g: Game, player: int, me: int, w: Weights = DEFAULT_WEIGHTS) -> Analysis:
+        a = cls(g, player, me, w)
+        a.item_ids = g.data.item_index
+        a.dist = room_distances(g)
+        a.dist_fire = room_distances(g, fire_ok=True)
+        a._deck()
+        a._needs()
+        a._tokens()
+        return a
+
+    def _deck(self) -> None:
+        g = self.g
+        data = g.data
+        counts = deck_counts(g)
+        size = sum(counts)
+        if size <= 0:  # the next draw reshuffles the discards: use the whole deck
+            counts = [1] * len(data.events)
+            size = len(counts)
+        steps = [0.0, 0.0, 0.0]
+        fires = 0.0
+        faint = [0.0] * 5
+        for c, n in enumerate(counts):
+            if n <= 0:
+                continue
+            ev = data.events[c]
+            for e in ev.effects:
+                t = e["type"]
+                if t == "track":
+                    steps[data.tracks.index(e["track"])] += int(e["steps"]) * n
+                elif t in ("fire", "fire_spreads"):
+                    fires += n
+            if ev.faint is not None:
+                for x in range(ev.faint, 5):
+                    faint[x] += n
+        flooded = sum(1 for r in data.rooms if g.water[r]) / 10
+        asph = data.tracks.index("asphyxiation")
+        steps[asph] += fires * (1 - 0.5 * flooded)
+        self.rates = [s / size for s in steps]
+        self.faint_p = [f / size for f in faint]
+        icons = data.event_icons
+        left = 0
+        for gn in g.gnomes:
+            if gn.alive and not gn.abandoned:
+                left += sum(1 for s in icons if s < gn.keeper)
+        self.events_left = left
+
+    def crew(self) -> list[int]:
+        return [gn.number for gn in self.g.gnomes if gn.alive and not gn.abandoned]
+
+    def _needs(self) -> None:
+        g = self.g
+        data = g.data
+        w = self.w
+        crew = max(1, len(self.crew()))
+        horizon = min(self.events_left, w.track_horizon * crew + 2)
+        need: dict[str, float] = {}
+        key: dict[int, float] = {}
+        late = min(1.0, self.events_left / (6.0 * crew))
+        for name, rep in data.room_repairs.items():
+            v = 0.0
+            if rep.track >= 0:
+                lvl = g.tracks[rep.track]
+                v += self.track_gain(rep.track, lvl, horizon) / 10
+                v += 0.25 * late * (1 + lvl / 3)
+            if rep.token >= 0 and g.tokens[rep.token] >= 0:
+                v += 6.0
+            elif rep.token >= 0:
+                v += 0.6 * late  # such a token may come
+            need[name] = v
+            key[rep.room] = key.get(rep.room, 0.0) + v
+        fires = sum(g.fire[r] for r in data.rooms)
+        need["extinguish_fire"] = 0.5 + 0.5 * fires
+        need["pump_water"] = 0.2 + 0.3 * sum(1 for r in data.rooms if g.water[r] == LOW)
+        need["unblock_hatch"] = 0.15 + 0.05 * sum(g.blocked)
+        key[8] = key.get(8, 0.0) + 0.6 * late
+        self.need = need
+        self.key_weight = {r: v for r, v in key.items() if r != SEA}
+        self.horizon = horizon
+
+    def track_gain(self, track: int, level: int, horizon: float | None = None) -> float:
+        """Value of resetting ``track`` from ``level`` (percent of a game): the danger of reaching
+        the end before the crew's next chance, and the spaces saved while events remain."""
+        g = self.g
+        if level <= 1:
+            return 0.0
+        stars = [s for s in g.data.reset_stars if s < level] or [1]
+        after = stars[-1]
+        h = self.horizon if horizon is None else horizon
+        rate = self.rates[track]
+        lam = rate * h
+        length = g.data.track_length
+        danger = poisson_tail(lam, length - level) - poisson_tail(lam, length - after)
+        future = rate * self.events_left  # spaces still to come on this track
+        late = min(1.0, future / max(1.0, length - 1 - after))
+        return self.w.loss * danger + self.w.track_idle * (level - after) * late
+
+    def _tokens(self) -> None:
+        """For each token on the track: the chance that the gnomes better placed than this one
+        (a higher rough chance to clear it) all fail. Every gnome reasons alike, so the best
+        placed gnome takes the job and the others do not count on each other."""
+        g = self.g
+        self.token_left = [1.0] * len(g.tokens)
+        for t, space in enumerate(g.tokens):
+            if space < 0:
+                continue
+            repair = self.token_repair(t)
+            rep = g.data.room_repairs[repair]
+            chances = []
+            for gn in g.gnomes:
+                if not gn.alive or gn.abandoned or gn.keeper < space:
+                    continue
+                p = self.chance_for(gn.number, repair, rep.room, gn.keeper - space)
+                chances.append((p, -gn.number))
+            me = g.gnomes[self.me]
+            mine = (self.chance_for(self.me, repair, rep.room, me.keeper - space), -self.me) \
+                if me.alive and me.keeper >= space else (0.0, -self.me)
+            fail = 1.0
+            for p, neg in chances:
+                if (p, neg) > mine:
+                    fail *= 1 - self.w.token_other * p
+            self.token_left[t] = fail
+
+    def token_repair(self, token: int) -> str:
+        for name, rep in self.g.data.room_repairs.items():
+            if rep.token == token:
+                return name
+        raise KeyError(token)
+
+    def chance_for(self, number: int, repair: str, room: int, budget: int) -> float:
+        """Rough chance that gnome ``number`` succeeds at ``repair`` in ``room`` using at most
+        ``budget`` minutes including the walk (from the public position)."""
+        g = self.g
+        gn = g.gnomes[number]
+        hand = visible_hand(g, number, self.player)
+        items = g.data.items
+        held: set[int] = set(hand) if hand is not None else set()
+        here = gn.room
+        if room == SEA:
+            if hand is None or self.item_ids["aqualung"] not in hand:
+                return 0.0
+            walk = 0 if here == SEA else sea_distance(g, self.dist, here)
+            pen = 0
+        else:
+            if here == SEA:
+                walk = min(self.dist[b][room] for _, b in g.data.exits[SEA]) + 2
+            else:
+                fire_ok = bool(held & {self.item_ids["grog"], self.item_ids["fire_extinguisher"]})
+                walk = (self.dist_fire if fire_ok else self.dist)[here][room]
+            pen = 2 if g.water[room] == LOW else 0
+            if g.fire[room]:
+                return 0.0
+        bonus = 0
+        if hand is not None:
+            for k in set(hand):
+                b = items[k].bonus
+                bonus += b.get(repair, 0) + b.get("*", 0)
+        minutes = budget - walk - pen
+        if minutes < 1:
+            return 0.0
+        return min(1.0, (minutes + bonus) / 10)
+
+    # -- item values -----------------------------------------------------------------------------
+    def item_value(self, number: int, kind: int, hand: list[int] | None = None,
+                   owned: bool = True) -> float:
+        """What one card of ``kind`` is worth to gnome ``number`` holding ``hand`` (default: its
+        own): the last copy of it in the hand (``owned``), or one more copy (not ``owned``)."""
+        g = self.g
+        held = (hand if hand is not None else g.gnomes[number].hand).count(kind)
+        copies = held if owned else held + 1
+        key = ("item", number, kind, copies)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        v = min(12.0, self._item_base(number, kind)) * self.w.item_scale * (
+            0.6 ** max(0, copies - 1))
+        self.cache[key] = v
+        return v
+
+    def _item_base(self, number: int, kind: int) -> float:
+        g = self.g
+        gn = g.gnomes[number]
+        item = g.data.items[kind]
+        ids = self.item_ids
+        here = gn.room
+        v = 0.0
+        for repair, b in item.bonus.items():
+            if repair == "*":
+                continue
+            rep = g.data.room_repairs.get(repair)
+            near = 1.0
+            if rep is not None and here >= 0:
+                d = self._walk(here, rep.room)
+                near = 1.0 / (1.0 + d / 4.0)
+            v += b * self.need.get(repair, 0.3) * (0.5 + near)
+        if item.bonus.get("*"):
+            tot = sum(self.need.values())
+            v += 0.35 * item.bonus["*"] * min(6.0, tot)
+        if item.enters_fire:
+            v += 0.8 + 0.5 * sum(g.fire[r] for r in g.data.rooms)
+        if kind == ids.get("grog"):
+            v *= 1 - 0.5 * self.faint_p[min(4, gn.intoxication + 1)]
+        if item.enables_sea:
+            kt = g.data.tokens.index("kraken")
+            v += 8.0 if g.tokens[kt] >= 0 else 1.2
+        if item.ignore_event_icons:
+            v += 3.0
+        if item.intoxication < 0:
+            v += 0.4 + 0.9 * gn.intoxication
+        if item.enables_attack and g.config.has("mad-gnomes"):
+            v += 2.5
+        return v
+
+    def _walk(self, here: int, room: int) -> int:
+        g = self.g
+        if here == SEA and room == SEA:
+            return 0
+        if room == SEA:
+            return sea_distance(g, self.dist, here)
+        if here == SEA:
+            return min(self.dist[b][room] for _, b in g.data.exits[SEA]) + 2
+        return min(12, self.dist[here][room])
+
+    def hand_values(self, number: int) -> list[tuple[float, int]]:
+        """(value, kind) of each card in gnome ``number``'s hand, the value of losing it."""
+        hand = self.g.gnomes[number].hand
+        return [(self.item_value(number, k, hand), k) for k in hand]
+
+    # -- positions -------------------------------------------------------------------------------
+    def position_value(self, room: int, number: int) -> float:
+        """How well a gnome standing in ``room`` covers the key rooms nobody else covers."""
+        key = ("pos", room, number)
+        cached = self.cache.get(key)
+        if cached is None:
+            cached = self.cache[key] = self._position(room, number)
+        return cached
+
+    def _position(self, room: int, number: int) -> float:
+        g = self.g
+        if room == SEA:
+            return -2.0
+        v = 0.0
+        for key, weight in self.key_weight.items():
+            if weight <= 0:
+                continue
+            mine = self.dist[room][key]
+            other = 99
+            for gn in g.gnomes:
+                if gn.number == number or not gn.alive or gn.abandoned or gn.room < 0:
+                    continue
+                if gn.room == SEA:
+                    continue
+                other = min(other, self.dist[gn.room][key])
+            gap = min(6, other) - min(6, mine)
+            v += weight * self.w.position * max(-1.0, gap) / 3.0
+        if g.water[room] == LOW:
+            v -= 0.6
+        v -= 0.3 * sum(1 for _, b in g.data.exits[room] if b != SEA and g.fire[b])
+        return v
+
+
+# --- routes ----------------------------------------------------------------------------------------
+
+def routes(g: Game, me: int, room: int, ghost: int, fire_state: int, sea_state: int,
+           hand: list[int]) -> dict[tuple[int, int, int], tuple[int, list[Action], int]]:
+    """Dijkstra over (room, fire pass, sea pass) from the given start, by minutes.
+
+    Returns ``{(room, fire_item, sea_item): (minutes, steps, water_at_arrival)}``; passes are
+    bought by playing an item (fire: Grog or Fire Extinguisher; Sea: Aqualung) just before they
+    are needed."""
+    data = g.data
+    ids = data.item_index
+    grog, ext, lung = ids["grog"], ids["fire_extinguisher"], ids["aqualung"]
+    start = (room, fire_state, sea_state)
+    best: dict[tuple[int, int, int], tuple[int, list[Action], int]] = {
+        start: (0, [], g.water[room] if room != SEA else NONE)}
+    heap: list[tuple[int, int, tuple[int, int, int]]] = [(0, 0, start)]
+    counter = 1
+    water = g.water
+    while heap:
+        cost, _, node = heapq.heappop(heap)
+        have = best[node]
+        if have[0] < cost:
+            continue
+        a, fi, si = node
+        steps = have[1]
+
+        def push(key: tuple[int, int, int], c: int, s: list[Action], wat: int) -> None:
+            nonlocal counter
+            old = best.get(key)
+            if old is None or c < old[0]:
+                best[key] = (c, s, wat)
+                heapq.heappush(heap, (c, counter, key))
+                counter += 1
+
+        left = ghost - cost
+        for h, b in data.exits[a]:
+            if g.blocked[h] or left < 1:
+                continue
+            need_fire = False
+            if b == SEA:
+                if si == -1:
+                    continue
+                step_cost, arrive = 2, NONE
+            elif a == SEA:
+                if water[b] == HIGH:
+                    continue
+                need_fire = g.fire[b]
+                step_cost, arrive = 2, water[b]
+            else:
+                wa, wb = water[a], water[b]
+                if wa == HIGH and wb == NONE or wb == HIGH and wa == NONE:
+                    wb = LOW
+                if wb == HIGH:
+                    continue
+                need_fire = g.fire[b] and wb == NONE
+                step_cost, arrive = 1 + (1 if wb == LOW else 0), wb
+            if need_fire and fi == -1:
+                continue
+            if step_cost > left:
+                continue
+            push((b, fi, si), cost + step_cost, steps + [Action("open", b), Action("enter")],
+                 arrive)
+        # buying passes (0 minutes)
+        if fi == -1:
+            for k in (ext, grog):
+                if k in hand:
+                    push((a, k, si), cost, steps + [Action("play", k)], have[2])
+        if si == -1 and lung in hand and a in (3, 6, 9):
+            push((a, fi, lung), cost, steps + [Action("play", lung)], have[2])
+    return best
+
+
+# --- turn plans --------------------------------------------------------------------------------
+
+_REPAIR_PENALTY_FREE = ("pump_water", "extinguish_fire", "kill_kraken")
+
+
+def plan_turn(an: Analysis, limit: int = 0) -> list[Plan]:
+    """Every sensible plan for the active gnome's turn (the game must be in the move phase),
+    best first. ``limit`` > 0 keeps only that many."""
+    g = an.g
+    gn = g.gnomes[g.active]
+    fire_state = -2 if g.can_enter_fire() else -1
+    sea_state = -2 if g.can_swim() else -1
+    return plans_from(an, gn.room, g.ghost, fire_state, sea_state, list(gn.hand), (), limit)
+
+
+def plans_from(an: Analysis, room: int, ghost: int, fire_state: int, sea_state: int,
+               hand: list[int], prefix: tuple[Action, ...], limit: int = 0) -> list[Plan]:
+    g = an.g
+    me = g.active
+    out: list[Plan] = []
+    table = routes(g, me, room, ghost, fire_state, sea_state, hand)
+    for (r, fi, si), (cost, steps, water) in table.items():
+        used = [k for k in (fi, si) if k >= 0]
+        if used:  # a pass that does not shorten the way to r is not worth buying here
+            plain = table.get((r, fire_state if fi >= 0 else fi, sea_state if si >= 0 else si))
+            if plain is not None and plain[0] <= cost and not (fi >= 0 and g.fire[r]):
+                continue
+        left_hand = hand[:]
+        for k in used:
+            left_hand.remove(k)
+        t = ghost - cost
+        base = prefix + tuple(steps)
+        for plan in _tasks(an, r, water, t, cost, used, left_hand, base):
+            out.append(plan)
+    out.sort(key=lambda p: -p.value)
+    return out[:limit] if limit > 0 else out
+
+
+def _faint_cost(an: Analysis, intox_after: int, in_sea: bool) -> float:
+    p = an.faint_p[min(4, intox_after)]
+    return p * (an.w.death if in_sea else an.w.faint)
+
+
+def _tasks(an: Analysis, r: int, water: int, t: int, walked: int, used: list[int],
+           hand: list[int], base: tuple[Action, ...]) -> list[Plan]:
+    """Plans ending in an action in room ``r`` reached with ``t`` minutes left."""
+    g = an.g
+    w = an.w
+    data = g.data
+    gn = g.gnomes[g.active]
+    ids = an.item_ids
+    grog = ids["grog"]
+    out: list[Plan] = []
+    in_sea = r == SEA
+    # the items this plan plays for passes: their holding value, and Grog's faint risk
+    pass_cost = sum(an.item_value(gn.number, k, gn.hand) for k in used)
+    grog_now = g.grog_used or grog in used
+    intox = gn.intoxication + (1 if grog in used else 0)
+    base_faint = _faint_cost(an, intox, in_sea) if grog_now else 0.0
+    if g.grog_used:
+        base_faint -= _faint_cost(an, gn.intoxication, in_sea)  # the check happens anyway
+    played = g.played[:]
+    for k in used:
+        played[k] += 1
+    fixed = -w.minute * walked - pass_cost - base_faint
+    end_pos = an.position_value(r, gn.number)
+
+    # dangers of ending the turn here
+    burning = r != SEA and g.fire[r] and water == NONE
+    if r != SEA and water == HIGH:
+        return out  # only No Action, and the gnome dies at Updates
+    if in_sea and g.began_in_sea and walked == 0:
+        return out  # the air runs out
+    sea_return = -3.0 if in_sea else 0.0
+
+    def bonus_of(repair: str, extra: list[int]) -> int:
+        tot = 0
+        for k, n in enumerate(played):
+            if n:
+                b = data.items[k].bonus
+                tot += n * (b.get(repair, 0) + b.get("*", 0))
+        for k in extra:
+            b = data.items[k].bonus
+            tot += b.get(repair, 0) + b.get("*", 0)
+        return tot
+
+    def repair_plans(repair: str, arg: int, gain: float, penalty: int, token_space: int,
+                     token_gain: float, label: str, fail_cost: float = 0.0) -> None:
+        """Choose items and minutes for a repair; ``token_gain`` needs the ghost to stay on or
+        before ``token_space`` after paying."""
+        avail = t - penalty
+        if avail < 1:
+            return
+        # candidate bonus items, best bonus per cost first
+        cands: list[tuple[float, int, int]] = []
+        seen: dict[int, int] = {}
+        for k in hand:
+            b = data.items[k].bonus
+            bon = b.get(repair, 0) + b.get("*", 0)
+            if bon <= 0:
+                continue
+            seen[k] = seen.get(k, 0) + 1
+            cost = an.item_value(gn.number, k, gn.hand) * (1 + 0.3 * (seen[k] - 1))
+            cands.append((cost / bon, k, bon))
+        cands.sort()
+        extra: list[int] = []
+        prefixes = [list(extra)]
+        for _, k, _ in cands[:4]:
+            extra = extra + [k]
+            prefixes.append(list(extra))
+        for ex in prefixes:
+            bonus = bonus_of(repair, ex)
+            item_cost = sum(an.item_value(gn.number, k, gn.hand) for k in ex)
+            grogs = ex.count(grog)
+            faint = 0.0
+            if grogs:
+                new_intox = intox + grogs
+                faint = _faint_cost(an, new_intox, in_sea) - (
+                    _faint_cost(an, intox, in_sea) if grog_now else 0.0)
+            tries = {1, max(1, 10 - bonus), avail}
+            if token_space >= 0:
+                tries.add(t - penalty - token_space)
+            for m in sorted(tries):
+                if m < 1 or m > avail or m > 10:
+                    continue
+                p = min(1.0, (m + bonus) / 10)
+                value_gain = gain
+                if token_space >= 0 and t - penalty - m >= token_space:
+                    value_gain += token_gain
+                if value_gain <= 0:
+                    continue
+                v = (value_gain * p - fail_cost * (1 - p) - w.minute * (m + penalty) + fixed
+                     - item_cost - faint + end_pos + sea_return)
+                steps = base + tuple(Action("play", k) for k in ex) + (Action(repair, arg, m),)
+                out.append(Plan(v, steps, r, Action(repair, arg, m), label))
+
+    if burning:
+        gain = _fire_value(an, r)
+        escape = _has_escape(g, r, t)
+        fail = 0.0 if escape else w.death
+        repair_plans("extinguish_fire", 0, gain, 0, -1, 0.0, "fire", fail)
+        return out
+
+    low = water == LOW
+    pen = 2 if low else 0
+    # room repairs
+    for name, rep in data.room_repairs.items():
+        if rep.room != r:
+            continue
+        gain = 0.0
+        tok_space = -1
+        tok_gain = 0.0
+        if rep.track >= 0 and g.tracks[rep.track] > 1:
+            gain = an.track_gain(rep.track, g.tracks[rep.track])
+        if rep.token >= 0 and g.tokens[rep.token] >= 0 and gn.keeper >= g.tokens[rep.token]:
+            tok_space = g.tokens[rep.token]
+            tok_gain = w.loss * an.token_left[rep.token] + 8.0
+        if gain <= 0 and tok_space < 0:
+            continue
+        if gain > 0:
+            gain *= _duplicate(an, r, rep.room)
+        penalty = 0 if name in _REPAIR_PENALTY_FREE else pen
+        repair_plans(name, 0, gain, penalty, tok_space, tok_gain, name)
+    if r != SEA:
+        if low:
+            gain = _pump_value(an, r) * _duplicate(an, r, r)
+            repair_plans("pump_water", 0, gain, 0, -1, 0.0, "pump")
+        for h, other in data.exits[r]:
+            if g.blocked[h]:
+                gain = _unblock_value(an, h)
+                if gain > 0:
+                    repair_plans("unblock_hatch", other, gain, pen, -1, 0.0, "unblock")
+        # draw items
+        spec = data.draw_rooms.get(r)
+        if spec is not None and gn.drew_room < 0:
+            source, most = spec
+            if source == "captains_stock":
+                have = g.stock
+                unit = an.item_value(gn.number, grog, hand, owned=False)
+            else:
+                have = len(g.item_deck) + len(g.item_discard)
+                unit = _mean_item_value(an, gn.number)
+            held = len(hand)
+            for n in range(1, min(most, have, t - pen) + 1):
+                gain = sum(unit * (0.8 ** (i + max(0, held - 3))) for i in range(n))
+                v = gain - w.minute * (n + pen) + fixed + end_pos
+                out.append(Plan(v, base + (Action("draw", n),), r, Action("draw", n), "draw"))
+        # trade
+        if t - pen >= 1:
+            for o in g.gnomes:
+                if o is gn or not o.alive or o.abandoned or o.room != r:
+                    continue
+                gain = _trade_gain(an, gn.number, o.number, hand)
+                if gain > 0:
+                    v = gain - w.minute * (1 + pen) + fixed + end_pos
+                    out.append(Plan(v, base + (Action("trade", o.number),), r,
+                                    Action("trade", o.number), "trade"))
+    if t >= 1:
+        v = -w.minute + fixed + end_pos + sea_return
+        out.append(Plan(v, base + (Action("no_action"),), r, Action("no_action"), "wait"))
+    return out
+
+
+def _duplicate(an: Analysis, r: int, room: int) -> float:
+    """Discount for a job another gnome standing closer will take soon."""
+    g = an.g
+    me = g.gnomes[g.active]
+    mine = an._walk(me.room, room) if me.room >= 0 else 99
+    for gn in g.gnomes:
+        if gn is me or not gn.alive or gn.abandoned or gn.room < 0 or gn.room == SEA:
+            continue
+        d = an.dist[gn.room][room]
+        if d < mine and d <= 1 and gn.keeper >= me.keeper - 4:
+            return 1 - an.w.duplicate
+    return 1.0
+
+
+def _has_escape(g: Game, r: int, t: int) -> bool:
+    for h, b in g.data.exits[r]:
+        if g.blocked[h] or b == SEA:
+            continue
+        if g.water[b] == HIGH or g.fire[b]:
+            continue
+        if t >= 2 + (1 if g.water[b] == LOW else 0):
+            return True
+    return False
+
+
+def _fire_value(an: Analysis, r: int) -> float:
+    g = an.g
+    w = an.w
+    v = w.fire
+    if r in an.key_weight or r in g.data.draw_rooms:
+        v += w.fire_key * (0.5 + min(2.0, an.key_weight.get(r, 0.5)))
+    asph = g.data.tracks.index("asphyxiation")
+    lvl = g.tracks[asph]
+    # Fire Spreads and Fire on a burning room push Asphyxiation: its marginal danger
+    lam = an.rates[asph] * an.horizon
+    v += w.loss * (poisson_tail(lam, g.data.track_length - lvl - 1)
+                   - poisson_tail(lam, g.data.track_length - lvl)) * 0.5
+    for gn in g.gnomes:
+        if (gn.alive and not gn.abandoned and gn.fainted and gn.room > 0
+                and any(b == gn.room for _, b in g.data.exits[r])):
+            v += 3.0
+    return v
+
+
+def _pump_value(an: Analysis, r: int) -> float:
+    g = an.g
+    v = an.w.pump + an.w.pump_key * min(2.0, an.key_weight.get(r, 0.0))
+    for gn in g.gnomes:
+        if gn.alive and not gn.abandoned and gn.fainted and gn.room == r:
+            v += 4.0
+    return v
+
+
+def _unblock_value(an: Analysis, h: int) -> float:
+    g = an.g
+    cached = an.cache.get(("unblock", h))
+    if cached is not None:
+        return cached
+    after = room_distances(g, opened=h)
+    saved = 0.0
+    for key, weight in an.key_weight.items():
+        wt = 0.3 + min(3.0, weight)
+        for gn in g.gnomes:
+            if not gn.alive or gn.abandoned or gn.room <= 0:
+                continue
+            saved += wt * (min(12, an.dist[gn.room][key]) - min(12, after[gn.room][key]))
+    an.cache[("unblock", h)] = value = an.w.unblock * saved
+    return value
+
+
+def _mean_item_value(an: Analysis, number: int) -> float:
+    g = an.g
+    total = 0.0
+    n = 0
+    for k, item in enumerate(g.data.items):
+        c = item.count - (g.data.stock_count if k == g.data.stock_item else 0)
+        if c > 0:
+            total += c * an.item_value(number, k, owned=False)
+            n += c
+    return total / max(1, n)
+
+
+def _trade_gain(an: Analysis, a: int, b: int, hand_a: list[int]) -> float:
+    """Total gain if each card moves to whichever of the two gnomes values it more."""
+    g = an.g
+    gain = 0.0
+    hand_b = visible_hand(g, b, an.player)
+    for k in set(hand_a):
+        d = an.item_value(b, k, hand_b or [], owned=False) - an.item_value(a, k, hand_a)
+        if d > an.w.trade_margin:
+            gain += d
+    if hand_b:
+        for k in set(hand_b):
+            d = an.item_value(a, k, hand_a, owned=False) - an.item_value(b, k, hand_b)
+            if d > an.w.trade_margin:
+                gain += d
+    return gain * an.w.trade_gain

@@ -1,0 +1,288 @@
+"""The search bot: Monte Carlo search over determinised futures, with the heuristic as rollout.
+
+At a real choice point — the start of its turn (which action, where, with how many minutes and
+which items: a whole turn plan) and event choices (where fire spreads, which hatch to block, what
+to keep or discard) — it
+
+1. asks the heuristic for its ``k`` best candidates (plans, or legal actions for event choices);
+   if the heuristic's best is far ahead of the rest (``gap``), it simply takes it;
+2. draws ``n`` determinisations of the position for its own seat
+   (:func:`rednovember.bots.planning.public_twin`: deck orders, future dice and, in Mad Gnomes,
+   the other seats' hands put in a canonical order, then re-sampled with
+   :func:`rednovember.rules.determinize` — so the search cannot depend on hidden information);
+3. plays every candidate on every determinisation (the same ones for every candidate: common
+   random numbers) and then lets the heuristic play on until every gnome has moved ``horizon``
+   minutes past the decision point (or the game ends);
+4. scores the end position with :func:`evaluate` (a win is 1, a loss 0, otherwise an estimate
+   of the chance to win from the tracks, tokens against the gnomes' time, fires, water, the crew)
+   and takes the candidate with the best mean.
+
+It then follows the chosen plan step by step (open, enter, items, the action); anything else —
+forced steps, single options, the items window after the action, a trade's gifts — is the
+heuristic's. Strength levels (iterations = determinisations per candidate):
+
+=================  ===  ===  =======  ==============================================
+name               k    n    horizon  time per searched decision, one core (max)
+=================  ===  ===  =======  ==============================================
+``search:fast``    3    6    6        ~30 ms (under 0.1 s)
+``search``         4    10   8        ~80-150 ms mean, p95 0.2-0.3 s (under 0.5 s)
+``search:strong``  6    24   10       ~0.3-0.6 s (about 1 s)
+=================  ===  ===  =======  ==============================================
+
+Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
+The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
+the clock. ``SearchBot(budget_ms=...)`` (``search:ms=500`` in :func:`make_bot`) instead adds
+determinisations round by round until the time is up: stronger on a fast machine, but not
+reproducible.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..rules import Action, Game
+from ..rules.state import DECIDE, MOVE, OPENED
+from .heuristic import best_plans, decide
+from .planning import (
+    DEFAULT_WEIGHTS,
+    Analysis,
+    Plan,
+    Weights,
+    plan_turn,
+    poisson_tail,
+    public_twin,
+)
+
+_MASK = (1 << 62) - 1
+
+
+@dataclass(frozen=True)
+class SearchLevel:
+    """How hard the search looks: candidates, determinisations, rollout horizon (minutes)."""
+
+    k: int
+    n: int
+    horizon: int
+    gap: float = 12.0  # skip the search when the heuristic's best leads the next by this much
+
+
+LEVELS: dict[str, SearchLevel] = {
+    "fast": SearchLevel(3, 6, 6),
+    "default": SearchLevel(4, 10, 8),
+    "strong": SearchLevel(6, 24, 10, gap=25.0),
+}
+
+
+class SearchBot:
+    """Monte Carlo search over determinised futures (see the module docstring)."""
+
+    def __init__(self, seed: int = 0, level: str = "default", weights: Weights = DEFAULT_WEIGHTS,
+                 budget_ms: float | None = None, iterations: int | None = None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown search level {level!r}; known: {', '.join(LEVELS)}")
+        base = LEVELS[level]
+        self.level = base if iterations is None else SearchLevel(base.k, iterations, base.horizon,
+                                                                 base.gap)
+        self.name = "search" if level == "default" else f"search:{level}"
+        if budget_ms is not None:
+            self.name = f"search:ms={budget_ms:g}"
+        self.seed = seed
+        self.weights = weights
+        self.budget_ms = budget_ms
+        self._plan: list[Action] = []
+        self._key: tuple[int, int, int] | None = None
+        self.searches = 0  # decisions searched (for benchmarks)
+
+    # -- the interface ---------------------------------------------------------------------------
+    def choose(self, game: Game) -> Action:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        player = game.player_to_move
+        step = self._follow(game, legal)
+        if step is not None:
+            return step
+        seed = (self.seed * 1_000_003 + len(game.history) * 7919 + game.turn) & _MASK
+        view = public_twin(game, player, seed)
+        action: Action | None = None
+        if game.phase == MOVE:
+            action = self._turn(game, view, player, legal, seed)
+        elif game.phase == DECIDE and game.pending[0].kind in ("spread", "block", "keep",
+                                                                "discard"):
+            action = self._event_choice(game, view, player, legal, seed)
+        if action is None or action not in legal:
+            action = decide(view, player, self.weights)
+        if action not in legal:  # cannot happen; never return an illegal action
+            from .heuristic import safe_action
+
+            action = safe_action(legal)
+        return action
+
+    def _follow(self, game: Game, legal: list[Action]) -> Action | None:
+        """The next step of the plan chosen at the start of this turn, if still on course."""
+        if not self._plan or game.phase not in (MOVE, OPENED):
+            self._plan = []
+            return None
+        if self._key != (game.turn, game.active, len(game.history)):
+            self._plan = []
+            return None
+        step = self._plan.pop(0)
+        if step not in legal:
+            self._plan = []
+            return None
+        self._key = (game.turn, game.active, len(game.history) + 1)
+        return step
+
+    # -- turn plans ------------------------------------------------------------------------------
+    def _turn(self, game: Game, view: Game, player: int, legal: list[Action],
+              seed: int) -> Action | None:
+        lv = self.level
+        plans = best_plans(view, player, self.weights, limit=lv.k)
+        plans = [p for p in plans if p.steps and p.steps[0] in legal]
+        if not plans:
+            return None
+        chosen = plans[0]
+        if len(plans) > 1 and plans[0].value - plans[1].value < lv.gap:
+            self.searches += 1
+            scores = self._search(game, player, [p.steps for p in plans], seed)
+            chosen = plans[max(range(len(plans)), key=lambda i: (scores[i], -i))]
+        self._plan = list(chosen.steps[1:])
+        self._key = (game.turn, game.active, len(game.history) + 1)
+        return chosen.steps[0]
+
+    # -- event choices ---------------------------------------------------------------------------
+    def _event_choice(self, game: Game, view: Game, player: int, legal: list[Action],
+                      seed: int) -> Action | None:
+        first = decide(view, player, self.weights)
+        options = [first] + [a for a in legal if a != first]
+        options = options[: self.level.k]
+        if len(options) < 2:
+            return first
+        self.searches += 1
+        scores = self._search(game, player, [(a,) for a in options], seed)
+        return options[max(range(len(options)), key=lambda i: (scores[i], -i))]
+
+    # -- the search ------------------------------------------------------------------------------
+    def _search(self, game: Game, player: int, candidates: list[tuple[Action, ...]],
+                seed: int) -> list[float]:
+        lv = self.level
+        total = [0.0] * len(candidates)
+        count = [0] * len(candidates)
+        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
+        keeper = max((gn.keeper for gn in game.on_track()), default=0)
+        stop = keeper - lv.horizon
+        i = 0
+        while True:
+            if deadline is None:
+                if i >= lv.n:
+                    break
+            elif i >= 2 and time.perf_counter() >= deadline:
+                break
+            twin = public_twin(game, player, (seed * 31 + i * 1_000_033) & _MASK)
+            for c, steps in enumerate(candidates):
+                v = rollout(twin.copy(keep_log=False), steps, player, stop, self.weights)
+                if v is not None:
+                    total[c] += v
+                    count[c] += 1
+            i += 1
+        return [total[c] / count[c] if count[c] else -1.0 for c in range(len(candidates))]
+
+
+# --- rollouts ----------------------------------------------------------------------------------
+
+class Follower:
+    """The rollout policy: the heuristic, planning once per turn and following the plan."""
+
+    def __init__(self, weights: Weights) -> None:
+        self.w = weights
+        self.steps: list[Action] = []
+        self.key: tuple[int, int] = (-1, -1)
+
+    def act(self, g: Game) -> Action:
+        legal = g.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if g.phase in (MOVE, OPENED) and self.steps and self.key == (g.turn, len(g.history)):
+            a = self.steps.pop(0)
+            if a in legal:
+                self.key = (g.turn, len(g.history) + 1)
+                return a
+        self.steps = []
+        if g.phase == MOVE:
+            an = Analysis.of(g, g.player_to_move, g.active, self.w)
+            plans = plan_turn(an, limit=1)
+            if plans and plans[0].steps[0] in legal:
+                self.steps = list(plans[0].steps[1:])
+                self.key = (g.turn, len(g.history) + 1)
+                return plans[0].steps[0]
+        return decide(g, g.player_to_move, self.w)
+
+
+def rollout(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights,
+            max_steps: int = 3000) -> float | None:
+    """Play ``steps`` (None if one is not legal), then the heuristic until every keeper is at or
+    below ``stop`` at the start of a turn (or the game ends); return :func:`evaluate`."""
+    for a in steps:
+        if sim.result is not None:
+            break
+        if a not in sim.legal_actions():
+            return None
+        sim.apply(a)
+    policy = Follower(w)
+    turn = sim.turn
+    n = 0
+    while sim.result is None and n < max_steps:
+        if sim.turn != turn:
+            turn = sim.turn
+            if sim.phase == MOVE and sim.gnomes[sim.active].keeper <= stop:
+                break  # the gnome furthest back is past the horizon: so is everyone
+        sim.apply(policy.act(sim))
+        n += 1
+    return evaluate(sim, player, w)
+
+
+def evaluate(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """An estimate of the crew's chance to win from ``g`` (1 won, 0 lost), from public facts."""
+    if g.result is not None:
+        mine = [gn for gn in g.gnomes if gn.player == player]
+        abandoned = bool(mine) and all(gn.abandoned for gn in mine)
+        return 1.0 if g.result.won != abandoned else 0.0
+    me = g.active if g.active >= 0 else 0
+    an = Analysis.of(g, player, me, w)
+    data = g.data
+    v = 1.0
+    length = data.track_length
+    crew = an.crew()
+    horizon = min(an.events_left, 3.0 * max(1, len(crew)) + 2)
+    for t, lvl in enumerate(g.tracks):
+        lam = an.rates[t] * horizon
+        v *= 1 - poisson_tail(lam, length - lvl)
+        future = an.rates[t] * an.events_left
+        v *= 1 - 0.03 * max(0, lvl - 1) * min(1.0, future / 4)
+    for t, space in enumerate(g.tokens):
+        if space < 0:
+            continue
+        repair = an.token_repair(t)
+        room = data.room_repairs[repair].room
+        fail = 1.0
+        for gn in g.gnomes:
+            if gn.alive and not gn.abandoned and gn.keeper >= space:
+                fail *= 1 - 0.85 * an.chance_for(gn.number, repair, room, gn.keeper - space)
+        v *= 1 - fail
+    v *= 0.985 ** an.events_left
+    fires = sum(g.fire[r] for r in data.rooms)
+    key_fires = sum(1 for r in an.key_weight if r > 0 and g.fire[r])
+    v *= max(0.0, 1 - 0.02 * fires - 0.03 * key_fires)
+    v *= max(0.0, 1 - 0.006 * sum(g.blocked))
+    low = sum(1 for r in data.rooms if g.water[r] == 1)
+    high = sum(1 for r in data.rooms if g.water[r] == 2)
+    v *= max(0.0, 1 - 0.006 * low - 0.02 * high)
+    dead = sum(1 for gn in g.gnomes if not gn.alive)
+    v *= 0.8 ** dead
+    items = sum(len(gn.hand) for gn in g.gnomes if gn.alive)
+    v *= 1 + 0.004 * min(items, 6 * max(1, len(crew)))
+    return v
+
+
+__all__ = ["LEVELS", "Follower", "Plan", "SearchBot", "SearchLevel", "evaluate", "rollout"]
