@@ -32,6 +32,7 @@ from .planning import (
     Analysis,
     Plan,
     Weights,
+    crew_walk_saved,
     plan_turn,
     plans_from,
     public_twin,
@@ -302,14 +303,7 @@ def block_harm(an: Analysis, room: int, other: int) -> float:
         after = room_distances(g)
     finally:
         g.blocked[h] = False
-    harm = 0.0
-    for key, weight in an.key_weight.items():
-        wt = 0.3 + min(3.0, weight)
-        for gn in g.gnomes:
-            if not gn.alive or gn.abandoned or gn.room <= 0:
-                continue
-            harm += wt * (min(12, after[gn.room][key]) - min(12, an.dist[gn.room][key]))
-    return harm
+    return -crew_walk_saved(an, an.dist, after)
 
 
 __all__ = ["HeuristicBot", "best_plans", "block_harm", "decide", "safe_action", "spread_harm"]

@@ -779,19 +779,24 @@ def _pump_value(an: Analysis, r: int) -> float:
     return v
 
 
+def crew_walk_saved(an: Analysis, before: list[list[int]], after: list[list[int]]) -> float:
+    """Weighted minutes the gnomes aboard save walking to the key rooms, from ``before`` to
+    ``after`` room distances (negative when the ways get longer)."""
+    saved = 0.0
+    for key, weight in an.key_weight.items():
+        wt = 0.3 + min(3.0, weight)
+        for gn in an.g.gnomes:
+            if gn.alive and not gn.abandoned and gn.room > 0:
+                saved += wt * (min(12, before[gn.room][key]) - min(12, after[gn.room][key]))
+    return saved
+
+
 def _unblock_value(an: Analysis, h: int) -> float:
     g = an.g
     cached = an.cache.get(("unblock", h))
     if cached is not None:
         return cached
-    after = room_distances(g, opened=h)
-    saved = 0.0
-    for key, weight in an.key_weight.items():
-        wt = 0.3 + min(3.0, weight)
-        for gn in g.gnomes:
-            if not gn.alive or gn.abandoned or gn.room <= 0:
-                continue
-            saved += wt * (min(12, an.dist[gn.room][key]) - min(12, after[gn.room][key]))
+    saved = crew_walk_saved(an, an.dist, room_distances(g, opened=h))
     an.cache[("unblock", h)] = value = an.w.unblock * saved
     return value
 
