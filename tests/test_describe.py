@@ -248,3 +248,20 @@ def test_every_message_with_sample_arguments(message_id: str) -> None:
         for viewer in (None, 0, 1):
             text = describe_entry((message_id, *args), g, viewer=viewer)
             assert text and "{" not in text and "=" not in text, text
+
+
+def test_sentences_hide_exactly_what_the_engine_redacts_for_a_seat() -> None:
+    """One rule (rules.view) says what a Mad Gnomes seat may read; the sentences follow it."""
+    from rednovember.rules.view import log_for
+
+    g = new_game(Config(players=4, seed=12, variants=frozenset({"mad-gnomes"})))
+    pick = random.Random(12)
+    while not g.is_over and len(g.history) < 300:
+        g.apply(pick.choice(g.legal_actions()))
+    assert {"draw", "item_icon"} & {e[0] for e in g.log}
+    g.log.append(("loot", 0, 1, (g.data.item_index["grog"],)))  # a fight's spoils
+    for seat in range(4):
+        for shown, entry in zip(log_for(g, seat), g.log, strict=True):
+            same = describe_entry(entry, g, viewer=seat) == describe_entry(entry, g)
+            assert same == (shown == entry), (seat, entry)
+    assert "Grog" not in describe_entry(g.log[-1], g, viewer=1)  # not even the loser's seat

@@ -16,6 +16,7 @@ from ..rules.apply import doomed_token
 from ..rules.data import REPAIRS
 from ..rules.legal import enter_cost, reflow_result
 from ..rules.state import AFTER_ACTION, DECIDE, EXTRA_MOVE, HIGH, LOW, MOVE, OPENED
+from ..rules.view import may_see
 from . import DEFAULT, Catalog, catalog
 from . import names as n
 
@@ -96,28 +97,17 @@ def template_keys(message_id: str) -> list[str]:
     return [message_id]
 
 
-def _hidden(g: Game, viewer: int | None, *gnomes: int) -> bool:
-    """Mad Gnomes hides hands: private details are shown only to the owners' seats."""
-    if viewer is None or not g.config.has("mad-gnomes"):
-        return False
-    return all(g.gnomes[x].player != viewer for x in gnomes if 0 <= x < len(g.gnomes))
-
-
-def _variant(mid: str, a: dict[str, Any], g: Game, viewer: int | None) -> str:
+def _variant(mid: str, a: dict[str, Any], hidden: bool) -> str:
     if mid == "repair":
         return "doomed" if a["doomed"] else "success" if a["success"] else "failure"
-    if mid in ("draw", "stumble"):
-        return "hidden" if _hidden(g, viewer, a["gnome"]) else "visible"
-    if mid == "give":
-        return "hidden" if _hidden(g, viewer, a["gnome"], a["other"]) else "visible"
-    if mid == "loot":
-        return "hidden" if _hidden(g, viewer, a["gnome"], a["loser"]) else "visible"
+    if mid in ("draw", "stumble", "give", "loot"):
+        return "hidden" if hidden else "visible"
     if mid == "faint_check":
         return "fainted" if a["fainted"] else "steady"
     if mid == "item_icon":
         if a["item"] < 0:
             return "none"
-        return "hidden" if _hidden(g, viewer, a["gnome"]) else "visible"
+        return "hidden" if hidden else "visible"
     if mid == "event_reshuffle":
         return "kraken" if a["kraken"] else "plain"
     if mid == "undercurrent":
@@ -163,7 +153,8 @@ def describe_entry(entry: Sequence[Any], game: Game, lang: str = DEFAULT,
     if mid == "repair":
         token = game.data.room_repairs.get(raw["kind"])
         fields["token"] = n.token(cat, game, token.token) if token and token.token >= 0 else ""
-    variant = _variant(mid, raw, game, viewer)
+    hidden = viewer is not None and not may_see(game, entry, viewer)  # the engine's rule
+    variant = _variant(mid, raw, hidden)
     return cat.get("log", f"{mid}.{variant}" if variant else mid, **fields)
 
 

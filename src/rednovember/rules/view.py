@@ -5,6 +5,7 @@ Deck orders and the random state are never shown to anyone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .state import Game
@@ -32,9 +33,19 @@ def view(g: Game, player: int | None) -> dict[str, Any]:
     return s
 
 
-# Log entries that name cards a Mad Gnomes player may not see: (message id, index of the gnome
-# whose hand it is, indices of the hidden arguments).
-_HIDDEN = {"draw": (1, (2,)), "item_icon": (1, (3,)), "loot": (1, (3,)), "stumble": (1, (2,))}
+# Log entries naming cards that went into a hand Mad Gnomes hides: message id -> (indices of the
+# gnomes whose seats may see those cards, indices of the arguments that name them).
+_PRIVATE = {"draw": ((1,), (2,)), "item_icon": ((1,), (3,)), "loot": ((1,), (3,)),
+            "stumble": ((1,), (2,)), "give": ((1, 2), (3,))}
+
+
+def may_see(g: Game, entry: Sequence[Any], player: int | None) -> bool:
+    """Whether seat ``player`` (None: a spectator) may read every card a log entry names."""
+    rule = _PRIVATE.get(entry[0])
+    if rule is None or not g.config.has("mad-gnomes"):
+        return True
+    n = len(g.gnomes)
+    return any(0 <= entry[i] < n and g.gnomes[entry[i]].player == player for i in rule[0])
 
 
 def log_for(g: Game, player: int | None, start: int = 0) -> list[tuple[Any, ...]]:
@@ -43,13 +54,10 @@ def log_for(g: Game, player: int | None, start: int = 0) -> list[tuple[Any, ...]
     entries = g.log[start:]
     if not g.config.has("mad-gnomes"):
         return entries
-    out = []
-    for e in entries:
-        rule = _HIDDEN.get(e[0])
-        if e[0] == "give" and player not in (g.gnomes[e[1]].player, g.gnomes[e[2]].player):
-            e = e[:3] + (-1,)
-        elif rule and g.gnomes[e[rule[0]]].player != player:
-            e = tuple(len(v) if i in rule[1] and isinstance(v, tuple) else
-                      -1 if i in rule[1] else v for i, v in enumerate(e))
-        out.append(e)
-    return out
+    return [e if may_see(g, e, player) else _redact(e) for e in entries]
+
+
+def _redact(entry: tuple[Any, ...]) -> tuple[Any, ...]:
+    hidden = _PRIVATE[entry[0]][1]
+    return tuple(len(v) if i in hidden and isinstance(v, tuple) else -1 if i in hidden else v
+                 for i, v in enumerate(entry))
