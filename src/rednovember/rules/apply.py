@@ -244,12 +244,13 @@ def _trade(g: Game, a: Action) -> None:
 def _attack(g: Game, a: Action) -> None:
     _pay(g, 1, True)
     g.say("attack", g.active, a.arg)
-    g.pending = [Decision("defend", a.arg, g.active)]
-    g.resume = "action"
-    g.phase = DECIDE
     if g.data.item_index["crowbar"] not in g.gnomes[a.arg].hand:  # P9: no Crowbar, no decision
         g.say("no_defence", a.arg)
         _slay(g, g.active, a.arg)
+        return
+    g.pending = [Decision("defend", a.arg, g.active)]
+    g.resume = "action"
+    g.phase = DECIDE
 
 
 def _no_action(g: Game, a: Action) -> None:
@@ -321,7 +322,7 @@ def _block(g: Game, a: Action) -> None:
 
 
 def _defend(g: Game, a: Action) -> None:
-    d = g.pending[0]
+    d = g.pending.pop(0)
     defender, attacker = g.gnomes[d.gnome], g.gnomes[d.info]
     crowbar = g.data.item_index["crowbar"]
     defender.hand.remove(crowbar)
@@ -334,21 +335,19 @@ def _defend(g: Game, a: Action) -> None:
 
 
 def _yield(g: Game, a: Action) -> None:
-    d = g.pending[0]
+    d = g.pending.pop(0)
     g.say("no_defence", d.gnome)
     _slay(g, d.info, d.gnome)
 
 
 def _slay(g: Game, winner: int, loser: int) -> None:
-    """Mad Gnomes: the winner takes the loser's items, then the loser dies."""
-    del g.pending[0]
+    """Mad Gnomes: the winner takes the loser's items, then the loser dies; the action is done."""
     w, lo = g.gnomes[winner], g.gnomes[loser]
     w.hand.extend(lo.hand)
     g.say("loot", winner, loser, tuple(lo.hand))
     lo.hand = []
     kill(g, loser, "attacked")
-    if g.result is None:
-        continue_after_decisions(g)
+    after_action(g)
 
 
 def _decided(g: Game) -> None:

@@ -180,9 +180,8 @@ def _decision(g: Game) -> list[Action]:
         return [Action("spread", r) for r in spread_rooms(g)]
     if d.kind == "block":
         return [Action("block", r) for r in blockable(g, d.info)]
-    if d.kind == "defend":
-        crowbar = g.data.item_index["crowbar"]
-        return [Action("defend"), Action("yield")] if crowbar in gn.hand else [Action("yield")]
+    if d.kind == "defend":  # only asked of a defender holding a Crowbar (P9)
+        return [Action("defend"), Action("yield")]
     raise AssertionError(f"unknown decision {d.kind}")
 
 
