@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..rules import SEA, Action, Game
-from ..rules.apply import doomed_token
+from ..rules.apply import doomed_token, is_doomed, low_water_penalty
 from ..rules.data import REPAIRS
 from ..rules.legal import enter_cost, reflow_result
 from ..rules.state import AFTER_ACTION, DECIDE, EXTRA_MOVE, HIGH, LOW, MOVE, OPENED
@@ -165,17 +165,6 @@ def describe_log(game: Game, start: int = 0, lang: str = DEFAULT,
 
 
 # --- actions ---------------------------------------------------------------------------------
-NO_PENALTY = frozenset({"pump_water", "extinguish_fire", "kill_kraken", "no_action"})
-
-
-def low_water_penalty(game: Game, kind: str) -> int:
-    """The 2 extra minutes an action costs in a low-water room (0 where it does not apply)."""
-    room = game.gnomes[game.active].room
-    if kind in NO_PENALTY or room == SEA or game.water[room] != LOW:
-        return 0
-    return 2
-
-
 def action_cost(action: Action, game: Game) -> int | None:
     """Minutes the active gnome's ghost moves for ``action`` (incl. low water), None if no time."""
     k = action.kind
@@ -204,13 +193,8 @@ def action_cost(action: Action, game: Game) -> int | None:
 def repair_doomed(action: Action, game: Game) -> tuple[bool, int]:
     """(doomed, token): R7 — the token the repair can no longer clear (-1 if none), and whether
     the attempt fails automatically because that token was its only purpose."""
-    cost = action_cost(action, game) or 0
-    token = doomed_token(game, action.kind, game.ghost - cost)
-    if token < 0:
-        return False, -1
-    rep = game.data.room_repairs[action.kind]
-    resets = rep.track >= 0 and game.tracks[rep.track] > 1
-    return not resets, token
+    ghost_after = game.ghost - (action_cost(action, game) or 0)
+    return is_doomed(game, action.kind, ghost_after), doomed_token(game, action.kind, ghost_after)
 
 
 def repair_chance(action: Action, game: Game) -> int:

@@ -113,20 +113,27 @@ def _play(g: Game, a: Action) -> None:
 
 
 # --- actions ---------------------------------------------------------------------------------
-def _pay(g: Game, minutes: int, penalty: bool) -> None:
+NO_LOW_WATER_PENALTY = frozenset({"pump_water", "extinguish_fire", "kill_kraken", "no_action"})
+
+
+def low_water_penalty(g: Game, kind: str) -> int:
+    """The 2 extra minutes an action costs the active gnome in a low-water room (0 elsewhere)."""
+    room = g.gnomes[g.active].room
+    return 2 if kind not in NO_LOW_WATER_PENALTY and room != SEA and g.water[room] == LOW else 0
+
+
+def _pay(g: Game, minutes: int, kind: str) -> None:
     gn = g.gnomes[g.active]
-    extra = 2 if penalty and gn.room != SEA and g.water[gn.room] == LOW else 0
-    g.ghost -= minutes + extra
+    g.ghost -= minutes + low_water_penalty(g, kind)
     if gn.drew_room >= 0 and gn.room != gn.drew_room:  # R10
         gn.drew_room = -1
 
 
 def _repair(g: Game, a: Action) -> None:
     kind = a.kind
-    penalty = kind not in ("pump_water", "extinguish_fire", "kill_kraken")
-    _pay(g, a.minutes, penalty)
+    _pay(g, a.minutes, kind)
     target = a.minutes + g.bonus(kind)
-    doomed = _doomed(g, kind)
+    doomed = is_doomed(g, kind, g.ghost)
     roll = g.rng.die()
     success = roll <= target and not doomed
     g.say("repair", g.active, kind, a.minutes, target, roll, success, doomed)
@@ -147,9 +154,10 @@ def doomed_token(g: Game, kind: str, ghost_after: int) -> int:
     return rep.token if space >= 0 and ghost_after < space else -1
 
 
-def _doomed(g: Game, kind: str) -> bool:
-    """R7 and ruling P2: doomed when the passed token was the repair's only purpose."""
-    if doomed_token(g, kind, g.ghost) < 0:
+def is_doomed(g: Game, kind: str, ghost_after: int) -> bool:
+    """R7 and ruling P2: a repair fails automatically when, with the ghost on ``ghost_after``
+    after paying, it has passed the token that was the repair's only purpose."""
+    if doomed_token(g, kind, ghost_after) < 0:
         return False
     rep = g.data.room_repairs[kind]
     return not (rep.track >= 0 and g.tracks[rep.track] > 1)
@@ -204,7 +212,7 @@ def _way_out_items(g: Game) -> bool:
 
 
 def _draw(g: Game, a: Action) -> None:
-    _pay(g, a.arg, True)
+    _pay(g, a.arg, "draw")
     gn = g.gnomes[g.active]
     source = g.data.draw_rooms[gn.room][0]
     drawn: list[int] = []
@@ -234,7 +242,7 @@ def draw_item(g: Game) -> int:
 
 
 def _trade(g: Game, a: Action) -> None:
-    _pay(g, 1, True)
+    _pay(g, 1, "trade")
     g.say("trade", g.active, a.arg)
     g.pending = [Decision("give", g.active, a.arg), Decision("give", a.arg, g.active)]
     g.resume = "action"
@@ -242,7 +250,7 @@ def _trade(g: Game, a: Action) -> None:
 
 
 def _attack(g: Game, a: Action) -> None:
-    _pay(g, 1, True)
+    _pay(g, 1, "attack")
     g.say("attack", g.active, a.arg)
     if g.data.item_index["crowbar"] not in g.gnomes[a.arg].hand:  # P9: no Crowbar, no decision
         g.say("no_defence", a.arg)
@@ -254,7 +262,7 @@ def _attack(g: Game, a: Action) -> None:
 
 
 def _no_action(g: Game, a: Action) -> None:
-    _pay(g, 1, False)
+    _pay(g, 1, "no_action")
     g.say("no_action", g.active)
     after_action(g)
 
@@ -365,4 +373,5 @@ _HANDLERS = {
     "done": _done, "spread": _spread, "block": _block, "defend": _defend, "yield": _yield,
 }
 
-__all__ = ["apply_action", "draw_item", "room_repair_needed", "doomed_token"]
+__all__ = ["apply_action", "draw_item", "room_repair_needed", "doomed_token", "is_doomed",
+           "low_water_penalty"]

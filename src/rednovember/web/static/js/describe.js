@@ -11,7 +11,6 @@ const NO_ARG = new Set(["enter", "stay", "no_action", "abandon", "end", "done", 
 const ROOM_ARG = new Set(["open", "exit", "spread", "block"]);
 const ITEM_ARG = new Set(["play", "discard", "keep", "give"]);
 const INT_ARG = new Set(["draw", "trade", "attack"]);
-const NO_PENALTY = new Set(["pump_water", "extinguish_fire", "kill_kraken", "no_action"]);
 
 // --- names ---------------------------------------------------------------------------------
 export function gnomeName(ctx, n) {
@@ -222,80 +221,10 @@ export function parseAction(text) {
 
 export const isRepair = (a) => REPAIRS.includes(a.kind);
 
-export function lowWaterPenalty(ctx, kind) {
-  const v = ctx.view;
-  const room = v.gnomes[v.active].room;
-  if (NO_PENALTY.has(kind) || room === SEA || ctx.water(room) !== 1) return 0;
-  return 2;
-}
-
-function reflowResult(ctx, a, b) {
-  const wa = ctx.water(a), wb = ctx.water(b);
-  if (wa === 2 && wb === 0) return [1, 1];
-  if (wb === 2 && wa === 0) return [1, 1];
-  return [wa, wb];
-}
-
-function enterCost(ctx, target) {
-  const v = ctx.view;
-  const here = v.gnomes[v.active].room;
-  if (target === SEA) return 1;
-  return here === SEA || ctx.water(target) === 1 ? 1 : 0;
-}
-
-export function actionCost(ctx, a) {
-  const v = ctx.view;
-  switch (a.kind) {
-    case "open": return 1;
-    case "enter": return enterCost(ctx, v.opened);
-    case "exit": {
-      if (a.room === SEA) return 2;
-      const [, wb] = reflowResult(ctx, v.gnomes[v.active].room, a.room);
-      return wb === 1 ? 2 : 1;
-    }
-    case "draw": return a.n + lowWaterPenalty(ctx, "draw");
-    case "trade": case "attack": return 1 + lowWaterPenalty(ctx, a.kind);
-    case "no_action": return 1;
-    case "abandon": return v.ghost;
-    default:
-      if (isRepair(a)) return a.minutes + lowWaterPenalty(ctx, a.kind);
-      return null;
-  }
-}
-
-export function bonus(ctx, kind) {
-  let total = 0;
-  for (const [id, n] of Object.entries(ctx.view.played || {})) {
-    const b = ctx.itemById(id)?.bonus || {};
-    total += n * ((b[kind] || 0) + (b["*"] || 0));
-  }
-  return total;
-}
-
 // The bonus one more card of ``itemIdStr`` would add to a repair.
 export function itemBonus(ctx, itemIdStr, kind) {
   const b = ctx.itemById(itemIdStr)?.bonus || {};
   return (b[kind] || 0) + (b["*"] || 0);
-}
-
-// R7: [doomed, token index or -1] for a repair with these minutes.
-export function repairDoomed(ctx, a) {
-  const rep = ctx.data.room_repairs[a.kind];
-  if (!rep || rep.token < 0) return [false, -1];
-  const cost = actionCost(ctx, a) || 0;
-  const space = ctx.tokenSpace(rep.token);
-  if (space === null || ctx.view.ghost - cost >= space) return [false, -1];
-  const resets = rep.track >= 0 && ctx.trackValue(rep.track) > 1;
-  return [!resets, rep.token];
-}
-
-export function repairTarget(ctx, a, extraBonus = 0) {
-  return a.minutes + bonus(ctx, a.kind) + extraBonus;
-}
-
-export function repairChance(ctx, a, extraBonus = 0) {
-  if (repairDoomed(ctx, a)[0]) return 0;
-  return Math.max(0, Math.min(10, repairTarget(ctx, a, extraBonus))) * 10;
 }
 
 export function actionText(ctx, a) {
@@ -339,46 +268,6 @@ export function actionText(ctx, a) {
       if (isRepair(a)) return t("actions", "repair", { kind: kindName(a.kind), minutes: a.minutes });
       return raw("actions", a.kind);
   }
-}
-
-// Short notes: cost in minutes, water/fire beyond an opened hatch.
-export function actionNotes(ctx, a) {
-  if (ctx.view.phase === "decide") return [];
-  const cost = actionCost(ctx, a);
-  if (cost === null || cost === undefined) return [];
-  if (isRepair(a) || a.kind === "draw") {
-    if (lowWaterPenalty(ctx, a.kind)) return [t("action_notes", "cost_penalty", { minutes: cost })];
-    return isRepair(a) ? [] : [t("action_notes", "cost", { minutes: cost })];
-  }
-  const penalty = (a.kind === "trade" || a.kind === "attack") && lowWaterPenalty(ctx, a.kind);
-  const notes = [t("action_notes", penalty ? "cost_penalty" : "cost", { minutes: cost })];
-  if (a.kind === "open" && a.room !== SEA) {
-    const v = ctx.view;
-    const here = v.gnomes[v.active].room;
-    let level = ctx.water(a.room);
-    if (here !== SEA) {
-      const after = reflowResult(ctx, here, a.room);
-      if (after[0] !== ctx.water(here) || after[1] !== level) notes.push(raw("action_notes", "reflow"));
-      level = after[1];
-    }
-    if (ctx.burning(a.room) && !level) notes.push(raw("action_notes", "burning"));
-    else if (level === 2) notes.push(raw("action_notes", "high_water"));
-    else if (level === 1) notes.push(raw("action_notes", "low_water"));
-  }
-  return notes;
-}
-
-export function describeAction(ctx, a) {
-  let text = actionText(ctx, a);
-  const notes = actionNotes(ctx, a);
-  if (notes.length) text += " (" + notes.join("; ") + ")";
-  if (isRepair(a)) {
-    const [doomed, token] = repairDoomed(ctx, a);
-    if (doomed) return text + " — " + t("action_notes", "doomed", { token: tokenName(ctx, token) });
-    text += " — " + t("action_notes", "chance", { percent: repairChance(ctx, a) });
-    if (token >= 0) text += " — " + t("action_notes", "token_lost", { token: tokenName(ctx, token) });
-  }
-  return text;
 }
 
 // --- decisions and results -----------------------------------------------------------------

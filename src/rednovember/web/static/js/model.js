@@ -20,12 +20,6 @@ export class Model {
   blocked(a, b) {
     return (this.view.blocked || []).some(([x, y]) => (x === a && y === b) || (x === b && y === a));
   }
-  tokenSpace(index) {
-    const name = this.data.tokens[index];
-    const s = (this.view.tokens || {})[name];
-    return s === undefined ? null : s;
-  }
-  trackValue(index) { return (this.view.tracks || {})[this.data.tracks[index]] || 1; }
   seatName(seat) {
     const s = this.seats.find((x) => x.seat === seat);
     const label = t("ui", "player_long", { seat: seat + 1 });
