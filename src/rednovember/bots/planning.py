@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..rules import SEA, Action, Game, determinize
+from ..rules.apply import NO_LOW_WATER_PENALTY
+from ..rules.legal import reflow_levels
 from ..rules.state import HIGH, LOW, NONE
 
 
@@ -500,9 +502,7 @@ def routes(g: Game, me: int, room: int, ghost: int, fire_state: int, sea_state: 
                 need_fire = g.fire[b]
                 step_cost, arrive = 2, water[b]
             else:
-                wa, wb = water[a], water[b]
-                if wa == HIGH and wb == NONE or wb == HIGH and wa == NONE:
-                    wb = LOW
+                wb = reflow_levels(water[a], water[b])[1]
                 if wb == HIGH:
                     continue
                 need_fire = g.fire[b] and wb == NONE
@@ -524,8 +524,6 @@ def routes(g: Game, me: int, room: int, ghost: int, fire_state: int, sea_state: 
 
 
 # --- turn plans --------------------------------------------------------------------------------
-
-_REPAIR_PENALTY_FREE = ("pump_water", "extinguish_fire", "kill_kraken")
 
 
 def plan_turn(an: Analysis, limit: int = 0) -> list[Plan]:
@@ -684,7 +682,7 @@ def _tasks(an: Analysis, r: int, water: int, t: int, walked: int, used: list[int
             continue
         if gain > 0:
             gain *= _duplicate(an, r, rep.room)
-        penalty = 0 if name in _REPAIR_PENALTY_FREE else pen
+        penalty = 0 if name in NO_LOW_WATER_PENALTY else pen
         repair_plans(name, 0, gain, penalty, tok_space, tok_gain, name)
     if r != SEA:
         if low:

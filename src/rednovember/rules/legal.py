@@ -55,11 +55,13 @@ def enter_cost(g: Game, target: int) -> int:
 
 def reflow_result(g: Game, a: int, b: int) -> tuple[int, int]:
     """Water levels of interior rooms a, b after a hatch between them opens (R5)."""
-    wa, wb = g.water[a], g.water[b]
-    if wa == HIGH and wb == 0:
-        return 1, 1
-    if wb == HIGH and wa == 0:
-        return 1, 1
+    return reflow_levels(g.water[a], g.water[b])
+
+
+def reflow_levels(wa: int, wb: int) -> tuple[int, int]:
+    """R5 on two water levels: high flows only into a room with no water; both end low."""
+    if (wa == HIGH and wb == 0) or (wb == HIGH and wa == 0):
+        return LOW, LOW
     return wa, wb
 
 
