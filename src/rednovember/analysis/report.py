@@ -178,16 +178,10 @@ def chart_losses(runs: Sequence[dict[str, Any]], path: Path) -> None:
     causes = list(dict.fromkeys(c for r in ordered for c in r["losses"]))
     fig = _figure(8, 1.2 + 0.45 * len(ordered))
     ax = fig.add_subplot()
-    left = [0.0] * len(ordered)
     ys = list(range(len(ordered)))
-    for cause in ["won", *causes]:
-        widths = [100 * (r["wins"] if cause == "won" else r["losses"].get(cause, 0))
-                  / max(r["games"], 1) for r in ordered]
-        if not any(widths):
-            continue
-        ax.barh(ys, widths, left=left, label=cause.replace("_", " "),
-                color=COLOURS.get(cause))
-        left = [a + b for a, b in zip(left, widths, strict=True)]
+    _stacked_bars(ax, ys, [
+        (cause, [100 * (r["wins"] if cause == "won" else r["losses"].get(cause, 0))
+                 / max(r["games"], 1) for r in ordered]) for cause in ["won", *causes]])
     ax.set_yticks(ys, names)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
@@ -197,22 +191,30 @@ def chart_losses(runs: Sequence[dict[str, Any]], path: Path) -> None:
     fig.savefig(path)
 
 
+def _stacked_bars(ax: Any, ys: list[int], bars: list[tuple[str, list[float]]]) -> bool:
+    """Horizontal bars stacked from the left, one series per cause (empty ones skipped, colours
+    from COLOURS where a cause has one); True when anything was drawn."""
+    left = [0.0] * len(ys)
+    drawn = False
+    for cause, widths in bars:
+        if not any(widths):
+            continue
+        drawn = True
+        ax.barh(ys, widths, left=left, label=cause.replace("_", " "), color=COLOURS.get(cause))
+        left = [a + b for a, b in zip(left, widths, strict=True)]
+    return drawn
+
+
 def chart_deaths(runs: Sequence[dict[str, Any]], path: Path) -> None:
     ordered = _ordered(runs)
     names = _run_names(runs)
     causes = list(dict.fromkeys(c for r in ordered for c in r["deaths"]))
     fig = _figure(8, 1.2 + 0.45 * len(ordered))
     ax = fig.add_subplot()
-    left = [0.0] * len(ordered)
     ys = list(range(len(ordered)))
-    drawn = False
-    for cause in causes:
-        widths = [r["deaths"].get(cause, 0) / max(r["games"], 1) for r in ordered]
-        if not any(widths):
-            continue
-        drawn = True
-        ax.barh(ys, widths, left=left, label=cause.replace("_", " "))
-        left = [a + b for a, b in zip(left, widths, strict=True)]
+    drawn = _stacked_bars(ax, ys, [
+        (cause, [r["deaths"].get(cause, 0) / max(r["games"], 1) for r in ordered])
+        for cause in causes])
     if not drawn:
         ax.barh(ys, [0.0] * len(ys))
         ax.text(0.5, 0.5, "no gnome died", transform=ax.transAxes, ha="center")
