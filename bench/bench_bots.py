@@ -27,9 +27,7 @@ JSON in ``bench/results/bots.json`` (``--out``).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import math
 import multiprocessing
 import sys
 import time
@@ -40,6 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 # heuristic and search are loaded before the workers fork, so editing the bots during a long run
 # cannot mix two versions in one table
+from rednovember.analysis.simulate import derive_seed  # noqa: E402
+from rednovember.analysis.stats import wilson  # noqa: E402
 from rednovember.bots import heuristic, make_bot, search  # noqa: E402, F401
 from rednovember.rules import Config, new_game  # noqa: E402
 
@@ -47,29 +47,13 @@ DEFAULT_GAMES = {"random": 1000, "heuristic": 1000, "search": 200}
 OUT = Path(__file__).resolve().parent / "results" / "bots.json"
 
 
-def derive(*parts: object) -> int:
-    text = ":".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
-
-
-def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def play_one(task: tuple[str, int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     """One game (the pool's worker): every seat played by ``bot``."""
     bot_name, players, index, seed, variants = task
     config = Config(players=players, variants=frozenset(variants),
-                    seed=derive(seed, players, index, "game"))
+                    seed=derive_seed(seed, players, index, "game"))
     g = new_game(config)
-    bots = [make_bot(bot_name, derive(seed, players, index, "seat", p)) for p in range(players)]
+    bots = [make_bot(bot_name, derive_seed(seed, players, index, "seat", p)) for p in range(players)]
     times: list[float] = []
     searched: list[float] = []
     start = time.perf_counter()
