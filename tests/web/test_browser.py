@@ -10,13 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import socket
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,41 +31,10 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM}
 
 
 # --- fixtures ---------------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
-def rn_url(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The server helper's ``live_server`` when present, else a server started here."""
-    try:
-        yield str(request.getfixturevalue("live_server")).rstrip("/")
-        return
-    except pytest.FixtureLookupError:
-        pass
-    port = _free_port()
-    tmp = tempfile.mkdtemp(prefix="rn-browser-")
-    cmd = [sys.executable, "-m", "rednovember.cli", "serve", "--port", str(port),
-           "--db", f"sqlite:///{tmp}/games.db", "--bot-delay", "0", "--takeover-grace", "0"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(url + "/api/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("the server did not start")
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        shutil.rmtree(tmp, ignore_errors=True)
+def rn_url(live_server: str) -> str:
+    """The real server of tests/web/conftest.py (``rednovember serve`` on a loopback port)."""
+    return live_server.rstrip("/")
 
 
 @pytest.fixture(scope="session")
