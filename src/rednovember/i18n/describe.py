@@ -14,7 +14,7 @@ from typing import Any
 from ..rules import SEA, Action, Game
 from ..rules.apply import doomed_token, is_doomed, low_water_penalty
 from ..rules.data import REPAIRS
-from ..rules.legal import enter_cost, reflow_result
+from ..rules.legal import enter_cost, exit_cost, reflow_result
 from ..rules.state import AFTER_ACTION, DECIDE, EXTRA_MOVE, HIGH, LOW, MOVE, OPENED
 from ..rules.view import may_see
 from . import DEFAULT, Catalog, catalog
@@ -173,10 +173,7 @@ def action_cost(action: Action, game: Game) -> int | None:
     if k == "enter":
         return enter_cost(game, game.opened)
     if k == "exit":
-        if action.arg == SEA:
-            return 2
-        _, wb = reflow_result(game, game.gnomes[game.active].room, action.arg)
-        return 2 if wb == LOW else 1
+        return exit_cost(game, action.arg)
     if k in REPAIRS:
         return action.minutes + low_water_penalty(game, k)
     if k == "draw":

@@ -82,13 +82,11 @@ def _exit(g: Game, a: Action) -> None:
     """The forced move out of a burning room after a failed Extinguish Fire."""
     gn = g.gnomes[g.active]
     here = gn.room
-    g.ghost -= 1
+    g.ghost -= 1  # open, let the water reflow, go through: as _open then _enter
     g.say("open", g.active, here, a.arg)
-    if a.arg == SEA:
-        g.ghost -= 1
-    else:
+    if a.arg != SEA:
         _reflow(g, here, a.arg)
-        g.ghost -= 1 if g.water[a.arg] == LOW else 0
+    g.ghost -= enter_cost(g, a.arg)
     g.say("enter", g.active, here, a.arg)
     gn.room = a.arg
     after_action(g)

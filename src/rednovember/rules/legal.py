@@ -67,25 +67,24 @@ def reflow_levels(wa: int, wb: int) -> tuple[int, int]:
 
 def escape_rooms(g: Game) -> list[int]:
     """Rooms (or the Sea) the gnome can move out to after a failed Extinguish Fire."""
-    gn = g.gnomes[g.active]
-    here = gn.room
-    out = []
-    for h, other in g.data.exits[here]:
-        if g.blocked[h] or g.ghost < 1:
-            continue
-        if other == SEA:
-            if g.can_swim() and g.ghost >= 2:
-                out.append(other)
-            continue
+    return [other for _, other in g.data.exits[g.gnomes[g.active].room] if exit_cost(g, other) > 0]
+
+
+def exit_cost(g: Game, other: int) -> int:
+    """Minutes of a whole move out to ``other`` — open the hatch (1), the water reflows, go
+    through (0, or 1 into low water or the Sea) — or -1 when it is not allowed or affordable."""
+    here = g.gnomes[g.active].room
+    h = g.data.hatch_between.get((here, other))
+    if h is None or g.blocked[h]:
+        return -1
+    if other == SEA:
+        cost = 2 if g.can_swim() else -1
+    else:
         _, wb = reflow_result(g, here, other)
-        if wb == HIGH:
-            continue
-        fire_after = g.fire[other] and wb == 0
-        if fire_after and not g.can_enter_fire():
-            continue
-        if 1 + (1 if wb == LOW else 0) <= g.ghost:
-            out.append(other)
-    return out
+        if wb == HIGH or (g.fire[other] and wb == 0 and not g.can_enter_fire()):
+            return -1
+        cost = 2 if wb == LOW else 1
+    return cost if 0 < cost <= g.ghost else -1
 
 
 def _repair(kind: str, avail: int, arg: int = 0) -> list[Action]:
