@@ -199,33 +199,42 @@ def profile(games: int, top: int) -> str:
 def checksum_configs() -> Iterator[tuple[int, int | None, frozenset[str]]]:
     combos = [frozenset(c) for r in range(len(VARIANTS) + 1)
               for c in itertools.combinations(VARIANTS, r)]
-    setups: list[tuple[int, int | None]] = [(1, k) for k in range(3, 9)] + [(2, k) for k in (2, 3, 4)]
+    setups: list[tuple[int, int | None]] = [(1, k) for k in range(3, 9)] + [(2, 2)]
     setups += [(p, None) for p in range(3, 9)]
     for (players, per), variants in itertools.product(setups, combos):
         yield players, per, variants
 
 
-def checksum(seeds_per_config: int) -> tuple[str, int, int]:
-    """SHA-256 over to_dict of seeded random games, with snapshots every 17 steps and copies."""
+def checksum(seeds_per_config: int) -> tuple[str, int, int, dict[str, str]]:
+    """SHA-256 over to_dict of seeded random games, with snapshots every 17 steps and copies;
+    also one digest per configuration, to tell which configurations a rules change touched."""
     h = hashlib.sha256()
     games = steps = 0
+    per_config: dict[str, str] = {}
     for players, per, variants in checksum_configs():
+        hc = hashlib.sha256()
         for s in range(seeds_per_config):
             seed = s * 1_000_003 + players * 101 + (per or 0) * 7 + len(variants)
             g = new_game(Config(players, per, variants, seed))
             bots = [make_bot("random", seed * 16 + p) for p in range(players)]
             while g.result is None:
                 legal = g.legal_actions()
-                h.update(repr(legal).encode())
+                chunk = repr(legal).encode()
                 g.apply(bots[g.player_to_move].choose(g))
                 steps += 1
                 if steps % 17 == 0:
-                    h.update(json.dumps(serialize.snapshot(g), sort_keys=True).encode())
+                    chunk += json.dumps(serialize.snapshot(g), sort_keys=True).encode()
                     twin = g.copy()
                     assert serialize.to_dict(twin) == serialize.to_dict(g)
-            h.update(json.dumps(serialize.to_dict(g), sort_keys=True).encode())
+                h.update(chunk)
+                hc.update(chunk)
+            final = json.dumps(serialize.to_dict(g), sort_keys=True).encode()
+            h.update(final)
+            hc.update(final)
             games += 1
-    return h.hexdigest(), games, steps
+        name = f"{players}p" + (f"x{per}" if per else "") + "".join(f"+{v}" for v in sorted(variants))
+        per_config[name] = hc.hexdigest()[:16]
+    return h.hexdigest(), games, steps, per_config
 
 
 # --- main --------------------------------------------------------------------------------------
@@ -238,12 +247,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--checksum", action="store_true",
                     help="print a digest of many seeded games instead (before/after a speedup)")
     ap.add_argument("--checksum-seeds", type=int, default=3, help="seeds per configuration")
+    ap.add_argument("--by-config", metavar="FILE",
+                    help="with --checksum: write one digest per configuration to FILE (JSON)")
     args = ap.parse_args(argv)
     pinned = pin_one_core()
 
     if args.checksum:
         start = time.perf_counter()
-        digest, games, steps = checksum(args.checksum_seeds)
+        digest, games, steps, per_config = checksum(args.checksum_seeds)
+        if args.by_config:
+            with open(args.by_config, "w", encoding="utf-8") as f:
+                json.dump(per_config, f, indent=1, sort_keys=True)
         print(json.dumps({"checksum": digest, "games": games, "steps": steps,
                           "seconds": round(time.perf_counter() - start, 1)}))
         return 0

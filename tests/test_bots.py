@@ -7,14 +7,14 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import act, arrange, give, start
+from conftest import HIGH, LOW, act, arrange, give, start
 
 from rednovember.bots import BOTS, make_bot
 from rednovember.bots.base import RandomBot, known_bot
 from rednovember.bots.heuristic import HeuristicBot, decide
-from rednovember.bots.planning import public_twin
+from rednovember.bots.planning import public_twin, routes
 from rednovember.bots.search import SearchBot, evaluate
-from rednovember.rules import VARIANTS, Config, Game, determinize, new_game
+from rednovember.rules import VARIANTS, Action, Config, Game, determinize, new_game
 from rednovember.rules.state import DECIDE, EXTRA_MOVE
 
 
@@ -226,3 +226,21 @@ def test_evaluate_scores_results_and_threats() -> None:
     token = g.copy()
     token.tokens[2] = max(gn.keeper for gn in g.gnomes) - 1
     assert evaluate(token, 0) < calm
+
+
+def test_R15_route_planner_never_opens_from_low_water_into_high_water() -> None:
+    g = arrange()
+    g.water[6], g.water[5] = LOW, HIGH  # room 6 reaches the rest of the sub only through 5
+    give(g, 0, "aqualung")
+    start(g)
+    best = routes(g, 0, 6, g.ghost, -1, -1, g.gnomes[0].hand)
+    firsts = {next(a for a in steps if a.kind == "open") for _, steps, _ in best.values() if steps
+              and any(a.kind == "open" for a in steps)}
+    assert firsts == {Action("open", 0)}  # out through the Sea, never the hatch to room 5
+    for name in ("heuristic", "search:fast"):
+        twin = g.copy()
+        bot = make_bot(name, 3)
+        while twin.active == 0 and twin.result is None:
+            action = bot.choose(twin)
+            assert action in twin.legal_actions()
+            twin.apply(action)

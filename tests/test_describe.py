@@ -118,7 +118,7 @@ CASES = [
     (Config(players=7, seed=5, variants=frozenset({"less-deadly-death"})), 5),
     (Config(players=8, seed=6, variants=frozenset({"mad-gnomes"})), 6),
     (Config(players=1, seed=7), 7),
-    (Config(players=2, gnomes_per_player=3, seed=8,
+    (Config(players=2, gnomes_per_player=2, seed=8,
             variants=frozenset({"mad-gnomes", "less-deadly-death"})), 8),
 ]
 
@@ -173,7 +173,7 @@ def test_repair_text_with_low_water_and_chance() -> None:
     assert repair_chance(Action("fix_engine", 0, 10), g) == 100
 
 
-def test_doomed_repair_is_flagged() -> None:
+def test_R7_doomed_repair_is_flagged() -> None:
     g = _game_in(1)
     gn = g.gnomes[g.active]
     crushed = g.data.tokens.index("crushed")
@@ -184,9 +184,10 @@ def test_doomed_repair_is_flagged() -> None:
     assert "DOOMED" not in describe_action(safe, g)
     text = describe_action(doomed, g)
     assert "DOOMED" in text and "Crushed!" in text and repair_chance(doomed, g) == 0
-    g.tracks[2] = 4  # the repair still resets Pressure: not doomed, but the token stays
+    g.tracks[2] = 6  # R7 amended: Pressure on 6 does not save it, the track is not reset either
     text = describe_action(doomed, g)
-    assert "DOOMED" not in text and "Crushed!" in text and repair_chance(doomed, g) == 40
+    assert "DOOMED" in text and "Crushed!" in text and repair_chance(doomed, g) == 0
+    assert "DOOMED" not in describe_action(safe, g) and repair_chance(safe, g) == 30
 
 
 def test_simple_action_texts() -> None:

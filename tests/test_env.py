@@ -52,7 +52,7 @@ CONFIGS = [
     {"players": 3, "variants": ["mad-gnomes"]},
     {"players": 8, "variants": ["hardest"]},
     {"players": 5, "variants": ["harder", "less-deadly-death"]},
-    {"players": 2, "gnomes_per_player": 4},
+    {"players": 2, "gnomes_per_player": 2},
     {"players": 1, "gnomes_per_player": 8, "variants": ["mad-gnomes"]},
 ]
 

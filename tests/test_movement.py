@@ -42,7 +42,7 @@ def test_entering_a_low_water_room_costs_one_more_minute() -> None:
 
 def test_entering_a_high_water_room_is_forbidden() -> None:
     g = arrange()
-    g.water[6] = LOW  # low does not flow into high: room 5 stays high
+    g.water[6] = HIGH  # high does not flow into high: room 5 stays high
     g.water[5] = HIGH
     start(g)
     g.apply_text("open 5")

@@ -56,7 +56,7 @@ PROPERTY_SETTINGS = settings(
                            HealthCheck.large_base_example])
 
 # Every (players, gnomes per player) the rules allow; None: the default (one gnome each, 3+ players).
-SETUPS: list[tuple[int, int | None]] = ([(1, k) for k in range(3, 9)] + [(2, k) for k in (2, 3, 4)]
+SETUPS: list[tuple[int, int | None]] = ([(1, k) for k in range(3, 9)] + [(2, 2)]  # R16
                                         + [(p, None) for p in range(3, 9)])
 VARIANT_SETS = [frozenset(c) for r in range(len(VARIANTS) + 1)
                 for c in itertools.combinations(VARIANTS, r)]

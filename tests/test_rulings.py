@@ -1,4 +1,4 @@
-"""One or more tests per ruling R1..R14 of RULES.md (each test name carries the ruling id)."""
+"""One or more tests per ruling R1..R18 of RULES.md (each test name carries the ruling id)."""
 
 from __future__ import annotations
 
@@ -25,10 +25,11 @@ from conftest import (
     start,
 )
 
-from rednovember.rules import Action, Config, load_data, new_game, outcome
+from rednovember.rules import Action, Config, ConfigError, Game, load_data, new_game, outcome, scenario
 from rednovember.rules.data import SEA
 from rednovember.rules.invariants import check
-from rednovember.rules.serialize import to_dict
+from rednovember.rules.scenario import ScenarioError
+from rednovember.rules.serialize import SaveError, from_dict, restore, snapshot, to_dict
 from rednovember.rules.state import AFTER_ACTION, DECIDE, MOVE, OPENED
 
 
@@ -214,7 +215,6 @@ def test_R4_items_cannot_be_played_while_an_event_decision_is_pending() -> None:
     (HIGH, NONE, (LOW, LOW)),
     (NONE, HIGH, (LOW, LOW)),
     (HIGH, LOW, (HIGH, LOW)),
-    (LOW, HIGH, (LOW, HIGH)),
     (LOW, NONE, (LOW, NONE)),
     (NONE, LOW, (NONE, LOW)),
     (HIGH, HIGH, (HIGH, HIGH)),
@@ -308,16 +308,57 @@ def test_R7_repair_succeeds_when_ghost_ends_on_the_token_space() -> None:
     assert g.tokens[_token(g, "missile_launch")] == -1
 
 
-def test_R7_P2_fix_engine_past_its_token_still_resets_the_pressure_track() -> None:
+@pytest.mark.parametrize("pressure", [2, 6, 7])
+def test_R7_amended_fix_engine_past_its_token_fails_entirely_track_reset_included(
+        pressure: int) -> None:
     g = arrange()
     g.gnomes[0].room = 1
     g.tokens[_token(g, "crushed")] = 42
-    g.tracks[_track(g, "pressure")] = 7
+    g.tracks[_track(g, "pressure")] = pressure
     start(g)
     g.rng.forced = [1]
-    g.apply_text("fix_engine 5")  # ghost 39 < 42: the token cannot be cleared
-    assert g.tracks[_track(g, "pressure")] == 5
+    g.apply_text("fix_engine 5")  # ghost 39 < 42: doomed, whatever the roll
+    (rep,) = logged(g, "repair")
+    assert rep[5:] == (1, False, True)
+    assert g.tracks[_track(g, "pressure")] == pressure  # not reset
     assert g.tokens[_token(g, "crushed")] == 42
+    assert not logged(g, "track_reset")
+
+
+def test_R7_amended_fix_oxygen_pumps_ending_on_the_token_still_resets_and_clears() -> None:
+    g = arrange()
+    g.gnomes[0].room = 2
+    g.tokens[_token(g, "asphyxiated")] = 40
+    g.tracks[_track(g, "asphyxiation")] = 6
+    start(g)
+    g.rng.forced = [1]
+    g.apply_text("fix_oxygen_pumps 4")  # ghost 40: on the token, not past it
+    assert g.tracks[_track(g, "asphyxiation")] == 5
+    assert g.tokens[_token(g, "asphyxiated")] == -1
+
+
+def test_R7_amended_fix_reactor_has_no_token_and_is_never_doomed() -> None:
+    g = arrange()
+    g.gnomes[0].room = 4
+    g.tracks[_track(g, "heat")] = 6
+    for t in range(4):
+        g.tokens[t] = 43  # every token placed just ahead; Fix Reactor belongs to none
+    start(g)
+    g.rng.forced = [1]
+    g.apply_text("fix_reactor 10")
+    (rep,) = logged(g, "repair")
+    assert rep[6:] == (True, False)
+    assert g.tracks[_track(g, "heat")] == 5
+
+
+def test_R7_a_keeper_past_the_token_cannot_attempt_the_repair_even_with_its_track_up() -> None:
+    g = arrange()
+    g.gnomes[0].room = 1
+    g.tracks[_track(g, "pressure")] = 6
+    g.tokens[_token(g, "crushed")] = 45  # behind gnome 0's keeper on 44 (P22: scenario only)
+    start(g)
+    assert "fix_engine" not in kinds(g.legal_actions())
+    rejects(g, "fix_engine 3", "not legal")
 
 
 def test_R7_fix_engine_only_for_a_passed_token_is_doomed() -> None:
@@ -422,14 +463,47 @@ def test_R10_drawing_items_puts_the_gnome_in_the_drew_items_area() -> None:
     assert g.ghost == 41
 
 
-def test_R10_no_draw_while_flagged_in_either_draw_room() -> None:
-    for room in (8, 10):
-        g = arrange()
-        g.gnomes[0].room = room
-        g.gnomes[0].drew_room = 8
-        start(g)
-        assert "draw" not in kinds(g.legal_actions())
-        rejects(g, "draw 1")
+@pytest.mark.parametrize("room", [8, 10])
+def test_R10_amended_no_second_draw_in_the_same_room(room: int) -> None:
+    g = arrange()
+    g.gnomes[0].room = room
+    g.gnomes[0].drew_room = room
+    start(g)
+    assert "draw" not in kinds(g.legal_actions())
+    rejects(g, "draw 1", "not legal")
+
+
+def test_R10_amended_drawing_in_room_10_right_after_room_8_is_legal() -> None:
+    g = arrange()
+    g.gnomes[0].room = 8
+    g.gnomes[1].keeper = g.gnomes[2].keeper = 20
+    start(g)
+    g.apply_text("draw 1")
+    assert g.gnomes[0].drew_room == 8 and g.active == 0
+    g.apply_text("end")
+    g.apply_text("open 10")
+    g.apply_text("enter")
+    assert [a.arg for a in g.legal_actions() if a.kind == "draw"] == [1, 2]
+    g.apply_text("draw 1")  # the other room's draw is itself an action elsewhere
+    assert g.gnomes[0].drew_room == 10
+    g.apply_text("end")
+    g.apply_text("open 8")
+    g.apply_text("enter")
+    assert "draw" in kinds(g.legal_actions())  # drawing in 10 cleared room 8's flag
+
+
+def test_R10_amended_back_in_room_8_without_an_action_elsewhere_no_draw() -> None:
+    g = arrange()
+    g.gnomes[0].room = 8
+    g.gnomes[1].keeper = g.gnomes[2].keeper = 20
+    start(g)
+    g.apply_text("draw 1")
+    g.apply_text("end")
+    g.apply_text("open 10")
+    g.apply_text("enter")
+    g.apply_text("open 8")
+    g.apply_text("enter")
+    assert "draw" not in kinds(g.legal_actions())
 
 
 def test_R10_an_action_in_the_same_room_keeps_the_flag() -> None:
@@ -577,7 +651,7 @@ def test_R13_active_gnome_dying_in_updates_is_replaced_and_its_keeper_keeps_adva
 
 # --- R14: Hardest draws one event per gnome -----------------------------------------------------
 @pytest.mark.parametrize(("players", "per", "draws"), [(1, None, 3), (1, 5, 5), (2, None, 4),
-                                                       (2, 3, 6), (3, None, 3), (6, None, 6)])
+                                                       (2, 2, 4), (3, None, 3), (6, None, 6)])
 def test_R14_hardest_resolves_one_event_per_gnome_before_the_first_turn(
         players: int, per: int | None, draws: int) -> None:
     g = new_game(Config(players=players, gnomes_per_player=per, seed=3,
@@ -635,3 +709,118 @@ def test_R13_replacement_after_air_ran_out_draws_the_items_on_the_way() -> None:
     g.apply_text("no_action")  # 41 -> 40 (item icon); the air ran out at the start of Updates
     assert logged(g, "death") == [("death", 0, "air", SEA)]
     assert gn.room == 8 and gn.keeper == 40 and len(gn.hand) == 1
+
+
+# --- R15: no opening from low water into high water ----------------------------------------------
+def test_R15_no_hatch_into_high_water_is_offered_from_a_low_water_room() -> None:
+    g = arrange()
+    g.water[6], g.water[5] = LOW, HIGH
+    start(g)
+    assert Action("open", 5) not in g.legal_actions()
+    assert Action("open", SEA) in g.legal_actions()  # the exterior hatch is unaffected
+    err = rejects(g, "open 5", "R15")
+    assert "low-water room" in str(err)
+
+
+@pytest.mark.parametrize(("here", "open_ok"), [(NONE, True), (HIGH, True), (LOW, False)])
+def test_R15_only_a_low_water_room_forbids_opening_into_high_water(here: int, open_ok: bool) -> None:
+    g = arrange()
+    g.water[6], g.water[5] = here, HIGH
+    start(g)
+    assert (Action("open", 5) in g.legal_actions()) is open_ok
+
+
+def test_R15_a_high_water_room_may_open_into_low_water_and_enter_it() -> None:
+    g = arrange()
+    g.water[6], g.water[5] = HIGH, LOW
+    start(g)
+    g.apply_text("open 5")
+    assert (g.water[6], g.water[5]) == (HIGH, LOW)  # R5: nothing flows
+    g.apply_text("enter")
+    assert g.gnomes[0].room == 5 and g.ghost == 42  # open 1 + low water 1
+
+
+def test_R15_pumping_out_the_low_room_first_allows_the_opening() -> None:
+    g = arrange()
+    g.water[6], g.water[5] = LOW, HIGH
+    g.gnomes[1].keeper = g.gnomes[2].keeper = 20
+    start(g)
+    g.rng.forced = [1]
+    g.apply_text("pump_water 1")
+    assert g.water[6] == NONE and g.active == 0
+    assert Action("open", 5) in g.legal_actions()
+
+
+# --- R16: two players run exactly two gnomes each ------------------------------------------------
+@pytest.mark.parametrize("per", [1, 3, 4])
+def test_R16_two_players_with_other_than_two_gnomes_each_are_refused(per: int) -> None:
+    with pytest.raises(ConfigError, match="R16"):
+        Config(players=2, gnomes_per_player=per)
+    assert Config(players=2).gnomes == 4
+
+
+def test_R16_a_scenario_with_two_players_and_three_gnomes_each_is_refused() -> None:
+    spec = {"format": "rednovember-scenario", "version": 1,
+            "config": {"players": 2, "gnomes_per_player": 3, "seed": 1}}
+    with pytest.raises(ScenarioError, match="R16"):
+        scenario.build(spec)
+
+
+def test_R16_a_save_with_two_players_and_three_gnomes_each_is_refused() -> None:
+    save = to_dict(new_game(Config(players=2, seed=3)))
+    save["config"]["gnomes_per_player"] = 3
+    with pytest.raises(SaveError, match="R16"):
+        from_dict(save)
+
+
+# --- R17: a Mad Gnomes attack needs a Crowbar played in the attack room ---------------------------
+def _mad_pair() -> Game:
+    g = arrange(variants={"mad-gnomes"})
+    g.gnomes[0].room = 5
+    g.gnomes[1].room = 6
+    g.gnomes[2].room = 4
+    give(g, 0, "crowbar", "crowbar")
+    return start(g)
+
+
+def test_R17_a_crowbar_played_in_another_room_does_not_enable_an_attack() -> None:
+    g = _mad_pair()
+    g.apply_text("play crowbar")  # in room 5, alone
+    g.apply_text("open 6")
+    g.apply_text("enter")
+    assert "attack" not in kinds(g.legal_actions())
+    rejects(g, "attack 1", "not legal")
+
+
+def test_R17_a_crowbar_played_in_the_attack_room_enables_the_attack() -> None:
+    g = _mad_pair()
+    g.apply_text("play crowbar")
+    g.apply_text("open 6")
+    g.apply_text("enter")
+    g.apply_text("play crowbar")  # the second one, now beside gnome 1
+    assert [a.arg for a in g.legal_actions() if a.kind == "attack"] == [1]
+
+
+def test_R17_a_crowbar_played_before_leaving_and_coming_back_still_counts() -> None:
+    g = arrange(variants={"mad-gnomes"})
+    g.gnomes[0].room = g.gnomes[1].room = 6
+    g.gnomes[2].room = 4
+    give(g, 0, "crowbar")
+    start(g)
+    g.apply_text("play crowbar")  # in room 6, beside gnome 1
+    g.apply_text("open 5")
+    g.apply_text("enter")
+    assert "attack" not in kinds(g.legal_actions())
+    g.apply_text("open 6")
+    g.apply_text("enter")
+    assert [a.arg for a in g.legal_actions() if a.kind == "attack"] == [1]
+
+
+def test_R17_the_room_where_the_crowbar_was_played_survives_a_save() -> None:
+    g = _mad_pair()
+    g.apply_text("open 6")
+    g.apply_text("enter")
+    g.apply_text("play crowbar")
+    twin = restore(g.data, g.config, snapshot(g))
+    assert twin.armed_in == [6]
+    assert [a.arg for a in twin.legal_actions() if a.kind == "attack"] == [1]

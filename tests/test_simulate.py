@@ -44,10 +44,10 @@ def test_json_shape_and_totals(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_variants_and_gnomes_reported(capsys: pytest.CaptureFixture[str]) -> None:
-    report, _ = run_json(capsys, "--games", "20", "--players", "2", "--gnomes", "3",
+    report, _ = run_json(capsys, "--games", "20", "--players", "1", "--gnomes", "4",
                          "--variant", "mad-gnomes", "--variant", "harder", "--seed", "9")
     assert report["variants"] == ["harder", "mad-gnomes"]
-    assert report["players"] == 2 and report["gnomes_per_player"] == 3
+    assert report["players"] == 1 and report["gnomes_per_player"] == 4
     assert report["wins"] + sum(report["losses"].values()) == 20
 
 
@@ -154,11 +154,11 @@ def test_parse_players_rejects(text: str) -> None:
 
 
 def test_several_player_counts(capsys: pytest.CaptureFixture[str]) -> None:
-    multi, _ = run_json(capsys, "--games", "12", "--players", "2-3,5", "--gnomes", "3",
+    multi, _ = run_json(capsys, "--games", "12", "--players", "1,3,5", "--gnomes", "3",
                         "--seed", "5", "--jobs", "2")
     assert list(multi) == ["runs"]
     runs = multi["runs"]
-    assert [r["players"] for r in runs] == [2, 3, 5]
+    assert [r["players"] for r in runs] == [1, 3, 5]
     assert [r["gnomes_per_player"] for r in runs] == [3, 1, 1]  # --gnomes only fits 1-2 players
     assert all(r["games"] == 12 for r in runs)
     single, _ = run_json(capsys, "--games", "12", "--players", "5", "--seed", "5", "--jobs", "1")
@@ -166,6 +166,13 @@ def test_several_player_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--games", "3", "--players", "3,4", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "95% CI" in out and out.count("Red November —") == 2
+
+
+def test_R16_two_players_run_exactly_two_gnomes_each(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--players", "2", "--gnomes", "3", "--json"]) == 2
+    assert "R16" in capsys.readouterr().err
+    report, _ = run_json(capsys, "--games", "5", "--players", "2", "--seed", "4")
+    assert report["gnomes_per_player"] == 2
 
 
 def test_gnomes_must_fit_a_small_count(capsys: pytest.CaptureFixture[str]) -> None:

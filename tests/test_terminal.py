@@ -200,13 +200,16 @@ def test_bad_arguments() -> None:
     assert play(args(players=3, gnomes=2), con, answers([])) == 2
     assert "Cannot start the game" in buf.getvalue()
     con, buf = console()
+    assert play(args(players=2, gnomes=3), con, answers([])) == 2  # R16
+    assert "exactly 2 gnomes (R16)" in buf.getvalue()
+    con, buf = console()
     assert play(args(lang="xx"), con, answers([])) == 2
     assert "Unknown language" in buf.getvalue()
 
 
 def test_interactive_setup() -> None:
     con, buf = console()
-    ask = answers(["0", "2", "", "x", "1 4", "9", "2", "no-such-bot", ""])
+    ask = answers(["0", "2", "x", "1 4", "9", "2", "no-such-bot", ""])  # R16: no gnome count
     setup = new_setup(args(players=None, seed=None), con, ask, catalog())
     cfg = setup.game.config
     assert cfg.players == 2 and cfg.gnomes_per_player == 2

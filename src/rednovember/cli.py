@@ -8,6 +8,8 @@ import sys
 
 from .rules import VARIANTS, DataError, load_data
 
+GNOMES_HELP = "a solo player's gnomes (3-8); two players run 2 each (R16)"
+
 
 def _variants(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", action="append", default=[], choices=VARIANTS,
@@ -23,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a game in the terminal")
     play.add_argument("--players", type=int, help="number of players 1..8 (asked if omitted)")
-    play.add_argument("--gnomes", type=int, help="gnomes per player (1-2 players only)")
+    play.add_argument("--gnomes", type=int, help=GNOMES_HELP)
     _variants(play)
     play.add_argument("--seed", type=int, help="random seed (default: random)")
     play.add_argument("--bot", action="append", default=[], metavar="SEAT=NAME",
@@ -37,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="number of games per player count (default 100)")
     sim.add_argument("--players", default="4", metavar="N|LIST|all",
                      help="player count(s) 1..8: 4, 3,5, 3-5 or all; one run per count (default 4)")
-    sim.add_argument("--gnomes", type=int, help="gnomes per player (1-2 players only)")
+    sim.add_argument("--gnomes", type=int, help=GNOMES_HELP)
     _variants(sim)
     sim.add_argument("--bot", default="random",
                      help="the bot in every seat: a registered bot (random, heuristic, search, "
@@ -56,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="games per bot and player count (default 200)")
     rpt.add_argument("--players", default="3-5", metavar="N|LIST|all",
                      help="player count(s) 1..8: 4, 3,5, 3-5 or all (default 3-5)")
-    rpt.add_argument("--gnomes", type=int, help="gnomes per player (1-2 players only)")
+    rpt.add_argument("--gnomes", type=int, help=GNOMES_HELP)
     rpt.add_argument("--bots", default="random", metavar="LIST",
                      help="comma-separated bots to compare, e.g. random,heuristic,mix "
                           "(default random)")

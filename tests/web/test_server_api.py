@@ -28,23 +28,22 @@ def test_meta_data_and_health(api: httpx.Client) -> None:
 
 
 def test_create_game_and_summary(api: httpx.Client) -> None:
-    r = api.post("/api/games", json={"players": 2, "gnomes_per_player": 3,
+    r = api.post("/api/games", json={"players": 2, "gnomes_per_player": 2,
                                      "variants": ["harder"], "seed": 42})
     assert r.status_code == 201
     body = r.json()
     game = body["game"]
     assert game["status"] == "waiting" and game["version"] == 0
-    assert game["config"] == {"players": 2, "gnomes_per_player": 3, "variants": ["harder"],
+    assert game["config"] == {"players": 2, "gnomes_per_player": 2, "variants": ["harder"],
                               "seed": 42}
     assert game["link"] == f"/g/{game['id']}"
-    assert [s["colours"] for s in game["seats"]] == [["red", "blue", "green"],
-                                                    ["yellow", "purple", "orange"]]
+    assert [s["colours"] for s in game["seats"]] == [["red", "blue"], ["green", "yellow"]]
     assert len(body["creator_token"]) >= 40
     assert api.get(f"/api/games/{game['id']}").json()["id"] == game["id"]
     listed = api.get("/api/games", params={"limit": 200}).json()["games"]
     assert any(g["id"] == game["id"] for g in listed)
     # The state of the game is the engine's for that seed.
-    expect = engine_game(Config(2, 3, frozenset({"harder"}), 42)).view(None)
+    expect = engine_game(Config(2, 2, frozenset({"harder"}), 42)).view(None)
     assert api.get(f"/api/games/{game['id']}/state").json()["view"]["gnomes"] == expect["gnomes"]
 
 
@@ -57,6 +56,15 @@ def test_bad_configs_are_refused(api: httpx.Client, body: dict[str, object]) -> 
     r = api.post("/api/games", json=body)
     assert r.status_code == 422, r.text
     assert r.json()["error"]["code"] in ("bad_message", "bad_config")
+
+
+@pytest.mark.parametrize("per", [1, 3, 4])
+def test_R16_two_players_with_other_than_two_gnomes_each_are_refused(
+        api: httpx.Client, per: int) -> None:
+    r = api.post("/api/games", json={"players": 2, "gnomes_per_player": per})
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert error["code"] == "bad_config" and "R16" in error["message"]
 
 
 def test_take_seats(api: httpx.Client) -> None:

@@ -501,7 +501,7 @@ def routes(g: Game, me: int, room: int, ghost: int, fire_state: int, sea_state: 
                     continue
                 need_fire = g.fire[b]
                 step_cost, arrive = 2, water[b]
-            else:
+            else:  # R15: from low water into high the hatch may not even be opened
                 wb = reflow_levels(water[a], water[b])[1]
                 if wb == HIGH:
                     continue

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..rules import SEA, Action, Game
-from ..rules.apply import doomed_token, is_doomed, low_water_penalty
+from ..rules.apply import doomed_token, low_water_penalty
 from ..rules.data import REPAIRS
 from ..rules.legal import enter_cost, exit_cost, reflow_result
 from ..rules.state import AFTER_ACTION, DECIDE, EXTRA_MOVE, HIGH, LOW, MOVE, OPENED
@@ -188,10 +188,10 @@ def action_cost(action: Action, game: Game) -> int | None:
 
 
 def repair_doomed(action: Action, game: Game) -> tuple[bool, int]:
-    """(doomed, token): R7 — the token the repair can no longer clear (-1 if none), and whether
-    the attempt fails automatically because that token was its only purpose."""
-    ghost_after = game.ghost - (action_cost(action, game) or 0)
-    return is_doomed(game, action.kind, ghost_after), doomed_token(game, action.kind, ghost_after)
+    """(doomed, token): R7 (amended) — whether the attempt fails automatically, track reset
+    included, as the ghost would pass its destruction token, and that token (-1 if none)."""
+    token = doomed_token(game, action.kind, game.ghost - (action_cost(action, game) or 0))
+    return token >= 0, token
 
 
 def repair_chance(action: Action, game: Game) -> int:
@@ -302,8 +302,6 @@ def describe_action(action: Action, game: Game, lang: str = DEFAULT, short: bool
         if doomed:
             return text + " — " + cat.get("action_notes", "doomed", token=n.token(cat, game, token))
         text += " — " + cat.get("action_notes", "chance", percent=repair_chance(action, game))
-        if token >= 0:
-            text += " — " + cat.get("action_notes", "token_lost", token=n.token(cat, game, token))
     return text
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .action import Action, ActionError
 from .data import SEA
 from .flow import after_action, continue_after_decisions, end_turn, finish_turn, kill, loss_checks
-from .legal import enter_cost, escape_rooms, reflow_result, room_repair_needed
+from .legal import enter_cost, escape_rooms, open_refusal, reflow_result, room_repair_needed
 from .state import DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, Decision, Game
 
 
@@ -36,6 +36,10 @@ def _why_illegal(g: Game, action: Action) -> str:
         text = action.text(g.data) if action.kind else repr(action)
     except (IndexError, TypeError):  # e.g. an item index beyond the deck: no text form
         text = repr(action)
+    if action.kind == "open" and g.phase == MOVE:
+        why = open_refusal(g, action.arg)
+        if why:
+            return f"'{text}' is not legal: {why}"
     if g.phase == DECIDE:
         d = g.pending[0]
         return f"'{text}' is not legal now: waiting for gnome {d.gnome} to decide ({d.kind})"
@@ -105,6 +109,8 @@ def _play(g: Game, a: Action) -> None:
     if item.faint_check:
         g.grog_used = True
     g.charms += item.ignore_event_icons
+    if item.enables_attack and gn.room not in g.armed_in:
+        g.armed_in.append(gn.room)  # R17
     if g.phase == EXTRA_MOVE and not escape_rooms(g) and not _way_out_items(g):
         kill(g, g.active, "trapped")  # P8: no way out and no held item could open one
         after_action(g)
@@ -153,12 +159,9 @@ def doomed_token(g: Game, kind: str, ghost_after: int) -> int:
 
 
 def is_doomed(g: Game, kind: str, ghost_after: int) -> bool:
-    """R7 and ruling P2: a repair fails automatically when, with the ghost on ``ghost_after``
-    after paying, it has passed the token that was the repair's only purpose."""
-    if doomed_token(g, kind, ghost_after) < 0:
-        return False
-    rep = g.data.room_repairs[kind]
-    return not (rep.track >= 0 and g.tracks[rep.track] > 1)
+    """R7 (amended): a repair that belongs to a destruction token fails automatically, entirely
+    (its track is not reset either), when with the ghost on ``ghost_after`` it has passed it."""
+    return doomed_token(g, kind, ghost_after) >= 0
 
 
 def _repaired(g: Game, a: Action) -> None:
@@ -178,7 +181,7 @@ def _repaired(g: Game, a: Action) -> None:
             stars = [s for s in g.data.reset_stars if s < pos] or [1]
             g.tracks[rep.track] = stars[-1]
             g.say("track_reset", rep.track, g.tracks[rep.track])
-        if rep.token >= 0 and g.tokens[rep.token] >= 0 and doomed_token(g, kind, g.ghost) < 0:
+        if rep.token >= 0 and g.tokens[rep.token] >= 0:
             g.tokens[rep.token] = -1
             g.say("token_cleared", rep.token)
 

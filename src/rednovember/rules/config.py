@@ -18,7 +18,7 @@ class Config:
     """How a game is set up.
 
     ``players`` 3..8 run one gnome each. With one player, ``gnomes_per_player`` is 3..8 (default 3);
-    with two players 2..4 each (default 2) — the one- and two-player rules (RULES §12).
+    two players run exactly two gnomes each (R16) — the one- and two-player rules (RULES §12).
     """
 
     players: int = 4
@@ -40,8 +40,8 @@ class Config:
             per = 1
         elif self.players == 2:
             per = 2 if per is None else per
-            if not 2 <= per <= 4:
-                raise ConfigError("with 2 players each runs 2..4 gnomes")
+            if per != 2:
+                raise ConfigError(f"with 2 players each runs exactly 2 gnomes (R16), not {per}")
         else:
             per = 3 if per is None else per
             if not 3 <= per <= 8:

@@ -52,6 +52,7 @@ def start_turn(g: Game) -> None:
     g.ghost = gn.keeper
     g.began_in_sea = gn.room == SEA
     g.played = [0] * len(g.played)
+    g.armed_in = []
     g.charms = 0
     g.grog_used = False
     g.skip_check = False

@@ -36,7 +36,25 @@ def _opens(g: Game) -> list[Action]:
         return []
     room = g.gnomes[g.active].room
     blocked = g.blocked
+    if room != SEA and g.water[room] == LOW:  # R15: not from low water into high water
+        water = g.water
+        return [Action("open", other) for h, other in g.data.exits[room]
+                if not blocked[h] and water[other] != HIGH]
     return [Action("open", other) for h, other in g.data.exits[room] if not blocked[h]]
+
+
+def open_refusal(g: Game, other: int) -> str:
+    """Why the active gnome may not open the hatch to ``other`` now ('' if nothing forbids it
+    but the phase or the clock)."""
+    room = g.gnomes[g.active].room
+    h = g.data.hatch_between.get((room, other))
+    if h is None:
+        return f"there is no hatch between {room} and {other}"
+    if g.blocked[h]:
+        return "the hatch is blocked"
+    if room != SEA and other != SEA and g.water[room] == LOW and g.water[other] == HIGH:
+        return "R15: a gnome in a low-water room may not open a hatch into a high-water room"
+    return ""
 
 
 def enter_cost(g: Game, target: int) -> int:
@@ -142,19 +160,18 @@ def _normal_actions(g: Game, room: int, time: int) -> list[Action]:
 
 
 def room_repair_needed(g: Game, name: str) -> bool:
-    """R8: a room repair needs a problem: its track above 1, or its token still clearable (R7)."""
+    """R8: a room repair needs a problem: its track above 1, or its token on the track. R7: a
+    gnome whose keeper has already passed the token cannot attempt the repair at all."""
     rep = g.data.room_repairs[name]
-    if rep.track >= 0 and g.tracks[rep.track] > 1:
-        return True
-    if rep.token >= 0:
-        space = g.tokens[rep.token]
-        return space >= 0 and g.gnomes[g.active].keeper >= space
-    return False
+    space = g.tokens[rep.token] if rep.token >= 0 else -1
+    if space >= 0 and g.gnomes[g.active].keeper < space:
+        return False
+    return space >= 0 or (rep.track >= 0 and g.tracks[rep.track] > 1)
 
 
 def _draws(g: Game, room: int, avail: int) -> list[Action]:
     spec = g.data.draw_rooms.get(room)
-    if spec is None or g.gnomes[g.active].drew_room >= 0:
+    if spec is None or g.gnomes[g.active].drew_room == room:  # R10: the flag is per room
         return []
     source, most = spec
     have = g.stock if source == "captains_stock" else len(g.item_deck) + len(g.item_discard)

@@ -44,7 +44,7 @@ def snapshot(g: Game) -> dict[str, Any]:
         "item_out": [items[k] for k in g.item_out], "stock": g.stock,
         "arrivals": g.arrivals, "active": g.active, "ghost": g.ghost, "phase": g.phase,
         "opened": g.opened, "began_in_sea": g.began_in_sea,
-        "played": {items[k]: n for k, n in enumerate(g.played) if n},
+        "played": {items[k]: n for k, n in enumerate(g.played) if n}, "armed_in": g.armed_in[:],
         "charms": g.charms, "grog_used": g.grog_used,
         "pending": [list(p) for p in g.pending], "resume": g.resume,
         "effects": [dict(e) for e in g.effects], "event_space": g.event_space,
@@ -220,6 +220,7 @@ def _turn_fields(g: Game, s: dict[str, Any]) -> None:
         if name not in g.data.item_index or not isinstance(n, int) or n < 0:
             raise SaveError(f"state.played: bad entry {name!r}: {n!r}")
         g.played[g.data.item_index[name]] = n
+    g.armed_in = _ints(s.get("armed_in", []), "state.armed_in", 0, len(g.data.room_keys) - 1)
     pend = _get(s, "pending", list, w)
     try:
         g.pending = [Decision(str(p[0]), int(p[1]), int(p[2])) for p in pend]

@@ -83,8 +83,8 @@ class Game:
     __slots__ = ("data", "config", "rng", "fire", "water", "blocked", "tracks", "tokens", "gnomes",
                  "event_deck", "event_discard", "event_out", "kraken_aside", "item_deck",
                  "item_discard", "item_out", "stock", "arrivals", "active", "ghost", "phase",
-                 "opened", "began_in_sea", "played", "charms", "grog_used", "pending", "resume",
-                 "effects", "event_space", "item_here", "result", "log", "history", "turn",
+                 "opened", "began_in_sea", "played", "armed_in", "charms", "grog_used", "pending",
+                 "resume", "effects", "event_space", "item_here", "result", "log", "history", "turn",
                  "skip_check", "in_updates", "setup_events", "origin", "undo_barrier", "_legal")
 
     def __init__(self, data: GameData, config: Config) -> None:
@@ -113,6 +113,7 @@ class Game:
         self.opened = -1  # room beyond the hatch opened this move
         self.began_in_sea = False
         self.played = [0] * len(data.items)  # items played this turn, by kind
+        self.armed_in: list[int] = []  # R17: rooms where an attack-enabling item was played
         self.charms = 0  # event icons still to ignore this turn (Lucky Charm)
         self.grog_used = False
         self.pending: list[Decision] = []
@@ -139,8 +140,8 @@ class Game:
             setattr(twin, slot, getattr(self, slot))
         twin.rng = self.rng.copy()
         for name in ("fire", "water", "blocked", "tracks", "tokens", "event_deck", "event_discard",
-                     "event_out", "item_deck", "item_discard", "item_out", "played", "pending",
-                     "effects"):
+                     "event_out", "item_deck", "item_discard", "item_out", "played", "armed_in",
+                     "pending", "effects"):
             setattr(twin, name, getattr(self, name)[:])
         twin.gnomes = [gn.copy() for gn in self.gnomes]
         twin.log = self.log[:] if keep_log else []
@@ -200,8 +201,8 @@ class Game:
         return any(n and items[k].enables_sea for k, n in enumerate(self.played))
 
     def can_attack(self) -> bool:
-        items = self.data.items
-        return any(n and items[k].enables_attack for k, n in enumerate(self.played))
+        """R17: a Crowbar was played while the active gnome stood in the room it is in now."""
+        return self.gnomes[self.active].room in self.armed_in
 
     def turn_order(self) -> list[int]:
         """Gnomes on the track, next to move first (furthest back; top of a stack first)."""

@@ -52,9 +52,9 @@ def _group_label(actions: list[Action], game: Game, lang: str) -> tuple[str, str
         label += " (+2 " + cat.raw("action_notes", "low_water") + ")"
     for a in actions:
         doomed, token = repair_doomed(a, game)
-        if token >= 0:
-            key = "group_doomed" if doomed else "group_token_lost"
-            label += " — " + cat.get("ui", key, minutes=a.minutes, token=n.token(cat, game, token))
+        if doomed:
+            label += " — " + cat.get("ui", "group_doomed", minutes=a.minutes,
+                                     token=n.token(cat, game, token))
             break
     question = cat.get("ui", "minutes_for", kind=kind, target=target)
     return label, question

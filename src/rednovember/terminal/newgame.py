@@ -118,10 +118,9 @@ def new_setup(args: Namespace, console: Console, ask: Ask, cat: Catalog) -> Setu
     players = args.players if not interactive else _ask_int(
         ask, console, cat, cat.raw("ui", "setup_players"), 1, 8)
     gnomes = args.gnomes
-    if interactive and players <= 2 and gnomes is None:
-        low, high, default = (3, 8, 3) if players == 1 else (2, 4, 2)
-        gnomes = _ask_int(ask, console, cat, cat.get("ui", "setup_gnomes", low=low, high=high,
-                                                     default=default), low, high, default)
+    if interactive and players == 1 and gnomes is None:  # R16: two players run two gnomes each
+        gnomes = _ask_int(ask, console, cat, cat.get("ui", "setup_gnomes", low=3, high=8,
+                                                     default=3), 3, 8, 3)
     variants = list(args.variant or [])
     if interactive and not variants:
         variants = _ask_variants(ask, console, cat)

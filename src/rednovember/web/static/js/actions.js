@@ -149,8 +149,6 @@ function repairGroup(model, key, list, ui, busy) {
   if (tips.length) s += `<p class="repair-tip" data-testid="repair-${gid}-tip">${esc(tips.join(" · "))}</p>`;
   if (a.doomed) {
     s += `<p class="warn doomed" role="alert" data-testid="repair-${gid}-doomed">⚠ ${esc(t("action_notes", "doomed", { token: tokenName(model, a.token_lost || "") }))}</p>`;
-  } else if (a.token_lost) {
-    s += `<p class="warn" data-testid="repair-${gid}-token-lost">⚠ ${esc(t("action_notes", "token_lost", { token: tokenName(model, a.token_lost) }))}</p>`;
   }
   const go = a.doomed ? raw("web", "repair_anyway") : raw("web", "repair_go");
   s += `<div class="btn-row"><button type="button" class="btn ${a.doomed ? "danger" : "primary"}" ${attrs({

@@ -34,7 +34,6 @@ export class LobbyPage {
   perRange() {
     const p = this.form.players;
     if (p === 1) return [3, 8, 3];
-    if (p === 2) return [2, 4, 2];
     return null;
   }
 
@@ -50,6 +49,8 @@ export class LobbyPage {
         <select id="f-per" data-testid="create-gnomes">${Array.from({ length: hi - lo + 1 }, (_, i) => lo + i)
           .map((n) => `<option value="${n}" ${n === cur ? "selected" : ""}>${n}</option>`).join("")}</select>
         <small>${esc(raw("web", "gnomes_per_player_help"))}</small></label>`;
+    } else if (f.players === 2) {  // R16: two players run exactly two gnomes each
+      per = `<p class="field-note" data-testid="create-gnomes-note">${esc(raw("web", "gnomes_per_player_help"))}</p>`;
     }
     this.root.innerHTML = `
       <div class="lobby">
