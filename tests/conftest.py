@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rednovember.rules import Action, ActionError, Config, Game, GameData, flow, new_game
+from rednovember.rules import Action, ActionError, Config, Game, GameData, new_game, turn
 from rednovember.rules.invariants import check
 from rednovember.rules.serialize import to_dict
 from rednovember.rules.state import AFTER_ACTION, HIGH, LOW, NONE
@@ -47,7 +47,7 @@ def arrange(players: int = 3, seed: int = 1, variants: Iterable[str] = (),
 def start(g: Game) -> Game:
     """Begin the first turn (after checking the arranged position is consistent)."""
     check(g)
-    flow.begin(g)
+    turn.begin(g)
     return g
 
 

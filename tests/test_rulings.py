@@ -25,7 +25,17 @@ from conftest import (
     start,
 )
 
-from rednovember.rules import Action, Config, ConfigError, Game, load_data, new_game, outcome, scenario
+from rednovember.rules import (
+    Action,
+    Config,
+    ConfigError,
+    Game,
+    load_data,
+    new_game,
+    outcome,
+    scenario,
+    turn,
+)
 from rednovember.rules.data import SEA
 from rednovember.rules.invariants import check
 from rednovember.rules.scenario import ScenarioError
@@ -658,13 +668,11 @@ def test_R14_hardest_resolves_one_event_per_gnome_before_the_first_turn(
                         variants=frozenset({"hardest"})), start=False)
     stack_events(g, *["respite"] * 7)
     start_space = g.gnomes[0].keeper
-    from rednovember.rules import flow
-
-    flow.begin(g)
+    turn.begin(g)
     assert len(logged(g, "event")) == draws
     assert all(e[2] == start_space for e in logged(g, "event"))
-    turn = logged(g, "turn")
-    assert turn and g.log.index(turn[0]) > g.log.index(logged(g, "event")[-1])
+    turns = logged(g, "turn")
+    assert turns and g.log.index(turns[0]) > g.log.index(logged(g, "event")[-1])
 
 
 def test_R14_hardest_setup_tokens_count_from_the_start_space() -> None:

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from rednovember.rules import Config, load_data, new_game
+from rednovember.rules import Config, load_data, new_game, turn
 from rednovember.rules.data import SEA
 from rednovember.rules.invariants import check
 from rednovember.rules.state import MOVE
@@ -159,9 +159,7 @@ def _keepers(spaces: list[int], arrivals: list[int] | None = None):
 def test_the_keeper_furthest_back_moves_next() -> None:
     g = _keepers([30, 41, 35])
     assert g.turn_order() == [1, 2, 0]
-    from rednovember.rules import flow
-
-    flow.begin(g)
+    turn.begin(g)
     assert g.active == 1 and g.ghost == 41
 
 
@@ -175,9 +173,7 @@ def test_a_keeper_ending_on_an_occupied_space_goes_on_top_and_may_move_again() -
     for gn in g.gnomes:
         g.item_deck[:0] = gn.hand
         gn.hand = []
-    from rednovember.rules import flow
-
-    flow.begin(g)
+    turn.begin(g)
     g.apply_text("no_action")  # gnome 0: 44 -> 43, onto gnome 1
     assert g.gnomes[0].keeper == 43 and g.gnomes[0].arrival > g.gnomes[1].arrival
     assert g.active == 0 and g.turn == 2  # a second turn in a row

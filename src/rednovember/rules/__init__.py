@@ -12,11 +12,12 @@ Typical use::
 from .action import Action, ActionError, parse_action
 from .config import COLOURS, VARIANTS, Config, ConfigError
 from .data import SEA, DataError, GameData, load_data
-from .flow import outcome
+from .deaths import outcome
+from .game import Game
 from .hidden import can_undo, determinize, undo
 from .setup import new_game
-from .state import Decision, Game, Gnome, Result
+from .state import Decision, Gnome, Result, State
 
 __all__ = ["Action", "ActionError", "COLOURS", "Config", "ConfigError", "DataError", "Decision",
-           "Game", "GameData", "Gnome", "Result", "SEA", "VARIANTS", "load_data", "new_game",
+           "Game", "GameData", "Gnome", "Result", "SEA", "State", "VARIANTS", "load_data", "new_game",
            "outcome", "parse_action", "can_undo", "determinize", "undo"]

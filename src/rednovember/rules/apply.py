@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from .action import Action, ActionError
 from .data import SEA
-from .flow import after_action, continue_after_decisions, end_turn, finish_turn, kill, loss_checks
-from .legal import enter_cost, escape_rooms, open_refusal, reflow_result, room_repair_needed
-from .state import DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, Decision, Game
+from .deaths import kill, loss_checks
+from .decks import draw_item
+from .events import set_fire
+from .legal import enter_cost, escape_rooms, legal_actions, open_refusal, reflow_result
+from .state import DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, Decision, State
+from .turn import after_action, continue_after_decisions, end_turn, finish_turn
 
 
-def apply_action(g: Game, action: Action) -> None:
+def apply_action(g: State, action: Action) -> None:
     if g.result is not None:
         raise ActionError("the game is over")
     if not isinstance(action, Action):
         raise ActionError(f"not an action: {action!r}")
-    if action not in g.legal_actions():
+    if action not in legal_actions(g):
         raise ActionError(_why_illegal(g, action))
     g._legal = None
     before = _reversible_signature(g)
@@ -25,13 +28,13 @@ def apply_action(g: Game, action: Action) -> None:
         g.undo_barrier = len(g.history)
 
 
-def _reversible_signature(g: Game) -> tuple[int, ...]:
+def _reversible_signature(g: State) -> tuple[int, ...]:
     """What an undo may never cross: chance used, cards drawn, a new turn or another decider."""
     return (g.rng.state, len(g.rng.forced), len(g.event_deck), len(g.item_deck), g.stock, g.turn,
             g.player_to_move)
 
 
-def _why_illegal(g: Game, action: Action) -> str:
+def _why_illegal(g: State, action: Action) -> str:
     try:
         text = action.text(g.data) if action.kind else repr(action)
     except (IndexError, TypeError):  # e.g. an item index beyond the deck: no text form
@@ -47,7 +50,7 @@ def _why_illegal(g: Game, action: Action) -> str:
 
 
 # --- movement --------------------------------------------------------------------------------
-def _open(g: Game, a: Action) -> None:
+def _open(g: State, a: Action) -> None:
     here = g.gnomes[g.active].room
     g.ghost -= 1
     g.opened = a.arg
@@ -57,7 +60,7 @@ def _open(g: Game, a: Action) -> None:
     g.phase = OPENED
 
 
-def _reflow(g: Game, a: int, b: int) -> None:
+def _reflow(g: State, a: int, b: int) -> None:
     """R5: high water flows only into a room with no water at all; water puts fire out."""
     wa, wb = reflow_result(g, a, b)
     if (wa, wb) != (g.water[a], g.water[b]):
@@ -69,7 +72,7 @@ def _reflow(g: Game, a: int, b: int) -> None:
         g.say("reflow", a, b)
 
 
-def _enter(g: Game, a: Action) -> None:
+def _enter(g: State, a: Action) -> None:
     gn = g.gnomes[g.active]
     g.ghost -= enter_cost(g, g.opened)
     g.say("enter", g.active, gn.room, g.opened)
@@ -77,12 +80,12 @@ def _enter(g: Game, a: Action) -> None:
     g.phase = MOVE
 
 
-def _stay(g: Game, a: Action) -> None:
+def _stay(g: State, a: Action) -> None:
     g.say("stay", g.active)
     g.phase = MOVE
 
 
-def _exit(g: Game, a: Action) -> None:
+def _exit(g: State, a: Action) -> None:
     """The forced move out of a burning room after a failed Extinguish Fire."""
     gn = g.gnomes[g.active]
     here = gn.room
@@ -97,7 +100,7 @@ def _exit(g: Game, a: Action) -> None:
 
 
 # --- items -----------------------------------------------------------------------------------
-def _play(g: Game, a: Action) -> None:
+def _play(g: State, a: Action) -> None:
     gn = g.gnomes[g.active]
     item = g.data.items[a.arg]
     gn.hand.remove(a.arg)
@@ -120,20 +123,20 @@ def _play(g: Game, a: Action) -> None:
 NO_LOW_WATER_PENALTY = frozenset({"pump_water", "extinguish_fire", "kill_kraken", "no_action"})
 
 
-def low_water_penalty(g: Game, kind: str) -> int:
+def low_water_penalty(g: State, kind: str) -> int:
     """The 2 extra minutes an action costs the active gnome in a low-water room (0 elsewhere)."""
     room = g.gnomes[g.active].room
     return 2 if kind not in NO_LOW_WATER_PENALTY and room != SEA and g.water[room] == LOW else 0
 
 
-def _pay(g: Game, minutes: int, kind: str) -> None:
+def _pay(g: State, minutes: int, kind: str) -> None:
     gn = g.gnomes[g.active]
     g.ghost -= minutes + low_water_penalty(g, kind)
     if gn.drew_room >= 0 and gn.room != gn.drew_room:  # R10
         gn.drew_room = -1
 
 
-def _repair(g: Game, a: Action) -> None:
+def _repair(g: State, a: Action) -> None:
     kind = a.kind
     _pay(g, a.minutes, kind)
     target = a.minutes + g.bonus(kind)
@@ -149,7 +152,7 @@ def _repair(g: Game, a: Action) -> None:
     after_action(g)
 
 
-def doomed_token(g: Game, kind: str, ghost_after: int) -> int:
+def doomed_token(g: State, kind: str, ghost_after: int) -> int:
     """R7: the token a room repair would clear but cannot, as the ghost has passed it; else -1."""
     rep = g.data.room_repairs.get(kind)
     if rep is None or rep.token < 0:
@@ -158,13 +161,13 @@ def doomed_token(g: Game, kind: str, ghost_after: int) -> int:
     return rep.token if space >= 0 and ghost_after < space else -1
 
 
-def is_doomed(g: Game, kind: str, ghost_after: int) -> bool:
+def is_doomed(g: State, kind: str, ghost_after: int) -> bool:
     """R7 (amended): a repair that belongs to a destruction token fails automatically, entirely
     (its track is not reset either), when with the ghost on ``ghost_after`` it has passed it."""
     return doomed_token(g, kind, ghost_after) >= 0
 
 
-def _repaired(g: Game, a: Action) -> None:
+def _repaired(g: State, a: Action) -> None:
     gn = g.gnomes[g.active]
     room = gn.room
     kind = a.kind
@@ -186,7 +189,7 @@ def _repaired(g: Game, a: Action) -> None:
             g.say("token_cleared", rep.token)
 
 
-def _must_leave(g: Game) -> None:
+def _must_leave(g: State) -> None:
     if escape_rooms(g):
         g.phase = EXTRA_MOVE
         return
@@ -197,7 +200,7 @@ def _must_leave(g: Game) -> None:
     after_action(g)
 
 
-def _way_out_items(g: Game) -> bool:
+def _way_out_items(g: State) -> bool:
     """P8: does the active gnome hold an item that could open a way out of the burning room?"""
     items = g.data.items
     hand = [k for k in g.gnomes[g.active].hand if items[k].enters_fire or items[k].enables_sea]
@@ -212,7 +215,7 @@ def _way_out_items(g: Game) -> bool:
         g.played = saved
 
 
-def _draw(g: Game, a: Action) -> None:
+def _draw(g: State, a: Action) -> None:
     _pay(g, a.arg, "draw")
     gn = g.gnomes[g.active]
     source = g.data.draw_rooms[gn.room][0]
@@ -231,18 +234,7 @@ def _draw(g: Game, a: Action) -> None:
     after_action(g)
 
 
-def draw_item(g: Game) -> int:
-    """Draw the top item card (reshuffling the discard pile when empty); -1 if none at all."""
-    if not g.item_deck:
-        if not g.item_discard:
-            return -1
-        g.item_deck, g.item_discard = g.item_discard, []
-        g.rng.shuffle(g.item_deck)
-        g.say("item_reshuffle")
-    return g.item_deck.pop()
-
-
-def _trade(g: Game, a: Action) -> None:
+def _trade(g: State, a: Action) -> None:
     _pay(g, 1, "trade")
     g.say("trade", g.active, a.arg)
     g.pending = [Decision("give", g.active, a.arg), Decision("give", a.arg, g.active)]
@@ -250,7 +242,7 @@ def _trade(g: Game, a: Action) -> None:
     g.phase = DECIDE
 
 
-def _attack(g: Game, a: Action) -> None:
+def _attack(g: State, a: Action) -> None:
     _pay(g, 1, "attack")
     g.say("attack", g.active, a.arg)
     if g.data.item_index["crowbar"] not in g.gnomes[a.arg].hand:  # P9: no Crowbar, no decision
@@ -262,13 +254,13 @@ def _attack(g: Game, a: Action) -> None:
     g.phase = DECIDE
 
 
-def _no_action(g: Game, a: Action) -> None:
+def _no_action(g: State, a: Action) -> None:
     _pay(g, 1, "no_action")
     g.say("no_action", g.active)
     after_action(g)
 
 
-def _abandon(g: Game, a: Action) -> None:
+def _abandon(g: State, a: Action) -> None:
     gn = g.gnomes[g.active]
     g.ghost = 0
     gn.abandoned = True
@@ -280,12 +272,12 @@ def _abandon(g: Game, a: Action) -> None:
         end_turn(g)
 
 
-def _end(g: Game, a: Action) -> None:
+def _end(g: State, a: Action) -> None:
     finish_turn(g)
 
 
 # --- decisions -------------------------------------------------------------------------------
-def _discard(g: Game, a: Action) -> None:
+def _discard(g: State, a: Action) -> None:
     d = g.pending[0]
     gn = g.gnomes[d.gnome]
     gn.hand.remove(a.arg)
@@ -295,7 +287,7 @@ def _discard(g: Game, a: Action) -> None:
         _decided(g)
 
 
-def _keep(g: Game, a: Action) -> None:
+def _keep(g: State, a: Action) -> None:
     d = g.pending[0]
     gn = g.gnomes[d.gnome]
     gn.hand.remove(a.arg)
@@ -305,32 +297,30 @@ def _keep(g: Game, a: Action) -> None:
     _decided(g)
 
 
-def _give(g: Game, a: Action) -> None:
+def _give(g: State, a: Action) -> None:
     d = g.pending[0]
     g.gnomes[d.gnome].hand.remove(a.arg)
     g.gnomes[d.info].hand.append(a.arg)
     g.say("give", d.gnome, d.info, a.arg)
 
 
-def _done(g: Game, a: Action) -> None:
+def _done(g: State, a: Action) -> None:
     _decided(g)
 
 
-def _spread(g: Game, a: Action) -> None:
-    from .events import set_fire
-
+def _spread(g: State, a: Action) -> None:
     set_fire(g, a.arg, "fire_spreads")
     _decided(g)
 
 
-def _block(g: Game, a: Action) -> None:
+def _block(g: State, a: Action) -> None:
     d = g.pending[0]
     g.blocked[g.data.hatch_between[(d.info, a.arg)]] = True
     g.say("hatch_blocked", d.info, a.arg)
     _decided(g)
 
 
-def _defend(g: Game, a: Action) -> None:
+def _defend(g: State, a: Action) -> None:
     d = g.pending.pop(0)
     defender, attacker = g.gnomes[d.gnome], g.gnomes[d.info]
     crowbar = g.data.item_index["crowbar"]
@@ -343,13 +333,13 @@ def _defend(g: Game, a: Action) -> None:
     _slay(g, winner.number, loser.number)
 
 
-def _yield(g: Game, a: Action) -> None:
+def _yield(g: State, a: Action) -> None:
     d = g.pending.pop(0)
     g.say("no_defence", d.gnome)
     _slay(g, d.info, d.gnome)
 
 
-def _slay(g: Game, winner: int, loser: int) -> None:
+def _slay(g: State, winner: int, loser: int) -> None:
     """Mad Gnomes: the winner takes the loser's items, then the loser dies; the action is done."""
     w, lo = g.gnomes[winner], g.gnomes[loser]
     w.hand.extend(lo.hand)
@@ -359,7 +349,7 @@ def _slay(g: Game, winner: int, loser: int) -> None:
     after_action(g)
 
 
-def _decided(g: Game) -> None:
+def _decided(g: State) -> None:
     if g.result is not None:
         return  # the decision ended the game (e.g. a spread fire filled Asphyxiation)
     g.pending.pop(0)
@@ -374,5 +364,4 @@ _HANDLERS = {
     "done": _done, "spread": _spread, "block": _block, "defend": _defend, "yield": _yield,
 }
 
-__all__ = ["apply_action", "draw_item", "room_repair_needed", "doomed_token", "is_doomed",
-           "low_water_penalty"]
+__all__ = ["apply_action", "doomed_token", "is_doomed", "low_water_penalty"]

@@ -12,8 +12,9 @@ decision (``Game.undo_barrier``).
 from __future__ import annotations
 
 from .action import ActionError
+from .game import Game
 from .rng import Rng
-from .state import Game
+from .serialize import replay
 
 
 def determinize(g: Game, player: int | None, seed: int) -> Game:
@@ -45,6 +46,4 @@ def undo(g: Game) -> Game:
     if not can_undo(g):
         raise ActionError("nothing to undo: the last action revealed information, rolled a die, "
                           "drew a card, or ended the turn")
-    from .serialize import replay
-
     return replay(g.data, g.config, g.origin, g.history[:-1])

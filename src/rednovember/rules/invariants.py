@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .state import AFTER_ACTION, EXTRA_MOVE, MOVE, OPENED, Game
+from .state import AFTER_ACTION, EXTRA_MOVE, MOVE, OPENED, State
 
 
 class InvariantError(AssertionError):
@@ -16,7 +16,7 @@ def _need(cond: bool, message: str) -> None:
         raise InvariantError(message)
 
 
-def check(g: Game) -> None:
+def check(g: State) -> None:
     """Raise :class:`InvariantError` naming the first broken invariant."""
     d = g.data
     cards = g.event_deck + g.event_discard + g.event_out + ([d.set_aside] if g.kraken_aside else [])

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from .action import Action
 from .data import SEA
-from .state import AFTER_ACTION, DECIDE, EXTRA_MOVE, HIGH, LOW, MOVE, OPENED, Game
+from .state import AFTER_ACTION, DECIDE, EXTRA_MOVE, HIGH, LOW, MOVE, OPENED, State
 
 
-def legal_actions(g: Game) -> list[Action]:
+def legal_actions(g: State) -> list[Action]:
+    """Every legal action for the decider, in a stable order (cached on the state until the
+    next action is applied)."""
+    legal = g._legal
+    if legal is None:
+        legal = g._legal = _generate(g)
+    return legal
+
+
+def _generate(g: State) -> list[Action]:
     if g.result is not None:
         return []
     if g.phase == DECIDE:
@@ -27,11 +36,11 @@ def legal_actions(g: Game) -> list[Action]:
     return []
 
 
-def _plays(g: Game) -> list[Action]:
+def _plays(g: State) -> list[Action]:
     return [Action("play", k) for k in sorted(set(g.gnomes[g.active].hand))]
 
 
-def _opens(g: Game) -> list[Action]:
+def _opens(g: State) -> list[Action]:
     if g.ghost < 1:
         return []
     room = g.gnomes[g.active].room
@@ -43,7 +52,7 @@ def _opens(g: Game) -> list[Action]:
     return [Action("open", other) for h, other in g.data.exits[room] if not blocked[h]]
 
 
-def open_refusal(g: Game, other: int) -> str:
+def open_refusal(g: State, other: int) -> str:
     """Why the active gnome may not open the hatch to ``other`` now ('' if nothing forbids it
     but the phase or the clock)."""
     room = g.gnomes[g.active].room
@@ -57,7 +66,7 @@ def open_refusal(g: Game, other: int) -> str:
     return ""
 
 
-def enter_cost(g: Game, target: int) -> int:
+def enter_cost(g: State, target: int) -> int:
     """Minutes to go through the open hatch into ``target`` now, or -1 if not allowed."""
     here = g.gnomes[g.active].room
     if target == SEA:  # leaving the sub needs an Aqualung played this turn (R6: always 1)
@@ -71,7 +80,7 @@ def enter_cost(g: Game, target: int) -> int:
     return cost if 0 <= cost <= g.ghost else -1
 
 
-def reflow_result(g: Game, a: int, b: int) -> tuple[int, int]:
+def reflow_result(g: State, a: int, b: int) -> tuple[int, int]:
     """Water levels of interior rooms a, b after a hatch between them opens (R5)."""
     return reflow_levels(g.water[a], g.water[b])
 
@@ -83,12 +92,12 @@ def reflow_levels(wa: int, wb: int) -> tuple[int, int]:
     return wa, wb
 
 
-def escape_rooms(g: Game) -> list[int]:
+def escape_rooms(g: State) -> list[int]:
     """Rooms (or the Sea) the gnome can move out to after a failed Extinguish Fire."""
     return [other for _, other in g.data.exits[g.gnomes[g.active].room] if exit_cost(g, other) > 0]
 
 
-def exit_cost(g: Game, other: int) -> int:
+def exit_cost(g: State, other: int) -> int:
     """Minutes of a whole move out to ``other`` — open the hatch (1), the water reflows, go
     through (0, or 1 into low water or the Sea) — or -1 when it is not allowed or affordable."""
     here = g.gnomes[g.active].room
@@ -116,7 +125,7 @@ def _repair(kind: str, avail: int, arg: int = 0) -> list[Action]:
 _REPAIR_OPTIONS: dict[tuple[str, int], tuple[Action, ...]] = {}
 
 
-def _actions(g: Game) -> list[Action]:
+def _actions(g: State) -> list[Action]:
     gn = g.gnomes[g.active]
     room = gn.room
     time = g.ghost
@@ -134,7 +143,7 @@ def _actions(g: Game) -> list[Action]:
     return out
 
 
-def _normal_actions(g: Game, room: int, time: int) -> list[Action]:
+def _normal_actions(g: State, room: int, time: int) -> list[Action]:
     low = room != SEA and g.water[room] == LOW
     avail = time - (2 if low else 0)
     out: list[Action] = []
@@ -159,7 +168,7 @@ def _normal_actions(g: Game, room: int, time: int) -> list[Action]:
     return out
 
 
-def room_repair_needed(g: Game, name: str) -> bool:
+def room_repair_needed(g: State, name: str) -> bool:
     """R8: a room repair needs a problem: its track above 1, or its token on the track. R7: a
     gnome whose keeper has already passed the token cannot attempt the repair at all."""
     rep = g.data.room_repairs[name]
@@ -169,7 +178,7 @@ def room_repair_needed(g: Game, name: str) -> bool:
     return space >= 0 or (rep.track >= 0 and g.tracks[rep.track] > 1)
 
 
-def _draws(g: Game, room: int, avail: int) -> list[Action]:
+def _draws(g: State, room: int, avail: int) -> list[Action]:
     spec = g.data.draw_rooms.get(room)
     if spec is None or g.gnomes[g.active].drew_room == room:  # R10: the flag is per room
         return []
@@ -178,13 +187,13 @@ def _draws(g: Game, room: int, avail: int) -> list[Action]:
     return [Action("draw", n) for n in range(1, min(most, have, avail) + 1)]
 
 
-def _can_abandon(g: Game) -> bool:
+def _can_abandon(g: State) -> bool:
     gn = g.gnomes[g.active]
     return (gn.room == SEA and not g.config.few_players
             and gn.keeper < g.data.abandon_below)
 
 
-def _decision(g: Game) -> list[Action]:
+def _decision(g: State) -> list[Action]:
     d = g.pending[0]
     gn = g.gnomes[d.gnome]
     kinds = sorted(set(gn.hand))
@@ -203,7 +212,7 @@ def _decision(g: Game) -> list[Action]:
     raise AssertionError(f"unknown decision {d.kind}")
 
 
-def spread_rooms(g: Game) -> list[int]:
+def spread_rooms(g: State) -> list[int]:
     """Rooms Fire Spreads may reach: joined to a burning room by an interior hatch (blocked or
     not), neither burning nor flooded."""
     out = set()
@@ -217,7 +226,7 @@ def spread_rooms(g: Game) -> list[int]:
     return sorted(out)
 
 
-def blockable(g: Game, room: int) -> list[int]:
+def blockable(g: State, room: int) -> list[int]:
     """Rooms beyond the unblocked interior hatches of ``room`` (R1: none once tokens run out)."""
     if sum(g.blocked) >= g.data.blocked_tokens:
         return []

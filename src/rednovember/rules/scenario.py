@@ -11,10 +11,11 @@ from typing import Any
 from .action import ActionError, parse_action
 from .config import Config, ConfigError
 from .data import GameData, load_data
-from .flow import begin
-from .serialize import snapshot
+from .game import Game
+from .invariants import InvariantError, check
 from .setup import new_game
-from .state import Game
+from .snapshot import snapshot
+from .turn import begin
 
 FORMAT = "rednovember-scenario"
 LEVELS = {"none": 0, "low": 1, "high": 2}
@@ -61,8 +62,6 @@ def build(spec: Any, data: GameData | None = None) -> Game:
     dice = spec.get("dice", [])
     _need(isinstance(dice, list), "dice must be a list")
     g.rng.forced = [_int(d, "dice", 1, 10) for d in dice]
-    from .invariants import InvariantError, check
-
     try:
         check(g)
     except InvariantError as exc:

@@ -14,7 +14,12 @@ from typing import Any
 from .action import ActionError, parse_action
 from .config import Config, ConfigError
 from .data import GameData, load_data
-from .state import DECIDE, Decision, Game, Gnome, Result
+from .game import Game
+from .invariants import InvariantError, check
+from .setup import new_game
+from .snapshot import snapshot
+from .state import DECIDE, Decision, Gnome, Result
+from .turn import begin
 
 FORMAT = "rednovember-save"
 VERSION = 1
@@ -23,43 +28,6 @@ PHASES = ("move", "opened", "after_action", "extra_move", DECIDE, "over")
 
 class SaveError(ValueError):
     """A save that is corrupt, of another version, or made with another data set."""
-
-
-def snapshot(g: Game) -> dict[str, Any]:
-    """The complete game state (without log and history) as a JSON-ready dict."""
-    d = g.data
-    items = [i.id for i in d.items]
-    return {
-        "rng": {"state": g.rng.state, "forced": g.rng.forced[:]},
-        "fire": [r for r in d.rooms if g.fire[r]],
-        "water": {str(r): g.water[r] for r in d.rooms if g.water[r]},
-        "blocked": [list(d.hatches[h]) for h, b in enumerate(g.blocked) if b],
-        "tracks": dict(zip(d.tracks, g.tracks, strict=True)),
-        "tokens": {t: s for t, s in zip(d.tokens, g.tokens, strict=True) if s >= 0},
-        "gnomes": [_gnome(gn, items) for gn in g.gnomes],
-        "event_deck": g.event_deck[:], "event_discard": g.event_discard[:],
-        "event_out": g.event_out[:], "kraken_aside": g.kraken_aside,
-        "item_deck": [items[k] for k in g.item_deck],
-        "item_discard": [items[k] for k in g.item_discard],
-        "item_out": [items[k] for k in g.item_out], "stock": g.stock,
-        "arrivals": g.arrivals, "active": g.active, "ghost": g.ghost, "phase": g.phase,
-        "opened": g.opened, "began_in_sea": g.began_in_sea,
-        "played": {items[k]: n for k, n in enumerate(g.played) if n}, "armed_in": g.armed_in[:],
-        "charms": g.charms, "grog_used": g.grog_used,
-        "pending": [list(p) for p in g.pending], "resume": g.resume,
-        "effects": [dict(e) for e in g.effects], "event_space": g.event_space,
-        "item_here": g.item_here, "turn": g.turn, "skip_check": g.skip_check,
-        "in_updates": g.in_updates, "setup_events": g.setup_events,
-        "undo_barrier": g.undo_barrier,
-        "result": None if g.result is None else {"won": g.result.won, "cause": g.result.cause},
-    }
-
-
-def _gnome(gn: Gnome, items: list[str]) -> dict[str, Any]:
-    return {"number": gn.number, "colour": gn.colour, "player": gn.player, "room": gn.room,
-            "alive": gn.alive, "fainted": gn.fainted, "intoxication": gn.intoxication,
-            "hand": [items[k] for k in gn.hand], "keeper": gn.keeper, "arrival": gn.arrival,
-            "abandoned": gn.abandoned, "drew_room": gn.drew_room}
 
 
 def to_dict(g: Game) -> dict[str, Any]:
@@ -159,8 +127,6 @@ def restore(data: GameData, config: Config, s: Any) -> Game:
     g.item_out = _items(s.get("item_out"), data, "state.item_out")
     g.stock = _get(s, "stock", int, "state")
     _turn_fields(g, s)
-    from .invariants import InvariantError, check
-
     try:
         check(g)
     except InvariantError as exc:
@@ -280,9 +246,6 @@ def from_json(text: str, data: GameData | None = None, verify: bool = True) -> G
 
 def replay(data: GameData, config: Config, origin: Any, actions: list[Any]) -> Game:
     """Replay a game from its origin and actions (Action values or text)."""
-    from .flow import begin
-    from .setup import new_game
-
     if origin is None:
         g = new_game(config, data)
     else:

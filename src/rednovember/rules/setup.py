@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from .config import COLOURS, Config
 from .data import GameData, load_data
-from .flow import begin
-from .state import Game, Gnome
+from .game import Game
+from .state import Gnome
+from .turn import begin
 
 
 def new_game(config: Config, data: GameData | None = None, start: bool = True) -> Game:
     """A new game. With ``start=False`` it stops before the first turn (scenarios arrange the
-    position, then call :func:`rednovember.rules.flow.begin`)."""
+    position, then call :func:`rednovember.rules.turn.begin`)."""
     data = data or load_data()
     g = Game(data, config)
     rng = g.rng

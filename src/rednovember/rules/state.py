@@ -1,13 +1,12 @@
 """The game state: the submarine, the time track, the decks and the gnomes.
 
-A :class:`Game` is mutable for speed (``apply`` changes it in place); :meth:`Game.copy` makes an
+A :class:`State` is mutable for speed (``apply`` changes it in place); :meth:`State.copy` makes an
 independent twin cheaply (no deep copies), for bots that look ahead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Self
 
 from .action import Action
 from .config import Config
@@ -77,8 +76,11 @@ class Result(NamedTuple):
     cause: str  # "rescued", a track name, a token name, or "all_dead"
 
 
-class Game:
-    """A game of Red November in progress. Use :meth:`legal_actions` and :meth:`apply`."""
+class State:
+    """The whole position of a game in progress, with the queries every rules module needs.
+
+    The interface players and bots use, :class:`rednovember.rules.game.Game`, adds
+    ``legal_actions`` and ``apply`` on top of it."""
 
     __slots__ = ("data", "config", "rng", "fire", "water", "blocked", "tracks", "tokens", "gnomes",
                  "event_deck", "event_discard", "event_out", "kraken_aside", "item_deck",
@@ -133,10 +135,10 @@ class Game:
         self._legal: list[Action] | None = None
 
     # --- copying -------------------------------------------------------------------------------
-    def copy(self, keep_log: bool = True) -> Game:
+    def copy(self, keep_log: bool = True) -> Self:
         """An independent twin. ``keep_log=False`` drops log and history (for look-ahead)."""
-        twin = Game.__new__(Game)
-        for slot in Game.__slots__:
+        twin = type(self).__new__(type(self))
+        for slot in State.__slots__:
             setattr(twin, slot, getattr(self, slot))
         twin.rng = self.rng.copy()
         for name in ("fire", "water", "blocked", "tracks", "tokens", "event_deck", "event_discard",
@@ -213,44 +215,6 @@ class Game:
         """Append a log entry: a message id followed by its arguments."""
         self.log.append(entry)
 
-    # --- the interface everything uses -----------------------------------------------------------
-    def legal_actions(self) -> list[Action]:
-        """Every legal action for :attr:`decider`, in a stable order."""
-        if self._legal is None:
-            self._legal = (_ENGINE or _engine())[0](self)
-        return self._legal
-
-    def apply(self, action: Action) -> None:
-        """Apply a legal action; an illegal one raises ActionError and changes nothing."""
-        (_ENGINE or _engine())[1](self, action)
-
-    def apply_text(self, text: str) -> Action:
-        """Parse and apply an action given in its text form; returns the action."""
-        from .action import parse_action
-
-        action = parse_action(text, self.data)
-        self.apply(action)
-        return action
-
-    def view(self, player: int | None = None) -> dict[str, Any]:
-        """What ``player`` may see (None: a spectator), as a JSON-ready dict."""
-        from .view import view
-
-        return view(self, player)
-
     def is_sea(self, room: int) -> bool:
         return room == SEA
 
-
-# legal_actions and apply_action, bound on first use: those modules import this one, and an
-# import statement inside the two hottest methods cost ~10% of the engine's time.
-_ENGINE: tuple[Callable[[Game], list[Action]], Callable[[Game, Action], None]] | None = None
-
-
-def _engine() -> tuple[Callable[[Game], list[Action]], Callable[[Game, Action], None]]:
-    global _ENGINE
-    from .apply import apply_action
-    from .legal import legal_actions
-
-    _ENGINE = (legal_actions, apply_action)
-    return _ENGINE

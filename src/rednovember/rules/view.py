@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .state import Game
+from .legal import legal_actions
+from .snapshot import snapshot
+from .state import State
 
 
-def view(g: Game, player: int | None) -> dict[str, Any]:
-    from .serialize import snapshot
-
+def view(g: State, player: int | None) -> dict[str, Any]:
     s = snapshot(g)
     for key in ("rng", "event_deck", "item_deck"):
         s.pop(key)
@@ -28,7 +28,7 @@ def view(g: Game, player: int | None) -> dict[str, Any]:
     s["data_set"] = g.data.describe()
     s["decider"] = g.decider
     s["player_to_move"] = g.player_to_move
-    s["legal"] = ([a.text(g.data) for a in g.legal_actions()]
+    s["legal"] = ([a.text(g.data) for a in legal_actions(g)]
                   if player is not None and player == g.player_to_move else [])
     return s
 
@@ -39,7 +39,7 @@ _PRIVATE = {"draw": ((1,), (2,)), "item_icon": ((1,), (3,)), "loot": ((1,), (3,)
             "stumble": ((1,), (2,)), "give": ((1, 2), (3,))}
 
 
-def may_see(g: Game, entry: Sequence[Any], player: int | None) -> bool:
+def may_see(g: State, entry: Sequence[Any], player: int | None) -> bool:
     """Whether seat ``player`` (None: a spectator) may read every card a log entry names."""
     rule = _PRIVATE.get(entry[0])
     if rule is None or not g.config.has("mad-gnomes"):
@@ -48,7 +48,7 @@ def may_see(g: Game, entry: Sequence[Any], player: int | None) -> bool:
     return any(0 <= entry[i] < n and g.gnomes[entry[i]].player == player for i in rule[0])
 
 
-def log_for(g: Game, player: int | None, start: int = 0) -> list[tuple[Any, ...]]:
+def log_for(g: State, player: int | None, start: int = 0) -> list[tuple[Any, ...]]:
     """The log from ``start`` as ``player`` may read it: in Mad Gnomes, cards that went into
     another seat's hidden hand read as -1 (a single card) or their count (several)."""
     entries = g.log[start:]

@@ -1,12 +1,21 @@
-"""Turn flow: start of turn, faint check, the Updates phase, deaths and the end of the game."""
+"""The turn driver: the one place that decides what happens next.
+
+After setup (Hardest's setup events, R14) it starts each turn with the gnome furthest back; after
+the action it runs the faint check (phase 3) and the Updates phase (phase 4): the death check, the
+keeper's walk to the ghost with the event cards and items it meets (the event handlers live in
+:mod:`rednovember.rules.events`), and the end of the game. Pending decisions pause it; it resumes
+where the rules left off (:func:`continue_after_decisions`)."""
 
 from __future__ import annotations
 
 from .data import SEA
-from .state import AFTER_ACTION, DECIDE, HIGH, MOVE, OVER, Game, Result
+from .deaths import fainted_deaths, kill, lose, loss_checks
+from .decks import draw_event, draw_item
+from .events import EFFECTS
+from .state import AFTER_ACTION, DECIDE, HIGH, MOVE, OVER, Result, State
 
 
-def begin(g: Game) -> None:
+def begin(g: State) -> None:
     """After setup: the Hardest setup events (R14), then the first turn."""
     if g.config.has("hardest"):
         g.active = g.turn_order()[0]
@@ -17,9 +26,7 @@ def begin(g: Game) -> None:
         start_turn(g)
 
 
-def _setup_events(g: Game) -> None:
-    from .events import resolve_event, run_effects
-
+def _setup_events(g: State) -> None:
     run_effects(g)
     while g.result is None and not g.pending and g.setup_events > 0:
         g.setup_events -= 1
@@ -31,7 +38,7 @@ def _setup_events(g: Game) -> None:
         start_turn(g)
 
 
-def start_turn(g: Game) -> None:
+def start_turn(g: State) -> None:
     board = g.on_track()
     if not board:
         lose(g, "all_dead")
@@ -67,7 +74,7 @@ def start_turn(g: Game) -> None:
         g.say("stand_up", gn.number)
 
 
-def after_action(g: Game) -> None:
+def after_action(g: State) -> None:
     """The action is done: the item window stays open while the gnome holds items."""
     if g.result is not None:
         return
@@ -82,10 +89,8 @@ def after_action(g: Game) -> None:
         finish_turn(g)
 
 
-def finish_turn(g: Game) -> None:
+def finish_turn(g: State) -> None:
     """Phase 3 (faint check) then phase 4 (Updates)."""
-    from .events import draw_event
-
     gn = g.gnomes[g.active]
     if g.grog_used:
         card = draw_event(g)
@@ -106,7 +111,7 @@ def finish_turn(g: Game) -> None:
     updates(g)
 
 
-def updates(g: Game) -> None:
+def updates(g: State) -> None:
     gn = g.gnomes[g.active]
     g.in_updates = True
     if not g.skip_check:
@@ -124,11 +129,8 @@ def updates(g: Game) -> None:
         advance(g)
 
 
-def advance(g: Game) -> None:
+def advance(g: State) -> None:
     """Move the keeper space by space to the ghost, resolving every icon on the way."""
-    from .apply import draw_item
-    from .events import resolve_event
-
     data = g.data
     gn = g.gnomes[g.active]
     while g.result is None:
@@ -163,10 +165,8 @@ def advance(g: Game) -> None:
         end_turn(g)
 
 
-def continue_after_decisions(g: Game) -> None:
+def continue_after_decisions(g: State) -> None:
     """All pending decisions are made: carry on where the rules left off."""
-    from .events import run_effects
-
     if g.resume == "action":
         after_action(g)
     elif g.resume == "setup":
@@ -180,72 +180,35 @@ def continue_after_decisions(g: Game) -> None:
             advance(g)
 
 
-def end_turn(g: Game) -> None:
+def end_turn(g: State) -> None:
     loss_checks(g)
     if g.result is None:
         start_turn(g)
 
 
-def fainted_deaths(g: Game) -> None:
-    """During any Updates phase a fainted gnome in a burning or high-water room dies at once."""
-    for gn in g.gnomes:
-        if gn.on_board and gn.fainted and gn.room != SEA:
-            if g.fire[gn.room]:
-                kill(g, gn.number, "fire")
-            elif g.water[gn.room] == HIGH:
-                kill(g, gn.number, "flood")
+# --- event cards -----------------------------------------------------------------------------
+def resolve_event(g: State, space: int) -> None:
+    """Draw and resolve one event card; ``space`` is where it was drawn (for tokens)."""
+    card = draw_event(g)
+    info = g.data.events[card]
+    harder = g.config.has("harder") or g.config.has("hardest")
+    (g.event_out if info.respite and harder else g.event_discard).append(card)
+    g.say("event", card, space)
+    g.event_space = space
+    g.effects = list(info.effects)
+    run_effects(g)
 
 
-def kill(g: Game, number: int, cause: str) -> None:
-    """A gnome dies: its items are discarded; Less Deadly Death sends a new gnome instead."""
-    gn = g.gnomes[number]
-    g.say("death", number, cause, gn.room)
-    g.item_discard.extend(gn.hand)
-    gn.hand = []
-    gn.fainted = False
-    gn.drew_room = -1
-    if g.config.has("less-deadly-death"):
-        gn.intoxication = 0
-        gn.room = g.rng.die()
-        g.say("replacement", number, gn.room)
-        if number == g.active and not g.in_updates:
-            g.skip_check = True
-        return
-    gn.alive = False
-    gn.room = -1
-    loss_checks(g)
+def run_effects(g: State) -> None:
+    """Resolve the current card's remaining effects until one needs a decision."""
+    while g.effects and g.result is None and not g.pending:
+        effect = g.effects.pop(0)
+        EFFECTS[effect["type"]](g, effect)
+        if g.in_updates:
+            fainted_deaths(g)
+        if not g.gnomes[g.active].alive:
+            g.effects = []
 
 
-def loss_checks(g: Game) -> None:
-    """R9: the immediate losses — every keeper past a token, or no gnome left aboard."""
-    if g.result is not None:
-        return
-    board = g.on_track()
-    if not board:
-        lose(g, "all_dead")
-        return
-    top = max(gn.keeper for gn in board)  # every keeper has passed a token beyond the top one
-    for t, space in enumerate(g.tokens):
-        if space >= 0 and space > top:
-            lose(g, g.data.tokens[t])
-            return
-
-
-def lose(g: Game, cause: str) -> None:
-    g.result = Result(False, cause)
-    g.phase = OVER
-    g.pending = []
-    g.effects = []
-    g.say("lost", cause)
-
-
-def outcome(g: Game, number: int) -> bool | None:
-    """Whether gnome ``number``'s player won (None while the game goes on). A gnome that
-    abandoned its comrades wins exactly when the crew loses."""
-    if g.result is None:
-        return None
-    return g.result.won != g.gnomes[number].abandoned
-
-
-__all__ = ["AFTER_ACTION", "begin", "start_turn", "after_action", "finish_turn", "kill",
-           "loss_checks", "lose", "outcome", "end_turn", "continue_after_decisions"]
+__all__ = ["AFTER_ACTION", "begin", "start_turn", "after_action", "finish_turn", "end_turn",
+           "continue_after_decisions", "resolve_event", "run_effects"]
