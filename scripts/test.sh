@@ -4,8 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-.venv/bin/python -m pip install --quiet -e '.[test]'
+# The exact versions of constraints.txt (pip itself, the build backend and every dependency).
+.venv/bin/python -m pip install --quiet -c constraints.txt pip >/dev/null
+.venv/bin/python -m pip install --quiet -c constraints.txt --build-constraint constraints.txt -e '.[test]'
 # The browser tests drive Debian's Chromium (never a downloaded browser).
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then
