@@ -2,11 +2,8 @@
 # Install everything the tests need into .venv, then run lint, types and the test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
-# The exact versions of constraints.txt (pip itself, the build backend and every dependency).
-.venv/bin/python -m pip install --quiet -c constraints.txt pip >/dev/null
-.venv/bin/python -m pip install --quiet -c constraints.txt --build-constraint constraints.txt -e '.[test]'
+. scripts/venv.sh
+ensure_venv test  # the versions of constraints.txt; pip runs only when they or pyproject.toml changed
 # The browser tests drive Debian's Chromium (never a downloaded browser).
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then
