@@ -16,7 +16,7 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 echo "== ruff"
 .venv/bin/ruff check src tests bench
-echo "== mypy (engine)"
+echo "== mypy (strict, the whole package)"
 .venv/bin/mypy
 echo "== pytest"
 .venv/bin/python -m pytest "$@"
