@@ -2,7 +2,6 @@
 # Install the game into .venv and start a terminal game (extra arguments go to `rednovember play`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install --quiet -e . >/dev/null
+. scripts/venv.sh
+ensure_venv  # pip runs only when pyproject.toml or constraints.txt changed
 exec .venv/bin/rednovember play "$@"

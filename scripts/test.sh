@@ -2,10 +2,8 @@
 # Install everything the tests need into .venv, then run lint, types and the test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-.venv/bin/python -m pip install --quiet -e '.[test]'
+. scripts/venv.sh
+ensure_venv test  # the versions of constraints.txt; pip runs only when they or pyproject.toml changed
 # The browser tests drive Debian's Chromium (never a downloaded browser).
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then
@@ -18,7 +16,7 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 echo "== ruff"
 .venv/bin/ruff check src tests bench
-echo "== mypy (engine)"
+echo "== mypy (strict, the whole package)"
 .venv/bin/mypy
 echo "== pytest"
 .venv/bin/python -m pytest "$@"

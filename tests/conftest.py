@@ -6,15 +6,31 @@ or drops one), so :func:`rednovember.rules.invariants.check` holds after arrangi
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 from rednovember.rules import Action, ActionError, Config, Game, GameData, new_game, turn
 from rednovember.rules.invariants import check
 from rednovember.rules.serialize import to_dict
 from rednovember.rules.state import AFTER_ACTION, HIGH, LOW, NONE
+
+# Hypothesis profiles (HYPOTHESIS_PROFILE picks one; ./scripts/test.sh and CI use "ci"):
+# - "ci": reproducible, the same examples on every run (derandomised, no example database);
+# - "explore": new random examples on every run, 50 times as many, failures remembered in
+#   .hypothesis/examples and tried first next time. Tests that ask for more examples than the
+#   profile's (tests/test_properties.py) scale from settings.default.max_examples.
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile(
+    "explore", derandomize=False, max_examples=5_000, deadline=None, print_blob=True,
+    database=DirectoryBasedExampleDatabase(Path(__file__).resolve().parents[1]
+                                           / ".hypothesis" / "examples"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ANY = object()
 

@@ -14,8 +14,10 @@ Periodically and at the end: the JSON save round trip and the replay from the hi
 same state, copies are independent, action texts parse back, and in Mad Gnomes no seat's view shows
 another seat's hand. Every game ends (a generous step cap).
 
-The default run is reproducible (derandomized Hypothesis, no example database) and takes seconds.
-Set ``RN_PROPERTY_SCALE=10`` (or more) for a longer soak with ten times the examples and games.
+The default run is reproducible (the "ci" Hypothesis profile of tests/conftest.py: derandomised, no
+example database) and takes seconds; ``HYPOTHESIS_PROFILE=explore`` draws new examples on every run,
+50 times as many, and remembers failures. ``RN_PROPERTY_SCALE=10`` (or more) multiplies the examples
+and the seeded games by ten.
 """
 
 from __future__ import annotations
@@ -48,10 +50,10 @@ from rednovember.rules.view import log_for
 
 SCALE = max(1, int(os.environ.get("RN_PROPERTY_SCALE", "1")))
 STEP_CAP = 5_000  # the longest random games take ~300 steps; every game must end well before
-EXAMPLES = 200 * SCALE
+EXAMPLES = 2 * settings.default.max_examples * SCALE  # the profile's: 200 in "ci"
 
 PROPERTY_SETTINGS = settings(
-    max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, print_blob=True,
+    max_examples=EXAMPLES, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.large_base_example])
 

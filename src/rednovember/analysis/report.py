@@ -28,7 +28,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .simulate import (
     SimulateError,
@@ -41,6 +41,10 @@ from .simulate import (
     progress_wanted,
     run_specs,
 )
+
+if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 from .stats import merge_counts
 
 REQUIRED = ("games", "wins", "win_rate", "losses", "deaths", "players", "bot", "variants",
@@ -132,7 +136,7 @@ def _slug(text: str) -> str:
 
 
 # --- charts ----------------------------------------------------------------------------------
-def _figure(width: float, height: float) -> Any:
+def _figure(width: float, height: float) -> Figure:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -191,7 +195,7 @@ def chart_losses(runs: Sequence[dict[str, Any]], path: Path) -> None:
     fig.savefig(path)
 
 
-def _stacked_bars(ax: Any, ys: list[int], bars: list[tuple[str, list[float]]]) -> bool:
+def _stacked_bars(ax: Axes, ys: list[int], bars: list[tuple[str, list[float]]]) -> bool:
     """Horizontal bars stacked from the left, one series per cause (empty ones skipped, colours
     from COLOURS where a cause has one); True when anything was drawn."""
     left = [0.0] * len(ys)

@@ -14,7 +14,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -51,8 +51,8 @@ class Seat:
 class Connection:
     """One WebSocket (one browser tab): the seats it holds and its queue of outgoing messages."""
 
-    def __init__(self, send: Any) -> None:
-        self._send = send  # async callable(str)
+    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+        self._send = send  # the WebSocket's send_text
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.seats: dict[int, str] = {}  # seat -> token hash it was authenticated with
         self.creator = False
@@ -560,7 +560,6 @@ class Hub:
             raise ProtocolError("unauthorised", "this connection holds no seat token (spectator): "
                                                 "take a seat first")
         raise ProtocolError("forbidden", f"this connection holds no token for seat {seat}")
-        return seat
 
 
 __all__ = ["Connection", "Hub", "LiveGame", "Seat"]

@@ -1,0 +1,36 @@
+# Sourced by play.sh, serve.sh and test.sh (from the repository root): `ensure_venv EXTRA` makes
+# .venv if needed and installs the project into it ("" the game alone, "test" everything the tests
+# need) at the exact versions of constraints.txt. A stamp in .venv (a hash of pyproject.toml,
+# constraints.txt and this file) records what was installed: when nothing changed, no pip runs.
+
+_venv_stamp() {  # the stamp file of an install with this extra
+  echo ".venv/.rednovember-installed${1:+-$1}"
+}
+
+# pip, with the one harmless warning of this machine's pip configuration filtered out: every
+# package the extra local index lacks gives "WARNING: Location 'file:///…/NAME/' is ignored: it is
+# neither a file nor a directory." Everything else pip says (and its exit status) passes through.
+_venv_pip() {
+  local noise="^WARNING: Location '[^']*' is ignored: it is neither a file nor a directory\.\$"
+  local status=0
+  { .venv/bin/python -m pip "$@" 2>&1 1>&3 3>&- | { grep -v -E "$noise" >&2 || true; }; } 3>&1 \
+    || status=$?
+  return "$status"
+}
+
+ensure_venv() {
+  local extra=${1:-} want stamp
+  [ -x .venv/bin/python ] || "${PYTHON:-python3}" -m venv .venv
+  want=$(cat pyproject.toml constraints.txt scripts/venv.sh | sha256sum)
+  stamp=$(_venv_stamp "$extra")
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    return 0
+  fi
+  _venv_pip install --quiet -c constraints.txt pip >/dev/null
+  _venv_pip install --quiet -c constraints.txt --build-constraint constraints.txt \
+    -e ".${extra:+[$extra]}" >/dev/null
+  echo "$want" >"$stamp"
+  if [ -n "$extra" ]; then  # the game alone is part of any install with extras
+    echo "$want" >"$(_venv_stamp "")"
+  fi
+}
