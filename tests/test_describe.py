@@ -23,6 +23,8 @@ from rednovember.i18n.describe import (
 from rednovember.rules import COLOURS, Action, Config, Game, load_data, new_game
 from rednovember.rules.data import REPAIRS
 from rednovember.rules.state import LOW
+from rednovember.terminal.menu import build_menu, minutes_menu
+from rednovember.web.protocol import action_info
 
 RULES = Path(__file__).resolve().parents[1] / "src" / "rednovember" / "rules"
 
@@ -266,3 +268,18 @@ def test_sentences_hide_exactly_what_the_engine_redacts_for_a_seat() -> None:
             same = describe_entry(entry, g, viewer=seat) == describe_entry(entry, g)
             assert same == (shown == entry), (seat, entry)
     assert "Grog" not in describe_entry(g.log[-1], g, viewer=1)  # not even the loser's seat
+
+
+def test_R7_amended_every_interface_warns_before_fix_engine_with_pressure_6_past_crushed() -> None:
+    g = _game_in(1)
+    gn = g.gnomes[g.active]
+    g.tracks[g.data.tracks.index("pressure")] = 6
+    g.tokens[g.data.tokens.index("crushed")] = gn.keeper - 3
+    g._legal = None
+    (group,) = [e for e in build_menu(g) if e.actions and e.actions[0].kind == "fix_engine"]
+    assert "doomed from 4 min" in group.label and "Crushed!" in group.label
+    warned = [e.actions[0].minutes for e in minutes_menu(group, g) if e.warn]
+    assert warned == list(range(4, 11))  # the ghost passes Crushed! from 4 minutes on
+    info = action_info(Action("fix_engine", 0, 5), g)
+    assert info["doomed"] is True and info["token_lost"] == "crushed" and info["chance"] == 0
+    assert action_info(Action("fix_engine", 0, 3), g)["doomed"] is False
