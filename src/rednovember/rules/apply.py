@@ -200,6 +200,12 @@ def _must_leave(g: State) -> None:
     after_action(g)
 
 
+def can_escape(g: State) -> bool:
+    """P8: after a failed Extinguish Fire, could the active gnome get out (now, or by playing an
+    item it holds)? Otherwise it dies at once."""
+    return bool(escape_rooms(g)) or _way_out_items(g)
+
+
 def _way_out_items(g: State) -> bool:
     """P8: does the active gnome hold an item that could open a way out of the burning room?"""
     items = g.data.items
@@ -364,4 +370,4 @@ _HANDLERS = {
     "done": _done, "spread": _spread, "block": _block, "defend": _defend, "yield": _yield,
 }
 
-__all__ = ["apply_action", "doomed_token", "is_doomed", "low_water_penalty"]
+__all__ = ["apply_action", "can_escape", "doomed_token", "is_doomed", "low_water_penalty"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from ..i18n import catalog
 from ..i18n import names as n
 from ..i18n.describe import describe_action, low_water_penalty, repair_chance, repair_doomed
+from ..i18n.warnings import warning_texts
 from ..rules import Action, Game
 from ..rules.data import REPAIRS
 from ..rules.state import DECIDE
@@ -22,7 +23,7 @@ class Entry:
     section: str
     actions: list[Action] = field(default_factory=list)
     question: str = ""
-    warn: bool = False  # a doomed repair (R7)
+    warn: bool = False  # a doomed repair (R7) or a harmful choice (i18n.warnings)
 
     @property
     def is_group(self) -> bool:
@@ -90,8 +91,10 @@ def build_menu(game: Game, lang: str = "en") -> list[Entry]:
 
 
 def _single(a: Action, game: Game, lang: str, section: str, short: bool = False) -> Entry:
-    warn = a.kind in REPAIRS and repair_doomed(a, game)[0]
-    return Entry(describe_action(a, game, lang, short), section, [a], warn=warn)
+    warnings = warning_texts(a, game, lang)
+    label = describe_action(a, game, lang, short) + "".join(f" ⚠ {w}" for w in warnings)
+    warn = bool(warnings) or (a.kind in REPAIRS and repair_doomed(a, game)[0])
+    return Entry(label, section, [a], warn=warn)
 
 
 def minutes_menu(entry: Entry, game: Game, lang: str = "en") -> list[Entry]:

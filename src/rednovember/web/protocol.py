@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n.describe import action_cost, low_water_penalty, repair_chance, repair_doomed
+from ..i18n.warnings import action_warnings
 from ..rules import Action, Game, outcome
 from ..rules.action import ITEM_ARG, ROOM_ARG
 from ..rules.data import REPAIRS
@@ -189,7 +190,7 @@ def action_info(action: Action, game: Game) -> dict[str, Any]:
         "gnome": action.arg if k in ("trade", "attack") else None,
         "count": action.arg if k == "draw" else None,
         "cost": None, "penalty": 0, "repair": k in REPAIRS, "bonus": None, "chance": None,
-        "doomed": False, "token_lost": None,
+        "doomed": False, "token_lost": None, "warnings": [],
     }
     try:
         info["cost"] = action_cost(action, game)
@@ -201,6 +202,7 @@ def action_info(action: Action, game: Game) -> dict[str, Any]:
             info["token_lost"] = data.tokens[token] if token >= 0 else None
             info["bonus"] = game.bonus(k)
             info["chance"] = repair_chance(action, game)
+        info["warnings"] = [{"code": code, **fields} for code, fields in action_warnings(action, game)]
     except (IndexError, KeyError, ValueError):  # pragma: no cover - a describe helper's blind spot
         pass
     return info

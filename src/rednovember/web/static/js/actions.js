@@ -40,7 +40,8 @@ export function boardTargets(model, actions) {
   const targets = { rooms: {}, hatches: {}, gnomes: {} };
   const here = v.active >= 0 ? v.gnomes[v.active].room : -1;
   for (const a of actions) {
-    const label = actionText(model, toLocal(a));
+    const warns = warningTexts(model, a);
+    const label = actionText(model, toLocal(a)) + (warns.length ? ` ⚠ ${warns.join(" ")}` : "");
     switch (a.kind) {
       case "open": targets.hatches[hatchKey(here, a.room)] = { act: a.text, label }; break;
       case "enter": targets.rooms[v.opened] = { act: a.text, label }; break;
@@ -73,9 +74,31 @@ export function toLocal(a) {
   return { kind: a.kind, text: a.text, room: a.room, item: a.item, n: a.gnome ?? a.count ?? a.arg, minutes: a.minutes };
 }
 
-function button(a, label, extra = "", cls = "btn") {
-  return `<button type="button" class="${cls}" ${attrs({ "data-act": a.text, "data-testid": testId(a.text),
-    title: label })} ${extra}>${esc(label)}</button>`;
+// Warnings before harmful choices (server field `warnings`: codes with a room or gnome number).
+const LETHAL = new Set(["dies_in_fire", "dies_in_flood", "no_way_out", "spread_fainted", "attack", "abandon"]);
+
+export function warningTexts(model, a) {
+  return (a.warnings || []).map((w) => t("warnings", w.code, {
+    room: w.room !== undefined ? roomName(model, w.room) : "",
+    gnome: w.gnome !== undefined ? gnomeName(model, w.gnome) : "" }));
+}
+
+function lethalText(model, a) {
+  const texts = (a.warnings || []).filter((w) => LETHAL.has(w.code)).map((w) => warningTexts(model, { warnings: [w] })[0]);
+  return texts.length ? texts.join("\n") : undefined;
+}
+
+function warnList(model, actions) {
+  const items = actions.flatMap((a) => (a.warnings || []).map((w, i) => `<li class="warn${LETHAL.has(w.code) ? " lethal" : ""}" ${attrs({
+    "data-testid": `warn-${w.code}` })}>⚠ <strong>${esc(actionText(model, toLocal(a)))}</strong>: ${esc(warningTexts(model, a)[i])}</li>`));
+  return items.length ? `<ul class="warn-list" role="note">${items.join("")}</ul>` : "";
+}
+
+function button(a, label, extra = "", cls = "btn", model = null) {
+  const warned = model && a.warnings && a.warnings.length;
+  const confirm = warned && !/data-confirm/.test(extra) ? lethalText(model, a) : undefined;
+  return `<button type="button" class="${cls}${warned ? " warned" : ""}" ${attrs({ "data-act": a.text, "data-testid": testId(a.text),
+    title: warned ? `${label} — ${warningTexts(model, a).join(" ")}` : label, "data-confirm": confirm })} ${extra}>${warned ? "⚠ " : ""}${esc(label)}</button>`;
 }
 
 function costNote(a) {
@@ -104,9 +127,9 @@ function movesSection(model, state, g, busy) {
   let s = `<div class="act-group moves"><h4>${esc(raw("ui", "section_move"))}</h4><p class="hint">${esc(raw("web", "hint_board"))}</p><div class="btn-row">`;
   for (const a of g.moves) {
     const note = costNote(a);
-    s += button(a, actionText(model, toLocal(a)) + (note ? ` (${note})` : ""), dis);
+    s += button(a, actionText(model, toLocal(a)) + (note ? ` (${note})` : ""), dis, "btn", model);
   }
-  return s + `</div></div>`;
+  return s + `</div>${warnList(model, g.moves)}</div>`;
 }
 
 function repairGroup(model, key, list, ui, busy) {
@@ -150,9 +173,10 @@ function repairGroup(model, key, list, ui, busy) {
   if (a.doomed) {
     s += `<p class="warn doomed" role="alert" data-testid="repair-${gid}-doomed">⚠ ${esc(t("action_notes", "doomed", { token: tokenName(model, a.token_lost || "") }))}</p>`;
   }
+  s += warnList(model, [a]);
   const go = a.doomed ? raw("web", "repair_anyway") : raw("web", "repair_go");
   s += `<div class="btn-row"><button type="button" class="btn ${a.doomed ? "danger" : "primary"}" ${attrs({
-    "data-act": a.text, "data-confirm": a.doomed ? t("web", "confirm_doomed", { kind: kindName(kind) }) : undefined,
+    "data-act": a.text, "data-confirm": a.doomed ? t("web", "confirm_doomed", { kind: kindName(kind) }) : lethalText(model, a),
     "data-testid": `repair-${gid}-go`, "aria-label": `${actionText(model, toLocal(a))}` })} ${busy ? "disabled" : ""}>${esc(go)} (${esc(t("action_notes", "cost", { minutes: a.cost }))})</button></div>`;
   // every option stays reachable as its own (hidden) button for keyboard users and tests
   s += `<div class="sr-only">${list.map((x) => button(x, actionText(model, toLocal(x)), "tabindex=\"-1\"")).join("")}</div>`;
@@ -189,9 +213,9 @@ function actionSection(model, state, g, ui, busy) {
     const note = a.kind === "end" ? "" : costNote(a);
     const label = actionText(model, toLocal(a)) + (note ? ` (${note})` : "");
     const extra = a.kind === "abandon" ? `data-confirm="${esc(raw("web", "confirm_abandon"))}"` : "";
-    s += button(a, label, `${dis} ${extra}`, a.kind === "end" ? "btn primary" : a.kind === "abandon" ? "btn danger" : "btn");
+    s += button(a, label, `${dis} ${extra}`, a.kind === "end" ? "btn primary" : a.kind === "abandon" ? "btn danger" : "btn", model);
   }
-  return s + `</div></div>`;
+  return s + `</div>${warnList(model, g.others)}</div>`;
 }
 
 function decisionSection(model, state, g, busy) {
@@ -200,9 +224,9 @@ function decisionSection(model, state, g, busy) {
   let s = `<div class="act-group decide" data-testid="decision"><h4>${esc(raw("ui", "section_decide"))}</h4><div class="btn-row">`;
   for (const a of g.decisions) {
     const cls = a.kind === "done" ? "btn primary" : a.kind === "yield" ? "btn danger" : "btn";
-    s += button(a, actionText(model, toLocal(a)), dis, cls);
+    s += button(a, actionText(model, toLocal(a)), dis, cls, model);
   }
-  return s + `</div></div>`;
+  return s + `</div>${warnList(model, g.decisions)}</div>`;
 }
 
 export function renderActions(model, state, ui, busy) {
