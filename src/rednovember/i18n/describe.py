@@ -194,6 +194,16 @@ def repair_doomed(action: Action, game: Game) -> tuple[bool, int]:
     return token >= 0, token
 
 
+def keeper_walk(game: Game, ghost_after: int) -> tuple[int, int]:
+    """(event cards, item cards) the active gnome's keeper will meet walking to ``ghost_after``
+    in the Updates phase, Lucky Charms played so far counted (the first icons are ignored)."""
+    keeper = game.gnomes[game.active].keeper
+    spaces = range(max(0, ghost_after), keeper)
+    events = sum(1 for s in spaces if s in game.data.event_icons)
+    items = sum(1 for s in spaces if s in game.data.item_icons)
+    return max(0, events - game.charms), items
+
+
 def repair_chance(action: Action, game: Game) -> int:
     """Chance of success in percent: min(10, minutes + bonus) / 10, or 0 when doomed (R7)."""
     if repair_doomed(action, game)[0]:
@@ -347,4 +357,4 @@ def describe_result(game: Game, lang: str = DEFAULT) -> list[str]:
 
 __all__ = ["ENTRY_ARGS", "VARIANTS", "action_cost", "describe_action", "describe_decision",
            "describe_entry", "describe_log", "describe_result", "low_water_penalty",
-           "repair_chance", "repair_doomed", "template_keys"]
+           "repair_chance", "repair_doomed", "template_keys", "keeper_walk"]

@@ -26,7 +26,7 @@ from ..rules.hidden import undo as engine_undo
 from ..rules.serialize import SaveError, replay
 from ..rules.view import log_for
 from . import security
-from .protocol import ProtocolError, action_info, jsonable, result_info
+from .protocol import ProtocolError, action_info, jsonable, result_info, suggestions
 from .store import GameRecord, SeatRow, Store
 
 log = logging.getLogger("rednovember.web")
@@ -464,6 +464,7 @@ class Hub:
             "status": lg.status, "view": view,
             "to_move": -1 if lg.status == "over" else g.player_to_move, "decider": g.decider,
             "your_turn": your_turn, "actions": actions, "can_undo": undoable,
+            "suggest": suggestions(g) if your_turn else {},
             "log_start": log_start, "log": jsonable(log_for(g, seat, log_start)),
             "result": result_info(g),
             "seats": self.seats_info(lg) if seats is None else seats,

@@ -8,11 +8,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n.describe import action_cost, low_water_penalty, repair_chance, repair_doomed
+from ..bots.heuristic import best_plans
+from ..i18n.describe import action_cost, keeper_walk, low_water_penalty, repair_chance, repair_doomed
 from ..i18n.warnings import action_warnings
 from ..rules import Action, Game, outcome
 from ..rules.action import ITEM_ARG, ROOM_ARG
 from ..rules.data import REPAIRS
+from ..rules.state import MOVE
 
 MAX_MESSAGE_BYTES = 16 * 1024  # a WebSocket text message (larger: error too_large)
 MAX_FRAME_BYTES = 1024 * 1024  # uvicorn closes the socket (1009) above this
@@ -190,12 +192,17 @@ def action_info(action: Action, game: Game) -> dict[str, Any]:
         "gnome": action.arg if k in ("trade", "attack") else None,
         "count": action.arg if k == "draw" else None,
         "cost": None, "penalty": 0, "repair": k in REPAIRS, "bonus": None, "chance": None,
-        "doomed": False, "token_lost": None, "warnings": [],
+        "doomed": False, "token_lost": None, "warnings": [], "ghost_after": None,
+        "meets": None,
     }
     try:
         info["cost"] = action_cost(action, game)
         if info["cost"] is not None and (k in REPAIRS or k in ("draw", "trade", "attack")):
             info["penalty"] = low_water_penalty(game, k)
+        if info["cost"] is not None and k not in ("open", "enter", "exit"):  # the turn's last cost
+            info["ghost_after"] = game.ghost - info["cost"]
+            events, items = keeper_walk(game, info["ghost_after"])
+            info["meets"] = {"events": events, "items": items}
         if k in REPAIRS:
             doomed, token = repair_doomed(action, game)
             info["doomed"] = doomed
@@ -206,6 +213,24 @@ def action_info(action: Action, game: Game) -> dict[str, Any]:
     except (IndexError, KeyError, ValueError):  # pragma: no cover - a describe helper's blind spot
         pass
     return info
+
+
+def suggestions(game: Game) -> dict[str, dict[str, Any]]:
+    """For each repair the active gnome can make where it stands, what a sensible player would
+    pick (the heuristic bot's best plan for it): minutes and the items to play first. The web
+    page's default; keyed like the page groups repairs (``kind`` or ``unblock_hatch:ROOM``)."""
+    if game.phase != MOVE or game.result is not None:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for plan in best_plans(game, game.player_to_move):
+        a = plan.action
+        if a.kind not in REPAIRS or any(s.kind != "play" for s in plan.steps[:-1]):
+            continue
+        key = f"{a.kind}:{a.arg}" if a.kind == "unblock_hatch" else a.kind
+        if key not in out:
+            out[key] = {"minutes": a.minutes, "items": [game.data.items[s.arg].id
+                                                         for s in plan.steps[:-1]]}
+    return out
 
 
 def result_info(game: Game) -> dict[str, Any] | None:

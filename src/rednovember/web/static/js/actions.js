@@ -132,11 +132,11 @@ function movesSection(model, state, g, busy) {
   return s + `</div>${warnList(model, g.moves)}</div>`;
 }
 
-function repairGroup(model, key, list, ui, busy) {
+function repairGroup(model, key, list, ui, busy, suggest) {
   const first = list[0];
   const kind = first.kind;
   const max = list[list.length - 1].minutes;
-  const sel = ui.minutes[key] ?? defaultMinutes(list);
+  const sel = ui.minutes[key] ?? (suggest && list.some((x) => x.minutes === suggest.minutes) ? suggest.minutes : defaultMinutes(list));
   const a = list.find((x) => x.minutes === sel) || list[list.length - 1];
   const gid = key.replace(":", "-");
   const title = kind === "unblock_hatch" ? t("actions", "unblock_hatch", { room: roomName(model, first.room), minutes: "…" }).replace(/\s*….*$/, "")
@@ -159,6 +159,15 @@ function repairGroup(model, key, list, ui, busy) {
   bits.push(t("web", "needs_roll", { target: Math.min(10, target) }));
   if (a.bonus) bits.push(t("web", "bonus_from_items", { bonus: a.bonus }));
   s += `<p class="repair-info">${esc(bits.join(" · "))}</p>`;
+  if (a.ghost_after !== null && a.ghost_after !== undefined && a.meets) {
+    s += `<p class="repair-info ghost-preview" data-testid="repair-${gid}-preview">${esc(t("web", "ghost_preview",
+      { space: a.ghost_after, events: a.meets.events, items: a.meets.items }))}</p>`;
+  }
+  if (suggest) {
+    const items = suggest.items.map((id) => itemName(model, id)).join(", ");
+    s += `<p class="repair-info suggested" data-testid="repair-${gid}-suggested">${esc(items
+      ? t("web", "suggested_items", { items, minutes: suggest.minutes }) : t("web", "suggested", { minutes: suggest.minutes }))}</p>`;
+  }
   // what the items still in hand would add
   const hand = model.view.gnomes[model.view.active]?.hand || [];
   const tips = [];
@@ -194,7 +203,7 @@ function actionSection(model, state, g, ui, busy) {
   const dis = busy ? "disabled" : "";
   if (!g.repairs.size && !g.draws.length && !g.others.length) return "";
   let s = `<div class="act-group action"><h4>${esc(raw("ui", "section_action"))}</h4>`;
-  for (const [key, list] of g.repairs) s += repairGroup(model, key, list, ui, busy);
+  for (const [key, list] of g.repairs) s += repairGroup(model, key, list, ui, busy, (state.suggest || {})[key]);
   if (g.draws.length) {
     const first = g.draws[0];
     const stock = model.data.draw_rooms[String(model.view.gnomes[model.view.active].room)]?.[0] === "captains_stock";
