@@ -7,7 +7,7 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import HIGH, LOW, act, arrange, give, start
+from helpers import HIGH, LOW, act, arrange, give, start
 
 from rednovember.bots import BOTS, make_bot
 from rednovember.bots.base import RandomBot, known_bot

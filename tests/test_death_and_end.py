@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import (
+from helpers import (
     HIGH,
     LOW,
     arrange,

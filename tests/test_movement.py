@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import HIGH, LOW, NONE, arrange, block, give, kinds, logged, rejects, start
+from helpers import HIGH, LOW, NONE, arrange, block, give, kinds, logged, rejects, start
 
 from rednovember.rules import Action
 from rednovember.rules.data import SEA

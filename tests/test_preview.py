@@ -3,7 +3,7 @@ the minutes (and items) a sensible player picks: the heuristic bot's choice."""
 
 from __future__ import annotations
 
-from conftest import arrange, give, start
+from helpers import arrange, give, start
 
 from rednovember.bots.heuristic import decide
 from rednovember.i18n.describe import keeper_walk

@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from conftest import (
+from helpers import (
     HIGH,
     LOW,
     NONE,

@@ -3,7 +3,7 @@ terminal's words, and the same codes in the web protocol."""
 
 from __future__ import annotations
 
-from conftest import HIGH, arrange, event_turn, give, start
+from helpers import HIGH, arrange, event_turn, give, start
 
 from rednovember.i18n.warnings import action_warnings, warning_texts
 from rednovember.rules import Action, Game
