@@ -138,9 +138,44 @@ def test_random_text_and_binary(game: Game, raw: str | bytes) -> None:
         _restore(game)
 
 
+def _hostile_messages(g: Game, legal: list[str]) -> list[str | bytes]:
+    """Messages that would change the game if the server took them: the mover's legal actions
+    from a connection that holds only the idle seat's token, actions and undo for the idle seat,
+    hand-overs to unknown bots or of seats that do not exist, stale versions, wrong types,
+    broken JSON, binary."""
+    seats = [g.mover, g.idle, 9, -1, "0", None]
+    msgs: list[Any] = [{"type": "act", "seat": seat, "action": text}
+                       for seat in seats for text in [*legal, "end", "open sea"]]
+    msgs += [{"type": "act", "seat": g.mover, "action": legal[0], "version": v}
+             for v in (g.version, g.version - 1, g.version + 1, "1", None)]
+    msgs += [{"type": "undo", "seat": seat} for seat in seats]
+    # (a seated player may hand a seat whose player is away to a real bot: not hostile)
+    msgs += [{"type": "bot", "seat": seat, "bot": bot} for seat in (g.mover, g.idle, 9, -1)
+             for bot in ("nobody", "Random", None, 3)]
+    msgs += [{"type": "bot", "seat": seat, "bot": "random"} for seat in (9, -1, "0", None)]
+    msgs += [{"type": "Act", "seat": g.mover, "action": legal[0]}, {"action": legal[0]},
+             [{"type": "act", "seat": g.mover, "action": legal[0]}], 7, None, "act"]
+    out: list[str | bytes] = [json.dumps(m) for m in msgs]
+    out += ['{"type": "act", "seat": 0, "action": "end"', "", "\x00",
+            b"\xff\xfe{}", json.dumps({"type": "act", "seat": g.mover,
+                                        "action": legal[0]}).encode()]
+    return out
+
+
 def test_game_unchanged_after_fuzzing(game: Game, api: httpx.Client) -> None:
+    """Hostile messages of every kind, sent here (the test stands alone): each is refused with
+    an error, nothing is acknowledged, and the game's version and view stay as they were."""
+    legal_now = api.get(f"/api/games/{game.gid}/legal", headers=auth(game.tokens[game.mover]))
+    legal = [a["text"] for a in legal_now.json()["actions"]]
+    assert legal, "the mover has legal actions"
+    for payload in _hostile_messages(game, legal):
+        answers = _roundtrip(game, payload)
+        assert answers[0]["type"] == "error" and answers[0]["message"], (payload, answers)
+        assert all(a["type"] != "ack" for a in answers), (payload, answers)
     game.ws.drain(0.1)
     _unchanged(api, game)
+    assert api.get(f"/api/games/{game.gid}/legal", headers=auth(game.tokens[game.mover])
+                   ).json()["actions"] == legal_now.json()["actions"]
 
 
 def test_huge_messages(game: Game, api: httpx.Client, live_server: str) -> None:
@@ -186,6 +221,25 @@ def test_random_http_bodies(game: Game, api: httpx.Client, body: Any, path: str)
 
 
 def test_game_unchanged_after_http_fuzzing(game: Game, api: httpx.Client) -> None:
+    """Hostile HTTP requests, sent here (the test stands alone): the mover's legal action with
+    the idle seat's token, a wrong token or none, stale versions, undo, unknown bots, bad bodies:
+    each is refused with a 4xx and an error code, and the game stays as it was."""
+    legal = [a["text"] for a in api.get(f"/api/games/{game.gid}/legal",
+                                        headers=auth(game.tokens[game.mover])).json()["actions"]]
+    idle, wrong = auth(game.tokens[game.idle]), auth("not-a-token")
+    requests: list[tuple[str, dict[str, str], Any]] = []
+    for headers in (idle, wrong, {}):
+        requests += [("act", headers, {"action": text}) for text in legal[:3]]
+        requests += [("undo", headers, {}), ("seats/9/bot", headers, {"bot": "random"})]
+    requests += [("act", auth(game.tokens[game.mover]), {"action": legal[0], "version": v})
+                 for v in (game.version - 1, game.version + 1)]
+    requests += [("act", idle, body) for body in ({}, {"action": 5}, {"action": "open sea"}, [])]
+    requests += [(f"seats/{seat}/bot", idle, {"bot": bot}) for seat in (game.mover, -1, 9)
+                 for bot in ("nobody", None, 3)]
+    for path, headers, body in requests:
+        r = api.post(f"/api/games/{game.gid}/{path}", json=body, headers=headers)
+        assert 400 <= r.status_code < 500, (path, body, r.text)
+        assert r.json()["error"]["code"], (path, body, r.text)
     _unchanged(api, game)
     assert api.post("/api/games", json=[1, 2]).status_code == 422
     assert api.post("/api/games", content=b"\xff\xfe",
