@@ -6,7 +6,7 @@ import { gnomeName, tokenName } from "./describe.js";
 import { attrs, esc, eventIcon, itemIcon, keeperGlyph } from "./svg.js";
 
 export const TRACK_W = 1000;
-const SP = 31, X0 = 18, ROW_H = 100, CELL_Y = 42;
+const SP = 31, X0 = 18, ROW_H = 90, CELL_Y = 40;
 
 function spacePos(space, start) {
   const perRow = Math.ceil((start + 1) / 2);
@@ -20,7 +20,7 @@ export function renderTrack(model, changes = null) {
   const { data, view } = model;
   const start = data.start || 60;
   const rows = 2;
-  const height = rows * ROW_H + 8;
+  const height = rows * ROW_H + 20;  // room below the last row for a token's name
   const ev = new Set(data.event_icons), it = new Set(data.item_icons);
   let s = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${TRACK_W} ${height}" class="track-svg" role="group" aria-label="${esc(raw("ui", "time_track"))}">`;
   s += `<rect x="0" y="0" width="${TRACK_W}" height="${height}" rx="12" class="track-bg"/>`;
@@ -36,22 +36,22 @@ export function renderTrack(model, changes = null) {
     s += `<g ${attrs({ "data-testid": `space-${space}` })}>`;
     s += `<rect class="${cls}" x="${cx - SP / 2 + 1.5}" y="${cy}" width="${SP - 3}" height="24" rx="5"/>`;
     s += `<text class="cell-num" x="${cx}" y="${cy + 16.5}">${space}</text>`;
-    if (ev.has(space) && it.has(space)) {
-      s += `<g transform="translate(${cx - 6},${cy + 32})">${eventIcon()}</g><g transform="translate(${cx + 6},${cy + 32})">${itemIcon()}</g>`;
-    } else if (ev.has(space)) s += `<g transform="translate(${cx},${cy + 32})">${eventIcon()}</g>`;
-    else if (it.has(space)) s += `<g transform="translate(${cx},${cy + 32})">${itemIcon()}</g>`;
+    const evIcon = (x) => `<g class="icon" transform="translate(${x},${cy + 32})"><title>${esc(t("web", "icon_event", { space }))}</title>${eventIcon()}</g>`;
+    const itIcon = (x) => `<g class="icon" transform="translate(${x},${cy + 32})"><title>${esc(t("web", "icon_item", { space }))}</title>${itemIcon()}</g>`;
+    if (ev.has(space) && it.has(space)) s += evIcon(cx - 6) + itIcon(cx + 6);
+    else if (ev.has(space)) s += evIcon(cx);
+    else if (it.has(space)) s += itIcon(cx);
     (tokensAt.get(space) || []).forEach((name, i) => {
       const ty = cy + 40 + i * 14;
+      const full = tokenName(model, name);
+      const w = Math.max(30, full.length * 5.4 + 8);  // the token's whole name, centred on its space
       s += `<g class="token" ${attrs({ "data-testid": `token-${name}`, role: "img",
-        "aria-label": t("ui", "token_at", { token: tokenName(model, name), space }) })}>
-        <title>${esc(t("ui", "token_at", { token: tokenName(model, name), space }))}</title>
-        <rect x="${cx - 15}" y="${ty}" width="30" height="13" rx="3"/>
-        <text x="${cx}" y="${ty + 10}">${esc(raw("tokens_short", name))}</text></g>`;
+        "aria-label": t("ui", "token_at", { token: full, space }) })}>
+        <title>${esc(t("web", "token_help", { token: full, space }))}</title>
+        <rect x="${cx - w / 2}" y="${ty}" width="${w}" height="13" rx="3"/>
+        <text x="${cx}" y="${ty + 10}">${esc(full)}</text></g>`;
     });
     s += `</g>`;
-  }
-  if (!Object.keys(view.tokens || {}).length) {
-    // nothing
   }
   if (view.active >= 0 && !view.result && view.ghost >= 0 && view.gnomes[view.active]?.alive) {
     const from = view.gnomes[view.active].keeper;
