@@ -43,6 +43,7 @@ from .protocol import (
     ProtocolError,
     request_id,
 )
+from .replay import replay_step
 from .rules_page import rules_html, rules_reference
 from .store import Store
 
@@ -359,6 +360,11 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         hub.hand_to_bot(lg, seat, body.bot, by, creator)
         return {"ok": True, "game": hub.summary(lg)}
 
+    @app.get("/api/games/{game_id}/replay/{step}")
+    async def replay_at(game_id: str, step: int, request: Request) -> dict[str, Any]:
+        """The game after its first ``step`` actions (spectator's rights while it runs)."""
+        return replay_step(hub_of(request).get(game_id), step)
+
     @app.get("/api/games/{game_id}/export")
     async def export(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
@@ -415,6 +421,10 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
 
     @app.get("/g/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> Response:
+        return index()
+
+    @app.get("/g/{game_id}/replay", include_in_schema=False)
+    async def replay_page(game_id: str) -> Response:
         return index()
 
     return app

@@ -4,6 +4,7 @@ import { LANGUAGES, lang, onLanguageChange, preferredLanguage, raw, setCatalogFe
 import { api } from "./net.js";
 import { LobbyPage } from "./lobby.js";
 import { GamePage } from "./game.js";
+import { ReplayPage } from "./replay.js";
 import { openRules } from "./rules.js";
 
 setCatalogFetcher(async (code) => (await api(`/api/i18n/${encodeURIComponent(code)}`)).catalog);
@@ -68,9 +69,10 @@ function fillLanguages() {
 
 function route() {
   const m = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,64})\/?$/);
+  const r = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,64})\/replay\/?$/);
   if (page && page.destroy) page.destroy();
   const root = document.getElementById("app");
-  page = m ? new GamePage(root, m[1], ctx) : new LobbyPage(root, ctx);
+  page = r ? new ReplayPage(root, r[1], ctx) : m ? new GamePage(root, m[1], ctx) : new LobbyPage(root, ctx);
   page.start();
 }
 

@@ -350,6 +350,7 @@ export class GamePage {
         <input id="share-link" readonly value="${esc(link)}" data-testid="share-link" aria-label="${esc(raw("web", "share_link"))}">
         <button type="button" class="btn small" data-copy data-testid="copy-link">${esc(raw("web", "copy_link"))}</button></div>
       ${tabs}
+      <a class="btn small" href="/g/${encodeURIComponent(this.id)}/replay" data-testid="replay-link">${esc(raw("web", "replay_link"))}</a>
       <button type="button" class="btn small" id="reconnect" data-testid="reconnect" ${this.status === "open" || this.status === "connecting" ? "hidden" : ""}>${esc(raw("web", "reconnect"))}</button>`);
     void st; void model;
   }

@@ -1,0 +1,106 @@
+// The replay viewer at /g/{id}/replay: any game stepped through move by move, the board and the
+// time track at each step rebuilt by the server from the game's seed and action log, and what
+// each move did. ?step=N in the address makes a step shareable; arrow keys step too.
+
+import { raw, t } from "./i18n.js";
+import { api } from "./net.js";
+import { Model, normalizeData } from "./model.js";
+import { renderBoard } from "./board.js";
+import { renderTrack } from "./track.js";
+import { renderCrew, renderLog, renderResult } from "./panels.js";
+import { esc } from "./svg.js";
+import { errorText } from "./app.js";
+
+export class ReplayPage {
+  constructor(root, id, ctx) {
+    this.root = root;
+    this.id = id;
+    this.ctx = ctx;
+    this.data = ctx.data ? normalizeData(ctx.data) : null;
+    this.summary = null;
+    this.at = null; // the server's answer for the step shown
+    this.loading = 0;
+    this.onKey = (e) => this.key(e);
+  }
+
+  async start() {
+    this.root.innerHTML = `<p class="loading">…</p>`;
+    try {
+      if (!this.data) this.data = normalizeData(await api("/api/data"));
+      this.summary = await api(`/api/games/${encodeURIComponent(this.id)}`);
+    } catch (e) {
+      this.root.innerHTML = `<div class="card notfound" data-testid="not-found"><h2>${esc(raw("web", "game_not_found"))}</h2>
+        <p>${esc(errorText(e))}</p><p><a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
+      return;
+    }
+    const want = Number(new URLSearchParams(location.search).get("step"));
+    document.addEventListener("keydown", this.onKey);
+    await this.go(Number.isInteger(want) && want >= 0 ? want : null);
+  }
+
+  destroy() { document.removeEventListener("keydown", this.onKey); }
+
+  key(e) {
+    if (!this.at || e.target.closest?.("input, select, textarea")) return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    if (e.key in moves) { e.preventDefault(); this.go(this.at.step + moves[e.key]); }
+  }
+
+  async go(step) {
+    const last = this.at ? this.at.steps : Infinity;
+    const target = step === null ? null : Math.max(0, Math.min(last, step));
+    const ticket = ++this.loading;
+    try {
+      // without a step: first ask for step 0 to learn the number of steps, then show the last
+      let at = await api(`/api/games/${encodeURIComponent(this.id)}/replay/${target ?? 0}`);
+      if (target === null && at.steps > 0) at = await api(`/api/games/${encodeURIComponent(this.id)}/replay/${at.steps}`);
+      if (ticket !== this.loading) return; // a later click won
+      this.at = at;
+      history.replaceState({}, "", `/g/${encodeURIComponent(this.id)}/replay?step=${at.step}`);
+      this.render();
+    } catch (e) {
+      this.root.querySelector("[data-testid=replay-status]")?.replaceChildren(document.createTextNode(errorText(e)));
+    }
+  }
+
+  model() {
+    return new Model(this.data, this.at.view, this.summary.config, this.summary.seats, null);
+  }
+
+  render() {
+    if (!this.at) return;
+    const { step, steps } = this.at;
+    const model = this.model();
+    const actor = this.at.actor === null ? "" : ` — ${model.seatName(this.at.actor)}`;
+    const log = this.at.log || [];
+    this.root.innerHTML = `
+      <div class="game replay" data-testid="replay-page" data-step="${step}" data-steps="${steps}">
+        <div class="replay-bar card">
+          <a href="/g/${encodeURIComponent(this.id)}" data-testid="replay-back">${esc(raw("web", "replay_back"))}</a>
+          <h2>${esc(raw("web", "replay_title"))}</h2>
+          <div class="replay-controls" role="group" aria-label="${esc(raw("web", "replay_title"))}">
+            <button type="button" class="btn small" data-go="0" data-testid="replay-first" aria-label="${esc(raw("web", "replay_first"))}" ${step === 0 ? "disabled" : ""}>«</button>
+            <button type="button" class="btn small" data-go="${step - 1}" data-testid="replay-prev" aria-label="${esc(raw("web", "replay_prev"))}" ${step === 0 ? "disabled" : ""}>◀</button>
+            <input type="range" min="0" max="${steps}" value="${step}" data-testid="replay-slider" aria-label="${esc(raw("web", "replay_step_label"))}">
+            <button type="button" class="btn small" data-go="${step + 1}" data-testid="replay-next" aria-label="${esc(raw("web", "replay_next"))}" ${step >= steps ? "disabled" : ""}>▶</button>
+            <button type="button" class="btn small" data-go="${steps}" data-testid="replay-last" aria-label="${esc(raw("web", "replay_last"))}" ${step >= steps ? "disabled" : ""}>»</button>
+          </div>
+          <p class="muted" data-testid="replay-status" aria-live="polite">${esc(t("web", "replay_step", { step, steps }))}${esc(actor)}${this.at.over ? "" : " · " + esc(raw("web", "replay_running"))}</p>
+        </div>
+        <div class="game-grid">
+          <div class="col-board">
+            <div id="board" class="board-wrap" data-testid="board">${renderBoard(model)}</div>
+            <div id="track" class="track-wrap" data-testid="time-track">${renderTrack(model)}</div>
+          </div>
+          <aside class="col-side">
+            ${this.at.result ? `<section class="card">${renderResult(model)}</section>` : ""}
+            <section class="card log-card" data-testid="replay-log">${log.length ? renderLog(model, log, 0) : `<p class="muted">${esc(raw("web", "replay_start"))}</p>`}</section>
+            <section class="card crew-card">${renderCrew(model)}</section>
+          </aside>
+        </div>
+      </div>`;
+    for (const b of this.root.querySelectorAll("[data-go]")) b.onclick = () => this.go(Number(b.dataset.go));
+    const slider = this.root.querySelector("[data-testid=replay-slider]");
+    slider.onchange = () => this.go(Number(slider.value));
+  }
+}
