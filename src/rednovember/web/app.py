@@ -507,6 +507,9 @@ def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
             hub.act(lg, hub.held_seat(lg, conn, msg.seat), msg.action, msg.version)
         elif msg.type == "undo":
             hub.undo(lg, hub.held_seat(lg, conn, msg.seat), msg.version)
+        elif msg.type == "chat":
+            assert msg.text is not None
+            hub.chat(lg, conn, msg.seat, msg.text)
         elif msg.type == "bot":
             assert msg.bot is not None
             by = {s for s in list(conn.seats) if lg.seats[s].token_hash == conn.seats[s]}

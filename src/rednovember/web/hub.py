@@ -26,6 +26,7 @@ from ..rules.hidden import undo as engine_undo
 from ..rules.serialize import SaveError, replay
 from ..rules.view import log_for
 from . import security
+from .chat import HISTORY, RateLimit, clean, message
 from .protocol import ProtocolError, action_info, jsonable, result_info, suggestions
 from .store import GameRecord, SeatRow, Store
 
@@ -59,6 +60,7 @@ class Connection:
         self.hello = False
         self.log_sent: dict[int | None, int] = {}
         self.close_code: int | None = None
+        self.chat_limit = RateLimit()
 
     @property
     def views(self) -> list[int | None]:
@@ -103,6 +105,7 @@ class LiveGame:
     bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)  # seat -> (name, bot)
     gone_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    chat: list[dict[str, Any]] | None = None  # the last chat messages, loaded when first asked
 
     def connected(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -528,7 +531,7 @@ class Hub:
                 lg.gone_since[seat] = now
         c.push_obj({"type": "welcome", "protocol": 1, "game": self.summary(lg),
                     "seats": sorted(c.seats), "spectator": not c.seats, "creator": c.creator,
-                    "rejected": rejected})
+                    "rejected": rejected, "chat": self.chat_history(lg)})
         self.send_states(lg, c)
         if set(c.seats) != before:
             self.presence(lg)
@@ -550,6 +553,30 @@ class Hub:
                 changed = True
         if changed:
             self.presence(lg)
+
+    # --- table talk ---------------------------------------------------------------------------------
+    def chat_history(self, lg: LiveGame) -> list[dict[str, Any]]:
+        if lg.chat is None:
+            lg.chat = self.store.load_chat(lg.id, HISTORY)
+        return lg.chat
+
+    def chat(self, lg: LiveGame, c: Connection, seat: int, text: str) -> None:
+        """A seated player's message to the table (spectators read only), stored and pushed."""
+        seat = self.held_seat(lg, c, seat)
+        body = clean(text)
+        c.chat_limit.check()
+        history = self.chat_history(lg)
+        idx = history[-1]["idx"] + 1 if history else 0
+        now = time.time()
+        name = lg.seats[seat].name
+        self.store.add_chat(lg.id, idx, seat, name, body, now)
+        msg = message(idx, seat, name, body, now)
+        history.append(msg)
+        del history[:-HISTORY]
+        out = json.dumps({"type": "chat", "game": lg.id, "message": msg}, separators=(",", ":"))
+        for conn in lg.conns:
+            if conn.hello:
+                conn.push(out)
 
     def held_seat(self, lg: LiveGame, c: Connection, seat: int) -> int:
         """The seat, if this connection holds it (its token still valid)."""

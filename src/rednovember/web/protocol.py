@@ -25,13 +25,15 @@ MAX_ACTION_CHARS = 64
 MAX_ID_CHARS = 64
 MAX_BOT_CHARS = 32
 
-CLIENT_TYPES = ("hello", "act", "undo", "bot", "sync", "ping")
+CLIENT_TYPES = ("hello", "act", "undo", "bot", "sync", "ping", "chat")
+MAX_CHAT_CHARS = 2000  # a chat message as sent (web/chat.py keeps 300 after trimming)
 
 HTTP_STATUS = {
     "bad_json": 400, "too_large": 413, "bad_message": 422, "unknown_type": 422, "not_found": 404,
     "unauthorised": 401, "forbidden": 403, "not_started": 409, "not_your_turn": 409,
     "illegal": 409, "stale": 409, "game_over": 409, "cannot_undo": 409, "seat_taken": 409,
     "unknown_bot": 422, "bad_config": 422, "unknown_language": 404, "internal": 500,
+    "rate_limited": 429,
 }
 
 
@@ -63,6 +65,7 @@ class ClientMessage:
     bot: str | None = None
     tokens: tuple[str, ...] = ()
     creator: str | None = None
+    text: str | None = None
 
 
 def _is_int(v: Any) -> bool:
@@ -172,6 +175,10 @@ def validate(msg: dict[str, Any]) -> ClientMessage:
         _check_fields(msg, {"seat", "bot"}, kind)
         return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
                              bot=_str_field(msg, "bot", kind, MAX_BOT_CHARS))
+    if kind == "chat":
+        _check_fields(msg, {"seat", "text"}, kind)
+        return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
+                             text=_str_field(msg, "text", kind, MAX_CHAT_CHARS))
     _check_fields(msg, set(), kind)
     return ClientMessage(kind, rid)
 

@@ -64,6 +64,16 @@ actions_table = Table(
     Column("at", Float, nullable=False),
 )
 
+chat_table = Table(
+    "rn_chat", metadata,
+    Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(80), nullable=True),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
 
 # Prepared once: building statements costs more than running them (the hot path is one action).
 _INSERT_ACTION = insert(actions_table)
@@ -167,7 +177,22 @@ class Store:
             version=version, status=status, updated=time.time(),
             result=None if result is None else json.dumps(result)))
 
+    def add_chat(self, game_id: str, idx: int, seat: int, name: str | None, text: str,
+                 at: float) -> None:
+        with self.engine.begin() as c:
+            c.execute(insert(chat_table).values(game_id=game_id, idx=idx, seat=seat, name=name,
+                                                text=text, at=at))
+
     # --- reads ----------------------------------------------------------------------------------
+    def load_chat(self, game_id: str, limit: int) -> list[dict[str, Any]]:
+        """The game's last ``limit`` chat messages, oldest first."""
+        q = (select(chat_table).where(chat_table.c.game_id == game_id)
+             .order_by(chat_table.c.idx.desc()).limit(limit))
+        with self.engine.connect() as c:
+            rows = list(c.execute(q))
+        return [{"idx": r.idx, "seat": r.seat, "name": r.name, "text": r.text, "at": r.at}
+                for r in reversed(rows)]
+
     def load_game(self, game_id: str) -> GameRecord | None:
         with self.engine.connect() as c:
             row = c.execute(select(games_table).where(games_table.c.id == game_id)).first()
@@ -197,5 +222,5 @@ class Store:
             return [r.id for r in c.execute(q)]
 
 
-__all__ = ["GameRecord", "SeatRow", "Store", "actions_table", "games_table", "metadata",
+__all__ = ["GameRecord", "SeatRow", "Store", "actions_table", "chat_table", "games_table", "metadata",
            "seats_table", "sqlite_url"]

@@ -12,6 +12,7 @@ import { renderCrew, renderDecks, renderLog, renderResult, renderSeats } from ".
 import { openRules } from "./rules.js";
 import { esc } from "./svg.js";
 import { errorText, toast } from "./app.js";
+import { ChatPanel } from "./chat.js";
 
 const SPEC = "spec";
 
@@ -37,6 +38,7 @@ export class GamePage {
     this.resultShown = false;
     this.socket = null;
     this.built = false;
+    this.chat = new ChatPanel(this);
   }
 
   // --- lifecycle --------------------------------------------------------------------------------
@@ -106,10 +108,12 @@ export class GamePage {
         }
         this.states.clear();
         this.logs.clear();
+        this.chat.setHistory(msg.chat);
         if (!this.held.includes(this.current)) this.current = this.held.length ? this.held[0] : SPEC;
         break;
       }
       case "state": this.onState(msg); return;
+      case "chat": this.chat.add(msg.message); return;
       case "ack": this.setBusy(false); break;
       case "error":
         this.setBusy(false);
@@ -249,10 +253,12 @@ export class GamePage {
             </section>
             <section id="crew" class="card crew-card" data-testid="crew"></section>
             <section id="decks" class="card decks-card" data-testid="decks"></section>
+            <section id="chat" class="card chat-card" data-testid="chat"></section>
             <section id="log" class="card log-card"></section>
           </aside>
         </div>
       </div>`;
+    this.chat.mount(this.root.querySelector("#chat"));
     this.root.addEventListener("click", (e) => this.onClick(e));
     this.root.addEventListener("keydown", (e) => {
       if ((e.key === "Enter" || e.key === " ") && e.target.matches("g[data-act], g[data-pick]")) { e.preventDefault(); this.onClick(e); }
@@ -414,6 +420,7 @@ export class GamePage {
     const st = this.state();
     const model = this.model();
     this.renderTableBar(model);
+    this.chat.render();
     if (!st || !model) {
       this.root.querySelector("#turn-banner").textContent = raw("web", `conn_${this.status}`) || "…";
       return;

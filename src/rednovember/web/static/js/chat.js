@@ -1,0 +1,79 @@
+// Table talk: the game's chat, shown with each writer's seat name and colour. Messages are text,
+// never HTML (textContent only). Seated players write as the seat they look through; spectators
+// read. The server keeps the last messages with the game and sends them on connecting.
+
+import { raw, t } from "./i18n.js";
+
+const MAX = 300;
+
+export class ChatPanel {
+  constructor(page) {
+    this.page = page; // the GamePage: its socket, seats held and the seat looked through
+    this.messages = [];
+    this.unread = 0;
+    this.el = null;
+  }
+
+  mount(el) {
+    this.el = el;
+    el.innerHTML = `<h3 class="chat-title"></h3>
+      <ol class="chat-list" data-testid="chat-list" aria-live="polite"></ol>
+      <form class="chat-form" data-testid="chat-form">
+        <input id="chat-text" type="text" maxlength="${MAX}" autocomplete="off" data-testid="chat-input">
+        <button type="submit" class="btn small" data-testid="chat-send"></button>
+      </form>
+      <p class="muted chat-readonly" data-testid="chat-readonly" hidden></p>`;
+    el.querySelector("form").addEventListener("submit", (e) => { e.preventDefault(); this.send(); });
+    this.render();
+  }
+
+  setHistory(list) { this.messages = [...(list || [])]; this.render(); }
+
+  add(msg) {
+    if (this.messages.some((m) => m.idx === msg.idx)) return;
+    this.messages.push(msg);
+    if (this.messages.length > 200) this.messages.shift();
+    this.render();
+  }
+
+  send() {
+    const input = this.el.querySelector("#chat-text");
+    const text = input.value.trim();
+    const seat = this.page.current;
+    if (!text || typeof seat !== "number") return;
+    if (this.page.socket.send({ type: "chat", seat, text })) input.value = "";
+  }
+
+  render() {
+    if (!this.el) return;
+    const seated = typeof this.page.current === "number";
+    const form = this.el.querySelector("form");
+    const input = this.el.querySelector("#chat-text");
+    form.hidden = !seated;
+    const readonly = this.el.querySelector("[data-testid=chat-readonly]");
+    readonly.hidden = seated;
+    readonly.textContent = raw("web", "chat_spectator");
+    this.el.querySelector(".chat-title").textContent = raw("web", "chat_title");
+    this.el.querySelector("[data-testid=chat-send]").textContent = raw("web", "chat_send");
+    input.placeholder = seated ? t("web", "chat_as", { name: this.page.seatLabel(this.page.current) }) : "";
+    input.setAttribute("aria-label", input.placeholder || raw("web", "chat_title"));
+    const list = this.el.querySelector(".chat-list");
+    list.replaceChildren(...this.messages.map((m) => this.line(m)));
+    list.scrollTop = list.scrollHeight;
+  }
+
+  line(m) {
+    const li = document.createElement("li");
+    li.dataset.testid = "chat-message";
+    const seat = (this.page.summary?.seats || []).find((s) => s.seat === m.seat);
+    const who = document.createElement("strong");
+    who.className = "chat-who";
+    who.style.color = seat ? `var(--c-${seat.colour})` : "";
+    who.textContent = m.name || t("ui", "player_long", { seat: m.seat + 1 });
+    const text = document.createElement("span");
+    text.className = "chat-text";
+    text.textContent = m.text; // never as HTML
+    li.append(who, document.createTextNode(": "), text);
+    return li;
+  }
+}

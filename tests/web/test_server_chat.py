@@ -1,0 +1,57 @@
+"""Table talk over the WebSocket: seated players write, everyone reads, spectators only read;
+plain text with length and rate limits; the history is stored with the game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from webtools import WsClient, seated_game
+
+from rednovember.web.chat import RateLimit, clean
+from rednovember.web.protocol import ProtocolError
+
+
+def test_a_seated_player_talks_to_the_table_and_everyone_reads_it(
+        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
+    gid, tokens, _ = seated_game(api, 3)
+    ada = ws_client(gid, [tokens[0]])
+    ben = ws_client(gid, [tokens[1]])
+    watcher = ws_client(gid)
+    html = "<b>I'll go to 4</b> & fix it"
+    assert ada.request({"type": "chat", "seat": 0, "text": f"  {html}  "})["type"] == "ack"
+    for c in (ben, watcher):  # (the writer's copy came before its ack, which request() awaits)
+        msg = c.until(lambda m: m["type"] == "chat")["message"]
+        assert msg["text"] == html and msg["seat"] == 0 and msg["name"] == "P0"
+    refused = watcher.request({"type": "chat", "seat": 0, "text": "hi"})
+    assert refused["type"] == "error" and refused["code"] == "unauthorised"
+    other = ben.request({"type": "chat", "seat": 0, "text": "not my seat"})
+    assert other["type"] == "error" and other["code"] == "forbidden"
+    late = ws_client(gid)  # a newcomer gets the history with its welcome
+    assert [m["text"] for m in late.hello([])["chat"]] == [html]
+
+
+def test_chat_limits_length_and_rate(api: httpx.Client,
+                                     ws_client: Callable[..., WsClient]) -> None:
+    gid, tokens, _ = seated_game(api, 3)
+    ada = ws_client(gid, [tokens[0]])
+    too_long = ada.request({"type": "chat", "seat": 0, "text": "x" * 301})
+    assert too_long["type"] == "error" and too_long["code"] == "bad_message"
+    answers: list[dict[str, Any]] = [ada.request({"type": "chat", "seat": 0, "text": f"m{i}"})
+                                     for i in range(6)]
+    assert [a["type"] for a in answers] == ["ack"] * 5 + ["error"]
+    assert answers[-1]["code"] == "rate_limited"
+
+
+def test_clean_and_rate_limit_units() -> None:
+    assert clean(" a\x00b\x1b[31m \n") == "ab[31m"
+    with pytest.raises(ProtocolError):
+        clean(" \t ")
+    limit = RateLimit(burst=2, window=10)
+    limit.check(0.0)
+    limit.check(1.0)
+    with pytest.raises(ProtocolError):
+        limit.check(2.0)
+    limit.check(10.5)  # the first left the window
