@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,14 +17,20 @@ from typing import Any
 import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
 
 CHROMIUM = os.environ.get("RN_CHROMIUM", "/usr/bin/chromium")
+# No --disable-dev-shm-usage here: Playwright already passes it to every Chromium it launches, and
+# Chromium on Linux keeps its shared memory in memfd regions, not in /dev/shm files (the browser
+# tests pass with a 1 MB /dev/shm, with or without the flag). The flakes came from the helpers
+# below reading the page before it had the state they asked about.
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 VIEWPORT = {"width": 1440, "height": 900}
 TIMEOUT = 10_000  # ms, for every wait
+expect.set_options(timeout=TIMEOUT)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")
 
@@ -41,24 +46,36 @@ def rn_url(live_server: str) -> str:
 def browser() -> Iterator[Any]:
     with playwright_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 @pytest.fixture
 def new_context(browser: Any, rn_url: str) -> Iterator[Any]:
-    """Makes browser contexts (separate people: own localStorage), closed after the test."""
+    """Makes browser contexts (separate people: own localStorage), all closed after the test (its
+    pages with them), even when one fails to close. A page whose renderer died fails the test by
+    name instead of leaving later waits to time out."""
     made: list[Any] = []
+    crashed: list[str] = []
 
     def make(locale: str = "en-GB") -> Any:
         ctx = browser.new_context(viewport=VIEWPORT, locale=locale, base_url=rn_url)
         ctx.set_default_timeout(TIMEOUT)
+        ctx.on("page", lambda page: page.on("crash", lambda p: crashed.append(p.url)))
         made.append(ctx)
         return ctx
 
     yield make
+    errors = []
     for ctx in made:
-        ctx.close()
+        try:
+            ctx.close()
+        except Exception as exc:  # close the others, then report
+            errors.append(exc)
+    assert not crashed, f"the page renderer crashed at {crashed}"
+    assert not errors, errors
 
 
 def _page(ctx: Any, path: str, accept_dialogs: bool = True) -> Any:
@@ -72,14 +89,16 @@ def _page(ctx: Any, path: str, accept_dialogs: bool = True) -> Any:
     return page
 
 
+# Screenshots fast-forward finite CSS animations (fade-ins, highlights) to their end and stop the
+# endless ones, so a picture never depends on how long after a change it was taken.
 def shot(page: Any, name: str, full: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, animations="disabled")
 
 
 def board_shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator(".col-board").screenshot(path=str(SHOTS / f"{name}.png"))
+    page.locator(".col-board").screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled")
 
 
 # --- helpers: driving the UI ------------------------------------------------------------------
@@ -101,28 +120,55 @@ def take_seat(page: Any, seat: int, name: str) -> None:
     page.wait_for_selector(f"[data-testid=seat-tab-{seat}]")
 
 
-def state(page: Any) -> dict[str, Any]:
-    got = page.evaluate("""() => { const g = window.rnGame; const s = g && g.state();
-        return s ? {version: s.version, your_turn: !!s.your_turn, status: s.status, seat: s.seat,
-                    over: !!s.view.result, actions: (s.actions || []).map(a => a.text)} : null; }""")
-    return got or {}
+# The state the page shows: the game page has a state for the seat it looks through and has drawn
+# it (game.js marks the drawn version and seat on the game element; a state arrives before the
+# next animation frame draws it). Optionally newer than a version, the page's turn, or one seat's.
+_SHOWN = """([after, mine, seat]) => {
+    const g = window.rnGame, s = g && g.state();
+    const el = document.querySelector("[data-testid=game-page]");
+    if (!s || !el || el.dataset.version !== String(s.version)
+        || el.dataset.seat !== String(s.seat ?? "spec")) return null;
+    if (s.version <= after || (mine && !s.your_turn) || (seat !== null && s.seat !== seat)) return null;
+    return {version: s.version, your_turn: !!s.your_turn, status: s.status, seat: s.seat,
+            to_move: s.to_move, over: !!s.view.result, actions: (s.actions || []).map(a => a.text)};
+}"""
 
 
-def wait_version_after(page: Any, version: int) -> None:
-    page.wait_for_function(
-        "v => { const s = window.rnGame && window.rnGame.state(); return s && s.version > v; }",
-        arg=version)
+def state(page: Any, after: int = -1, your_turn: bool = False,
+          seat: int | None = None) -> dict[str, Any]:
+    """Waits until the page shows a state (newer than version ``after``; the page's turn when
+    ``your_turn``; seat ``seat``'s view when given) and returns it."""
+    got: dict[str, Any] = page.wait_for_function(_SHOWN, arg=[after, your_turn, seat]).json_value()
+    return got
 
 
-def play_one(page: Any) -> bool:
+def wait_version_after(page: Any, version: int) -> dict[str, Any]:
+    return state(page, after=version)
+
+
+def next_mover(pages: list[Any], limit: int = 2000) -> tuple[Any, dict[str, Any]]:
+    """Waits until one of the pages must decide, through bot moves: returns that page and its
+    state, or ``None`` and the final state once the game is over."""
+    for _ in range(limit):
+        shown = [state(p) for p in pages]
+        newest = max(range(len(pages)), key=lambda i: shown[i]["version"])
+        st = shown[newest]
+        if st["over"]:
+            return None, st
+        for p, s in zip(pages, shown, strict=True):
+            if s["seat"] == st["to_move"]:
+                # nothing moves before this seat does: its page reaches the version on its turn
+                return p, state(p, after=st["version"] - 1, your_turn=True)
+        state(pages[newest], after=st["version"])  # a bot decides: wait for its move
+    raise AssertionError(f"no page had to decide in {limit} moves")
+
+
+def play_one(page: Any, st: dict[str, Any]) -> dict[str, Any]:
     """Make one choice through the UI with a quick deterministic policy: a repair with the most
-    minutes, else the most cards, else No Action / End / Done / the first option. Returns
-    whether the page acted."""
-    st = state(page)
-    if not st.get("your_turn"):
-        return False
-    page.wait_for_selector("[data-testid=actions] [data-act]:not([disabled])")
+    minutes, else the most cards, else No Action / End / Done / the first option. ``st`` is the
+    page's state on its turn (from ``state(page, your_turn=True)``); returns the next state."""
     panel = page.locator("[data-testid=actions]")
+    panel.locator("[data-act]:not([disabled])").first.wait_for()  # enabled once the last ack came
     decision = panel.locator("[data-testid=decision] button[data-act]")
     repair = panel.locator("input[type=range][data-minutes]")
     draws = panel.locator("[data-testid=draw-group] button[data-act]")
@@ -145,28 +191,22 @@ def play_one(page: Any) -> bool:
                 break
         else:
             panel.locator("button[data-act]:visible").first.click()
-    wait_version_after(page, st["version"])
-    return True
+    return wait_version_after(page, st["version"])
 
 
 def play_until_over(pages: list[Any], limit: int = 400, on_step: Any = None) -> int:
-    steps = 0
-    deadline = time.monotonic() + 120
-    while steps < limit and time.monotonic() < deadline:
-        if all(state(p).get("over") for p in pages):
+    """The pages play (bots too, on the server) until the game ends; returns the pages' choices.
+    ``pages`` may change during ``on_step(steps)`` (a page reloaded)."""
+    for steps in range(limit + 1):
+        page, st = next_mover(pages)
+        if page is None:
             return steps
-        acted = False
-        for p in pages:
-            if state(p).get("over"):
-                continue
-            if play_one(p):
-                steps += 1
-                acted = True
-                if on_step:
-                    on_step(steps)
-        if not acted:
-            time.sleep(0.05)  # a bot is moving
-    raise AssertionError(f"the game did not end after {steps} steps")
+        if steps == limit:
+            break
+        play_one(page, st)
+        if on_step:
+            on_step(steps + 1)
+    raise AssertionError(f"the game did not end after {limit} steps")
 
 
 # --- tests ------------------------------------------------------------------------------------
@@ -195,7 +235,11 @@ def test_three_browsers_play_a_whole_game(new_context: Any) -> None:
     board_shot(ada, "board-start")
 
     # a seat that is not to move gets no clickable options, and the server refuses its action
-    waiting = next(p for p in pages if not state(p)["your_turn"])
+    # (while a person must decide, so nothing moves in between)
+    mover, st = next_mover(pages)
+    assert mover is not None
+    waiting = next(p for p in pages if p is not mover)
+    assert not state(waiting, after=st["version"] - 1)["your_turn"]
     assert waiting.locator("[data-testid=actions] [data-act]").count() == 0
     waiting.evaluate("() => window.rnGame.sendAct('no_action')")
     err = waiting.locator("[data-testid=error]")
@@ -228,12 +272,10 @@ def test_three_browsers_play_a_whole_game(new_context: Any) -> None:
         assert p.locator("[data-testid=log-entry]").count() > 20
         assert not p.js_errors, p.js_errors
     ada.wait_for_selector("[data-testid=end-overlay]")
-    ada.wait_for_timeout(900)  # let the fade-in finish
-    board_shot(ada, "board-end-overlay")
+    board_shot(ada, "board-end-overlay")  # (the fade-in fast-forwarded to its end)
     ada.click("[data-testid=close-overlay]")
     ada.wait_for_selector("[data-testid=end-overlay]", state="hidden")
     assert ada.locator("[data-testid=export-link]").count() == 1
-    ada.wait_for_timeout(900)
     board_shot(ada, "board-end")
     ada.evaluate("() => window.scrollTo(0, 0)")
     shot(ada, "page-end", full=True)
@@ -250,10 +292,9 @@ def test_hatch_click_enter_and_undo(new_context: Any) -> None:
     take_seat(page, 0, "Ada")
     take_seat(page, 1, "Ada 2")
     page.click("[data-testid=bot-seat-2]")
-    page.wait_for_function("() => window.rnGame.state() && window.rnGame.state().status === 'playing'")
     # hot-seat: the page follows the held seat that must move
-    page.wait_for_function("() => window.rnGame.state().your_turn")
-    st = state(page)
+    st = state(page, your_turn=True)
+    assert st["status"] == "playing"
     page.wait_for_selector(f"[data-testid=seat-tab-{st['seat']}].current")
     lit = page.locator("[data-testid=board] .hatch.target")
     assert lit.count() >= 1
@@ -261,25 +302,26 @@ def test_hatch_click_enter_and_undo(new_context: Any) -> None:
     assert lit.count() == len(opens)
     board_shot(page, "board-hatches-lit")
     lit.first.click()
-    wait_version_after(page, st["version"])
-    assert any(a in ("enter", "stay") for a in state(page)["actions"])
+    entering = wait_version_after(page, st["version"])
+    assert any(a in ("enter", "stay") for a in entering["actions"])
     room = page.locator("[data-testid=board] .room.target, [data-testid=board] .sea-zone.target")
     assert room.count() >= 1
     undo = page.locator("[data-testid=undo]")
-    assert undo.is_enabled()
-    v = state(page)["version"]
+    expect(undo).to_be_enabled()  # (disabled until the server acknowledged the last click)
     undo.click()
-    wait_version_after(page, v)
-    assert state(page)["actions"] == st["actions"]
-    # the connection drops: the page reconnects by itself and resumes both seats
+    assert wait_version_after(page, entering["version"])["actions"] == st["actions"]
+    # the connection drops: the page reconnects by itself and resumes both seats (with states
+    # sent after the new hello: until then the page still holds the ones from before the drop)
+    before = page.evaluate_handle("() => window.rnGame.state()")
     page.evaluate("() => window.rnGame.socket.ws.close()")
-    page.wait_for_function("() => window.rnGame.reconnects >= 1 && window.rnGame.status === 'open'")
-    page.wait_for_function("() => window.rnGame.state() && window.rnGame.state().your_turn")
-    assert state(page)["actions"] == st["actions"]
+    page.wait_for_function("""old => { const g = window.rnGame, s = g.state();
+        return g.reconnects >= 1 && g.status === 'open' && s && s !== old; }""", arg=before)
+    assert state(page, your_turn=True)["actions"] == st["actions"]
     # the other held seat is a tab; switching shows that seat's view
     other = 1 - st["seat"]
     page.click(f"[data-testid=seat-tab-{other}]")
     page.wait_for_selector(f"[data-testid=seat-tab-{other}].current")
+    assert not state(page, seat=other)["your_turn"]
     assert page.locator("[data-testid=wait-note]").count() == 1
 
 
@@ -294,6 +336,7 @@ def test_spectator_and_language_switch(new_context: Any) -> None:
     viewer = _page(new_context(), link)
     viewer.wait_for_selector("[data-testid=spectator-badge]")
     viewer.wait_for_selector("[data-testid=log-entry]")
+    assert state(viewer)["seat"] is None
     assert viewer.locator("[data-testid=actions] [data-act]").count() == 0
     english_turn = viewer.locator("[data-testid=log-entry][data-mid=turn]").first.inner_text()
     de = json.loads(viewer.evaluate(
@@ -324,8 +367,7 @@ def test_doomed_repair_warns_before_the_attempt(new_context: Any) -> None:
     take_seat(page, 0, "Ada")
     take_seat(page, 1, "Bob")
     take_seat(page, 2, "Cy")
-    page.wait_for_function("() => window.rnGame.state() && window.rnGame.state().your_turn")
-    version = state(page)["version"]
+    version = state(page, your_turn=True)["version"]
     page.evaluate("""() => {
         const g = window.rnGame, st = g.state();
         const base = {kind: "stop_missile_launch", arg: 0, item: null, room: null, gnome: null,
@@ -337,12 +379,13 @@ def test_doomed_repair_warns_before_the_attempt(new_context: Any) -> None:
     warn = page.locator("[data-testid=repair-stop_missile_launch-doomed]")
     warn.wait_for()
     assert "R7" in warn.inner_text()
-    asked: list[str] = []
-    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    page.click("[data-testid=repair-stop_missile_launch-go]")
-    page.wait_for_timeout(300)
-    assert asked and "fail" in asked[0]
-    assert state(page)["version"] == version  # dismissed: nothing was sent
+    page.once("dialog", lambda d: d.dismiss())
+    with page.expect_event("dialog") as asked:
+        page.click("[data-testid=repair-stop_missile_launch-go]")
+    assert "fail" in asked.value.message
+    # dismissed: nothing was sent (sending marks the page busy at once) and nothing changed
+    assert page.evaluate("() => window.rnGame.busy") is False
+    assert state(page)["version"] == version
     board_shot(page, "board-doomed-warning")
     page.locator("[data-testid=actions]").screenshot(path=str(SHOTS / "actions-doomed.png"))
 

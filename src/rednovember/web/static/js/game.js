@@ -127,6 +127,7 @@ export class GamePage {
 
   onState(st) {
     const key = st.seat === null || st.seat === undefined ? SPEC : st.seat;
+    const shown = this.current;
     const prev = this.states.get(key);
     let log = this.logs.get(key) || [];
     const start = Math.min(st.log_start || 0, log.length);
@@ -147,7 +148,8 @@ export class GamePage {
       }
     }
     if (this.held.length && !this.held.includes(this.current)) this.current = this.held[0];
-    if (key === this.current || (this.current === SPEC && key === SPEC)) this.scheduleRender();
+    // redraw for the seat we look through, also when another seat's state made us switch to it
+    if (key === this.current || this.current !== shown) this.scheduleRender();
   }
 
   scheduleRender() {
@@ -419,14 +421,16 @@ export class GamePage {
     if (!this.built) return;
     const st = this.state();
     const model = this.model();
+    const gameEl = this.root.querySelector(".game");
     this.renderTableBar(model);
     this.chat.render();
     if (!st || !model) {
+      delete gameEl.dataset.version;
+      delete gameEl.dataset.seat;
       this.root.querySelector("#turn-banner").textContent = raw("web", `conn_${this.status}`) || "…";
       return;
     }
     this.renderBanner(model, st);
-    const gameEl = this.root.querySelector(".game");
     gameEl.classList.toggle("playing", st.status === "playing");
     gameEl.classList.toggle("over", st.status === "over" || model.over);
     const targets = st.your_turn ? boardTargets(model, st.actions || []) : { rooms: {}, hatches: {}, gnomes: {} };
@@ -470,6 +474,9 @@ export class GamePage {
       res.hidden = true;
       setHTML(res, "");
     }
+    // what the page now shows (a state arrives before the next frame draws it): for tests
+    gameEl.dataset.version = String(st.version);
+    gameEl.dataset.seat = String(key);
   }
 }
 
