@@ -24,6 +24,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from browsertools import ARGS, CHROMIUM, TIMEOUT, VIEWPORT, playwright_api  # noqa: E402
 from webtools import Server, WsClient  # noqa: E402
 
 
@@ -72,3 +73,46 @@ def ws_client(live_server: str) -> Iterator[Callable[..., WsClient]]:
     yield connect
     for c in clients:
         c.close()
+
+
+# --- browser tests (Playwright on Debian's Chromium; helpers in browsertools.py) ---------------
+@pytest.fixture(scope="session")
+def rn_url(live_server: str) -> str:
+    """The real server of tests/web/conftest.py (``rednovember serve`` on a loopback port)."""
+    return live_server.rstrip("/")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def new_context(browser: Any, rn_url: str) -> Iterator[Any]:
+    """Makes browser contexts (separate people: own localStorage), all closed after the test (its
+    pages with them), even when one fails to close. A page whose renderer died fails the test by
+    name instead of leaving later waits to time out."""
+    made: list[Any] = []
+    crashed: list[str] = []
+
+    def make(locale: str = "en-GB") -> Any:
+        ctx = browser.new_context(viewport=VIEWPORT, locale=locale, base_url=rn_url)
+        ctx.set_default_timeout(TIMEOUT)
+        ctx.on("page", lambda page: page.on("crash", lambda p: crashed.append(p.url)))
+        made.append(ctx)
+        return ctx
+
+    yield make
+    errors = []
+    for ctx in made:
+        try:
+            ctx.close()
+        except Exception as exc:  # close the others, then report
+            errors.append(exc)
+    assert not crashed, f"the page renderer crashed at {crashed}"
+    assert not errors, errors

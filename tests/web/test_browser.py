@@ -1,212 +1,33 @@
 """Browser tests: real people's paths through the web front-end, driven with Playwright.
 
 A real ``rednovember serve`` runs for the session (the ``live_server`` fixture of
-tests/web/conftest.py, or one started here); Debian's Chromium (/usr/bin/chromium) plays, never a
-downloaded browser. Screenshots of the board go to artifacts/screenshots/.
+tests/web/conftest.py); Debian's Chromium (/usr/bin/chromium) plays, never a downloaded browser.
+Screenshots of the board go to artifacts/screenshots/. Fixtures in conftest.py, helpers in
+browsertools.py.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
+from browsertools import (
+    SHOTS,
+    SKIP,
+    _page,
+    board_shot,
+    create_game,
+    expect,
+    next_mover,
+    play_until_over,
+    shot,
+    state,
+    take_seat,
+    wait_version_after,
+)
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-expect = playwright_api.expect
-
-CHROMIUM = os.environ.get("RN_CHROMIUM", "/usr/bin/chromium")
-# No --disable-dev-shm-usage here: Playwright already passes it to every Chromium it launches, and
-# Chromium on Linux keeps its shared memory in memfd regions, not in /dev/shm files (the browser
-# tests pass with a 1 MB /dev/shm, with or without the flag). The flakes came from the helpers
-# below reading the page before it had the state they asked about.
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "artifacts" / "screenshots"
-VIEWPORT = {"width": 1440, "height": 900}
-TIMEOUT = 10_000  # ms, for every wait
-expect.set_options(timeout=TIMEOUT)
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")
-
-
-# --- fixtures ---------------------------------------------------------------------------------
-@pytest.fixture(scope="session")
-def rn_url(live_server: str) -> str:
-    """The real server of tests/web/conftest.py (``rednovember serve`` on a loopback port)."""
-    return live_server.rstrip("/")
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def new_context(browser: Any, rn_url: str) -> Iterator[Any]:
-    """Makes browser contexts (separate people: own localStorage), all closed after the test (its
-    pages with them), even when one fails to close. A page whose renderer died fails the test by
-    name instead of leaving later waits to time out."""
-    made: list[Any] = []
-    crashed: list[str] = []
-
-    def make(locale: str = "en-GB") -> Any:
-        ctx = browser.new_context(viewport=VIEWPORT, locale=locale, base_url=rn_url)
-        ctx.set_default_timeout(TIMEOUT)
-        ctx.on("page", lambda page: page.on("crash", lambda p: crashed.append(p.url)))
-        made.append(ctx)
-        return ctx
-
-    yield make
-    errors = []
-    for ctx in made:
-        try:
-            ctx.close()
-        except Exception as exc:  # close the others, then report
-            errors.append(exc)
-    assert not crashed, f"the page renderer crashed at {crashed}"
-    assert not errors, errors
-
-
-def _page(ctx: Any, path: str, accept_dialogs: bool = True) -> Any:
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    if accept_dialogs:
-        page.on("dialog", lambda d: d.accept())
-    page.js_errors = errors
-    page.goto(path)
-    return page
-
-
-# Screenshots fast-forward finite CSS animations (fade-ins, highlights) to their end and stop the
-# endless ones, so a picture never depends on how long after a change it was taken.
-def shot(page: Any, name: str, full: bool = False) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, animations="disabled")
-
-
-def board_shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator(".col-board").screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled")
-
-
-# --- helpers: driving the UI ------------------------------------------------------------------
-def create_game(page: Any, players: int, seed: int, variants: tuple[str, ...] = ()) -> str:
-    page.wait_for_selector("[data-testid=create-form]")
-    page.select_option("[data-testid=create-players]", str(players))
-    for v in variants:
-        page.check(f"[data-testid=variant-{v}]")
-    page.fill("[data-testid=create-seed]", str(seed))
-    page.click("[data-testid=create-game]")
-    page.wait_for_selector("[data-testid=game-page]")
-    page.wait_for_selector("[data-testid=conn-status][data-state=open]")
-    return str(page.input_value("[data-testid=share-link]"))
-
-
-def take_seat(page: Any, seat: int, name: str) -> None:
-    page.fill("[data-testid=seat-name]", name)
-    page.click(f"[data-testid=take-seat-{seat}]")
-    page.wait_for_selector(f"[data-testid=seat-tab-{seat}]")
-
-
-# The state the page shows: the game page has a state for the seat it looks through and has drawn
-# it (game.js marks the drawn version and seat on the game element; a state arrives before the
-# next animation frame draws it). Optionally newer than a version, the page's turn, or one seat's.
-_SHOWN = """([after, mine, seat]) => {
-    const g = window.rnGame, s = g && g.state();
-    const el = document.querySelector("[data-testid=game-page]");
-    if (!s || !el || el.dataset.version !== String(s.version)
-        || el.dataset.seat !== String(s.seat ?? "spec")) return null;
-    if (s.version <= after || (mine && !s.your_turn) || (seat !== null && s.seat !== seat)) return null;
-    return {version: s.version, your_turn: !!s.your_turn, status: s.status, seat: s.seat,
-            to_move: s.to_move, over: !!s.view.result, actions: (s.actions || []).map(a => a.text)};
-}"""
-
-
-def state(page: Any, after: int = -1, your_turn: bool = False,
-          seat: int | None = None) -> dict[str, Any]:
-    """Waits until the page shows a state (newer than version ``after``; the page's turn when
-    ``your_turn``; seat ``seat``'s view when given) and returns it."""
-    got: dict[str, Any] = page.wait_for_function(_SHOWN, arg=[after, your_turn, seat]).json_value()
-    return got
-
-
-def wait_version_after(page: Any, version: int) -> dict[str, Any]:
-    return state(page, after=version)
-
-
-def next_mover(pages: list[Any], limit: int = 2000) -> tuple[Any, dict[str, Any]]:
-    """Waits until one of the pages must decide, through bot moves: returns that page and its
-    state, or ``None`` and the final state once the game is over."""
-    for _ in range(limit):
-        shown = [state(p) for p in pages]
-        newest = max(range(len(pages)), key=lambda i: shown[i]["version"])
-        st = shown[newest]
-        if st["over"]:
-            return None, st
-        for p, s in zip(pages, shown, strict=True):
-            if s["seat"] == st["to_move"]:
-                # nothing moves before this seat does: its page reaches the version on its turn
-                return p, state(p, after=st["version"] - 1, your_turn=True)
-        state(pages[newest], after=st["version"])  # a bot decides: wait for its move
-    raise AssertionError(f"no page had to decide in {limit} moves")
-
-
-def play_one(page: Any, st: dict[str, Any]) -> dict[str, Any]:
-    """Make one choice through the UI with a quick deterministic policy: a repair with the most
-    minutes, else the most cards, else No Action / End / Done / the first option. ``st`` is the
-    page's state on its turn (from ``state(page, your_turn=True)``); returns the next state."""
-    panel = page.locator("[data-testid=actions]")
-    panel.locator("[data-act]:not([disabled])").first.wait_for()  # enabled once the last ack came
-    decision = panel.locator("[data-testid=decision] button[data-act]")
-    repair = panel.locator("input[type=range][data-minutes]")
-    draws = panel.locator("[data-testid=draw-group] button[data-act]")
-    if decision.count():
-        done = panel.locator("[data-testid=act-done]")
-        (done if done.count() else decision.first).click()
-    elif repair.count():
-        slider = repair.first
-        slider.focus()
-        slider.press("End")
-        group = slider.get_attribute("data-minutes").replace(":", "-")
-        panel.locator(f"[data-testid=repair-{group}-go]").click()
-    elif draws.count():
-        draws.last.click()
-    else:
-        for tid in ("act-no_action", "act-end"):
-            btn = panel.locator(f"[data-testid={tid}]")
-            if btn.count():
-                btn.click()
-                break
-        else:
-            panel.locator("button[data-act]:visible").first.click()
-    return wait_version_after(page, st["version"])
-
-
-def play_until_over(pages: list[Any], limit: int = 400, on_step: Any = None) -> int:
-    """The pages play (bots too, on the server) until the game ends; returns the pages' choices.
-    ``pages`` may change during ``on_step(steps)`` (a page reloaded)."""
-    for steps in range(limit + 1):
-        page, st = next_mover(pages)
-        if page is None:
-            return steps
-        if steps == limit:
-            break
-        play_one(page, st)
-        if on_step:
-            on_step(steps + 1)
-    raise AssertionError(f"the game did not end after {limit} steps")
+pytestmark = SKIP
 
 
 # --- tests ------------------------------------------------------------------------------------

@@ -33,9 +33,10 @@ export class ReplayPage {
         <p>${esc(errorText(e))}</p><p><a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
       return;
     }
-    const want = Number(new URLSearchParams(location.search).get("step"));
+    const asked = new URLSearchParams(location.search).get("step");
+    const want = asked === null || asked === "" ? NaN : Number(asked);
     document.addEventListener("keydown", this.onKey);
-    await this.go(Number.isInteger(want) && want >= 0 ? want : null);
+    await this.go(Number.isInteger(want) && want >= 0 ? want : null);  // no step: the last
   }
 
   destroy() { document.removeEventListener("keydown", this.onKey); }

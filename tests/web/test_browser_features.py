@@ -1,0 +1,120 @@
+"""Browser tests of the table's newer parts: table talk between two people, the replay viewer
+stepped to the end, warnings before harmful choices and the repair preview. Debian's Chromium and
+the session's real server, with the fixtures and helpers of test_browser.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from browsertools import SHOTS, SKIP, _page, create_game, expect, shot, state, take_seat
+
+PHONE = {"width": 390, "height": 844}
+pytestmark = SKIP
+
+
+def test_chat_between_two_players_and_a_spectator(new_context: Any) -> None:
+    ada = _page(new_context(), "/")
+    link = create_game(ada, players=3, seed=4)
+    take_seat(ada, 0, "Ada")
+    bea = _page(new_context(), link)
+    take_seat(bea, 1, "Bea")
+    cid = _page(new_context(), link)  # a spectator
+    cid.wait_for_selector("[data-testid=spectator-badge]")
+    expect(cid.locator("[data-testid=chat-readonly]")).to_be_visible()
+    expect(cid.locator("[data-testid=chat-form]")).to_be_hidden()
+    text = "<b>I'll take the Reactor</b> — help me with 4?"
+    ada.fill("[data-testid=chat-input]", text)
+    ada.click("[data-testid=chat-send]")
+    for page in (ada, bea, cid):
+        line = page.locator("[data-testid=chat-message]").last
+        expect(line).to_contain_text(text)  # shown as text, never as HTML
+        expect(line.locator("b")).to_have_count(0)
+        expect(line.locator(".chat-who")).to_have_text("Ada")
+    expect(ada.locator("[data-testid=chat-input]")).to_have_value("")
+    bea.fill("[data-testid=chat-input]", "On my way")
+    bea.press("[data-testid=chat-input]", "Enter")
+    expect(ada.locator("[data-testid=chat-message]")).to_have_count(2)
+    again = _page(new_context(), link)  # the talk is kept with the game
+    expect(again.locator("[data-testid=chat-message]")).to_have_count(2)
+    ada.locator("[data-testid=chat]").screenshot(path=str(SHOTS / "chat-desktop.png"))
+    ada.set_viewport_size(PHONE)
+    ada.locator("[data-testid=chat]").scroll_into_view_if_needed()
+    shot(ada, "chat-phone")
+
+
+def _bot_game(rn_url: str, players: int, seed: int) -> str:
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        r = api.post("/api/games", json={"players": players, "seed": seed})
+        gid, creator = r.json()["game"]["id"], r.json()["creator_token"]
+        for seat in range(players):
+            assert api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                            headers={"X-Creator-Token": creator}).status_code == 200
+        return str(gid)
+
+
+def test_replay_steps_to_the_end_and_reaches_the_final_state(new_context: Any,
+                                                             rn_url: str) -> None:
+    gid = _bot_game(rn_url, 3, seed=8)
+    game = _page(new_context(), f"/g/{gid}")
+    game.wait_for_selector("[data-testid=game-over]")  # the bots play it to its end
+    final = game.locator("[data-testid=result-headline]").inner_text()
+    game.click("[data-testid=replay-link]")
+    page = game
+    viewer = page.locator("[data-testid=replay-page]")
+    expect(viewer).to_be_visible()
+    steps = int(viewer.get_attribute("data-steps") or 0)
+    assert steps > 20
+    expect(viewer).to_have_attribute("data-step", str(steps))  # opens on the last move
+    expect(page.locator("[data-testid=result-headline]")).to_have_text(final)
+    page.click("[data-testid=replay-first]")
+    expect(page.locator("[data-testid=replay-page]")).to_have_attribute("data-step", "0")
+    assert page.locator("[data-testid=game-over]").count() == 0
+    for n in (1, 2):
+        page.click("[data-testid=replay-next]")
+        expect(page.locator("[data-testid=replay-page]")).to_have_attribute("data-step", str(n))
+        expect(page.locator("[data-testid=replay-log] [data-testid=log-entry]").first).to_be_visible()
+    assert page.url.endswith("/replay?step=2")  # a shareable step
+    shot(page, "replay-desktop")
+    page.keyboard.press("End")
+    expect(page.locator("[data-testid=replay-page]")).to_have_attribute("data-step", str(steps))
+    expect(page.locator("[data-testid=result-headline]")).to_have_text(final)
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("[data-testid=replay-page]")).to_have_attribute("data-step", str(steps - 1))
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "replay-phone", full=True)
+
+
+@pytest.mark.parametrize(("code", "lethal"), [("fire_needs_item", False), ("no_way_out", True)])
+def test_warnings_show_before_the_click_and_lethal_ones_ask(new_context: Any, code: str,
+                                                            lethal: bool) -> None:
+    page = _page(new_context(), "/", accept_dialogs=False)
+    create_game(page, players=3, seed=11)
+    for seat, name in enumerate(("Ada", "Bob", "Cy")):
+        take_seat(page, seat, name)
+    version = state(page, your_turn=True)["version"]
+    page.evaluate("""([code]) => {
+        const g = window.rnGame, st = g.state();
+        const a = code === "no_way_out"
+          ? {kind: "extinguish_fire", text: "extinguish_fire 3", arg: 0, minutes: 3, cost: 3,
+             repair: true, bonus: 0, chance: 30, doomed: false, ghost_after: 40,
+             meets: {events: 1, items: 0}, warnings: [{code}]}
+          : {kind: "open", text: "open 5", arg: 5, room: 5, minutes: 0, cost: 1, repair: false,
+             warnings: [{code, room: 5}]};
+        st.actions = [a];
+        g.render();
+    }""", [code])
+    warn = page.locator(f"[data-testid=warn-{code}]")
+    expect(warn).to_be_visible()
+    assert ("Grog" in warn.inner_text()) if code == "fire_needs_item" else ("dies" in warn.inner_text())
+    if lethal:
+        expect(page.locator("[data-testid=repair-extinguish_fire-preview]")).to_contain_text("40")
+        page.once("dialog", lambda d: d.dismiss())
+        with page.expect_event("dialog") as asked:
+            page.click("[data-testid=repair-extinguish_fire-go]")
+        assert "dies" in asked.value.message
+        assert page.evaluate("() => window.rnGame.busy") is False
+        assert state(page)["version"] == version
+    page.locator("[data-testid=actions]").screenshot(path=str(SHOTS / f"actions-warn-{code}.png"))
