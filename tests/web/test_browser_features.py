@@ -4,14 +4,18 @@ the session's real server, with the fixtures and helpers of test_browser.py."""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import httpx
 import pytest
 from browsertools import SHOTS, SKIP, _page, create_game, expect, shot, state, take_seat
+from webtools import WsClient, new_game, take
 
 PHONE = {"width": 390, "height": 844}
 pytestmark = SKIP
+
 
 
 def test_chat_between_two_players_and_a_spectator(new_context: Any) -> None:
@@ -118,3 +122,38 @@ def test_warnings_show_before_the_click_and_lethal_ones_ask(new_context: Any, co
         assert page.evaluate("() => window.rnGame.busy") is False
         assert state(page)["version"] == version
     page.locator("[data-testid=actions]").screenshot(path=str(SHOTS / f"actions-warn-{code}.png"))
+
+
+def _play_out(rn_url: str, gid: str, token: str) -> None:
+    """Seat 0 plays through the WebSocket (No Action, End, Done, else the first option) until the
+    game is over; the other seats are the server's bots."""
+    prefer = ("end", "no_action", "done")
+    seen = -1
+    with WsClient(rn_url, gid, [token]) as ws:
+        while True:
+            st = ws.until(lambda m, after=seen: m["type"] == "state" and m["version"] > after
+                          and (m["your_turn"] or m["status"] == "over"), timeout=30)
+            if st["status"] == "over":
+                return
+            seen = st["version"]
+            texts = [a["text"] for a in st["actions"]]
+            ws.send({"type": "act", "seat": 0, "action": next((t for t in prefer if t in texts),
+                                                             texts[0]), "version": seen})
+
+
+def test_rematch_from_the_end_screen_keeps_the_seat(new_context: Any, rn_url: str) -> None:
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, creator = new_game(api, 3, seed=9)
+        token = take(api, gid, 0, "Ada")
+        for seat in (1, 2):
+            api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                     headers={"X-Creator-Token": creator})
+    _play_out(rn_url, gid, token)
+    ctx = new_context()
+    saved = json.dumps({"seats": {"0": token}})  # this browser holds seat 0, as after taking it
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', {json.dumps(saved)})")
+    page = _page(ctx, f"/g/{gid}")
+    page.click("[data-testid=rematch]")
+    page.wait_for_url(re.compile(r"/g/(?!" + re.escape(gid) + r")[A-Za-z0-9_-]+$"))
+    expect(page.locator("[data-testid=seat-tab-0]")).to_be_visible()  # Ada holds her seat again
+    assert state(page, seat=0)["status"] == "playing"

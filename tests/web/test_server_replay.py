@@ -24,11 +24,11 @@ def _play(api: httpx.Client, players: int, seed: int, moves: int, **config: obje
                      headers=auth(tokens[g.player_to_move]))
         assert r.status_code == 200, r.text
         g.apply(a)
-    return gid, g
+    return gid, tokens, g
 
 
 def test_every_step_is_the_engine_replayed_to_that_point(api: httpx.Client) -> None:
-    gid, g = _play(api, 3, seed=21, moves=40)
+    gid, _, g = _play(api, 3, seed=21, moves=40)
     first = api.get(f"/api/games/{gid}/replay/0").json()
     assert first["step"] == 0 and first["steps"] == 40 and first["over"] is False
     assert first["view"]["gnomes"] == engine_game(Config(3, seed=21)).view(None)["gnomes"]
@@ -44,10 +44,10 @@ def test_every_step_is_the_engine_replayed_to_that_point(api: httpx.Client) -> N
 
 def test_a_running_mad_gnomes_game_hides_hands_and_a_finished_one_shows_them(
         api: httpx.Client) -> None:
-    gid, g = _play(api, 3, seed=5, moves=10, variants=["mad-gnomes"])
+    gid, _, g = _play(api, 3, seed=5, moves=10, variants=["mad-gnomes"])
     running = api.get(f"/api/games/{gid}/replay/10").json()
     assert all(gs["hand"] is None for gs in running["view"]["gnomes"])
-    gid, g = _play(api, 3, seed=5, moves=2000, variants=["mad-gnomes"])
+    gid, _, g = _play(api, 3, seed=5, moves=2000, variants=["mad-gnomes"])
     assert g.result is not None
     steps = len(g.history)
     over = api.get(f"/api/games/{gid}/replay/{steps}").json()

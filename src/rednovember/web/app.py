@@ -501,6 +501,12 @@ def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
         if msg.type == "sync":
             hub.send_states(lg, conn)
             return
+        if msg.type == "rematch":
+            held = {s for s in list(conn.seats) if lg.seats[s].token_hash == conn.seats[s]}
+            nxt = hub.rematch(lg, held, conn.creator)
+            conn.push_obj({"type": "ack", "id": rid, "ref": msg.type, "version": lg.version,
+                           "next": nxt.id})
+            return
         assert msg.seat is not None
         if msg.type == "act":
             assert msg.action is not None

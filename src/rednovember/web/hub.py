@@ -106,6 +106,7 @@ class LiveGame:
     gone_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     chat: list[dict[str, Any]] | None = None  # the last chat messages, loaded when first asked
+    rematch: str | None = None  # the id of the game that follows this one (same seats)
 
     def connected(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -214,7 +215,9 @@ class Hub:
 
     # --- creating and seating ------------------------------------------------------------------------
     def create_game(self, players: int, gnomes_per_player: int | None, variants: Iterable[str],
-                    seed: int | None) -> tuple[LiveGame, str]:
+                    seed: int | None, creator_hash: str | None = None) -> tuple[LiveGame, str]:
+        """A new game waiting for its seats; returns it with its creator token (with
+        ``creator_hash``, a rematch keeps the first game's creator and the token is unused)."""
         import secrets
 
         if seed is None:
@@ -229,7 +232,7 @@ class Hub:
             gid = security.new_game_id()
         token = security.new_token()
         lg = LiveGame(gid, config, game, self._empty_seats(game), 0, "waiting", time.time(),
-                      security.hash_token(token))
+                      creator_hash or security.hash_token(token))
         self.store.create_game(gid, config.to_dict(), lg.creator_hash, config.players)
         self.games[gid] = lg
         return lg, token
@@ -283,6 +286,28 @@ class Hub:
         for c in lg.conns:
             c.seats.pop(seat, None)
         self._change_seat(lg, new)
+
+    def rematch(self, lg: LiveGame, by: set[int], creator: bool) -> LiveGame:
+        """A finished game's next one: the same configuration and seats (players keep their seat
+        tokens, bots their strength) with a new seed. One per game: asking again joins it."""
+        if lg.status != "over":
+            raise ProtocolError("forbidden", "a rematch can start once the game is over")
+        if not by and not creator:
+            raise ProtocolError("unauthorised", "only a seated player or the game's creator may "
+                                                "start a rematch")
+        if lg.rematch is not None:
+            return self.get(lg.rematch)
+        c = lg.config
+        new, _ = self.create_game(c.players, c.gnomes_per_player, c.variants, None, lg.creator_hash)
+        lg.rematch = new.id
+        for s in lg.seats:
+            self._change_seat(new, Seat(s.seat, s.gnomes, s.colours, s.kind, s.name, s.bot,
+                                        s.token_hash))
+        out = json.dumps({"type": "rematch", "game": lg.id, "next": new.id}, separators=(",", ":"))
+        for conn in lg.conns:
+            if conn.hello:
+                conn.push(out)
+        return new
 
     def _change_seat(self, lg: LiveGame, new: Seat) -> None:
         status = lg.status

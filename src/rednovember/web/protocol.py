@@ -25,7 +25,7 @@ MAX_ACTION_CHARS = 64
 MAX_ID_CHARS = 64
 MAX_BOT_CHARS = 32
 
-CLIENT_TYPES = ("hello", "act", "undo", "bot", "sync", "ping", "chat")
+CLIENT_TYPES = ("hello", "act", "undo", "bot", "sync", "ping", "chat", "rematch")
 MAX_CHAT_CHARS = 2000  # a chat message as sent (web/chat.py keeps 300 after trimming)
 
 HTTP_STATUS = {

@@ -11,7 +11,7 @@ import { boardTargets, renderActions } from "./actions.js";
 import { renderCrew, renderDecks, renderLog, renderResult, renderSeats } from "./panels.js";
 import { openRules } from "./rules.js";
 import { esc } from "./svg.js";
-import { errorText, toast } from "./app.js";
+import { errorText, navigate, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 
 const SPEC = "spec";
@@ -85,6 +85,17 @@ export class GamePage {
     if (btn) btn.hidden = s === "open" || s === "connecting";
   }
 
+  // The same seats play again: this browser's seat tokens (and creator token) hold in the new game.
+  followRematch(next) {
+    const mine = store.get(this.id);
+    if (!Object.keys(mine.seats).length && !mine.creator) {
+      toast(t("web", "rematch_started", {}), "info", 8000);
+      return;
+    }
+    store.set(next, { ...mine });
+    navigate(`/g/${next}`);
+  }
+
   // --- seats held -------------------------------------------------------------------------------
   heldSeats() { return this.held; }
   holdsAny() { return this.held.length > 0; }
@@ -114,6 +125,7 @@ export class GamePage {
       }
       case "state": this.onState(msg); return;
       case "chat": this.chat.add(msg.message); return;
+      case "rematch": this.followRematch(msg.next); return;
       case "ack": this.setBusy(false); break;
       case "error":
         this.setBusy(false);
@@ -283,12 +295,14 @@ export class GamePage {
   }
 
   onClick(e) {
-    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-bot],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result]");
+    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-bot],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result],[data-rematch]");
     if (!el || !this.root.contains(el)) return;
     if (el.disabled) return;
     if (el.dataset.closeOverlay !== undefined) {
       this.overlayClosed = true;
       this.render();
+    } else if (el.dataset.rematch !== undefined) {
+      this.socket.send({ type: "rematch" });
     } else if (el.dataset.act !== undefined) {
       if (this.busy) return;
       if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) return;
@@ -468,7 +482,10 @@ export class GamePage {
     }
     if (model.over) {
       res.hidden = false;
-      setHTML(res, renderResult(model) + `<p class="export"><a href="/api/games/${encodeURIComponent(this.id)}/export" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
+      const again = this.holdsAny() || this.isCreator()
+        ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", "rematch"))}</button> ` : "";
+      setHTML(res, renderResult(model) + `<p class="export">${again}<a class="btn small" href="/g/${encodeURIComponent(this.id)}/replay" data-testid="result-replay">${esc(raw("web", "replay_link"))}</a>
+        <a href="/api/games/${encodeURIComponent(this.id)}/export" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
       if (!this.resultShown) { this.resultShown = true; res.scrollIntoView({ block: "nearest" }); }
     } else {
       res.hidden = true;

@@ -1,0 +1,43 @@
+"""Rematch: one click after the end starts the next game with the same seats and a new seed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import httpx
+from test_server_replay import _play
+from webtools import WsClient, auth
+
+
+def test_rematch_keeps_the_seats_and_their_tokens_with_a_new_seed(
+        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
+    gid, tokens, g = _play(api, 3, seed=6, moves=3000)
+    assert g.result is not None
+    early = ws_client(gid)  # a spectator cannot start it
+    refused = early.request({"type": "rematch"})
+    assert refused["type"] == "error" and refused["code"] == "unauthorised"
+    ada = ws_client(gid, [tokens[0]])
+    bea = ws_client(gid, [tokens[1]])
+    ack = ada.request({"type": "rematch"})
+    assert ack["type"] == "ack"
+    nxt = ack["next"]
+    assert bea.until(lambda m: m["type"] == "rematch")["next"] == nxt
+    assert bea.request({"type": "rematch"})["next"] == nxt  # asking again joins the same game
+    old, new = api.get(f"/api/games/{gid}").json(), api.get(f"/api/games/{nxt}").json()
+    assert new["status"] == "playing" and new["version"] > 0
+    assert new["config"]["seed"] != old["config"]["seed"]
+    assert {k: v for k, v in new["config"].items() if k != "seed"} == \
+        {k: v for k, v in old["config"].items() if k != "seed"}
+    def seats(summary: dict[str, object]) -> list[tuple[object, object]]:
+        return [(s["kind"], s["name"]) for s in summary["seats"]]  # type: ignore[attr-defined]
+
+    assert seats(new) == seats(old)
+    for seat, token in enumerate(tokens):  # every player's token holds its seat in the new game
+        assert api.get(f"/api/games/{nxt}/legal", headers=auth(token)).json()["seat"] == seat
+
+
+def test_no_rematch_before_the_end(api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
+    gid, tokens, _ = _play(api, 3, seed=7, moves=3)
+    ada = ws_client(gid, [tokens[0]])
+    early = ada.request({"type": "rematch"})
+    assert early["type"] == "error" and early["code"] == "forbidden"
