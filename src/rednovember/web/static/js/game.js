@@ -275,7 +275,7 @@ export class GamePage {
   }
 
   onClick(e) {
-    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-bot],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result]");
+    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result]");
     if (!el || !this.root.contains(el)) return;
     if (el.disabled) return;
     if (el.dataset.closeOverlay !== undefined) {
@@ -295,6 +295,9 @@ export class GamePage {
     } else if (el.dataset.bot !== undefined) {
       const sel = this.root.querySelector(`[data-bot-select="${el.dataset.bot}"]`);
       this.giveToBot(Number(el.dataset.bot), sel ? sel.value : "random");
+    } else if (el.dataset.manageSeats !== undefined) {
+      this.ui.showSeats = !this.ui.showSeats;
+      this.render();
     } else if (el.dataset.seatTab !== undefined) {
       const v = el.dataset.seatTab;
       this.current = v === SPEC ? SPEC : Number(v);
@@ -429,7 +432,7 @@ export class GamePage {
     this.renderActionsOnly();
     const seatsBox = this.root.querySelector("#seats");
     const showSeats = (this.summary.seats || []).some((s) => s.kind === "free") || st.status === "waiting" || this.ui.showSeats;
-    setHTML(seatsBox.querySelector("#seats-list"), renderSeats(model, this));
+    setHTML(seatsBox.querySelector("#seats-list"), renderSeats(model, this, !showSeats));
     seatsBox.classList.toggle("compact", !showSeats);
     const nameRow = seatsBox.querySelector("#seat-name-row");
     nameRow.hidden = !(this.summary.seats || []).some((s) => s.kind === "free");

@@ -1,0 +1,148 @@
+"""Browser tests of the table around the board: seats, presence, loading, taking a seat back from
+a bot, hot-seat tabs and the texts of the page.
+
+A real ``rednovember serve`` runs for the session (``live_server`` of tests/web/conftest.py);
+Debian's Chromium (/usr/bin/chromium) plays, never a downloaded browser. Every wait is
+Playwright's auto-waiting ``expect`` or ``wait_for_function``. Screenshots of the screens these
+tests cover go to artifacts/screenshots/ at desktop (1366×768) and phone (390×844) sizes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+from playwright.sync_api import expect  # noqa: E402
+from webtools import take  # noqa: E402
+
+CHROMIUM = os.environ.get("RN_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+TIMEOUT = 15_000  # ms, for every wait
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")
+expect.set_options(timeout=TIMEOUT)
+
+Page = Any  # playwright.sync_api.Page
+MakeContext = Callable[..., Any]
+
+
+# --- fixtures ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_context(browser: Any, live_server: str) -> Iterator[MakeContext]:
+    """Makes browser contexts (separate people: own localStorage), closed after the test."""
+    made: list[Any] = []
+
+    def make(locale: str = "en-GB") -> Any:
+        ctx = browser.new_context(viewport=DESKTOP, locale=locale, base_url=live_server)
+        ctx.set_default_timeout(TIMEOUT)
+        made.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in made:
+        ctx.close()
+
+
+# --- helpers ----------------------------------------------------------------------------------
+def open_page(ctx: Any, path: str) -> Page:
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: d.accept())
+    page.js_errors = errors
+    page.goto(path)
+    return page
+
+
+def shots(page: Page, name: str) -> None:
+    """Screenshots of the whole page at desktop and phone sizes (then back to desktop)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => r(true)))")
+        page.screenshot(path=str(SHOTS / f"table-{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+
+
+def game_id(page: Page) -> str:
+    return str(page.evaluate("() => window.rnGame.id"))
+
+
+def create_game(page: Page, players: int, seed: int) -> str:
+    """Creates a game through the start page; returns its id."""
+    expect(page.get_by_test_id("create-form")).to_be_visible()
+    page.select_option("[data-testid=create-players]", str(players))
+    page.fill("[data-testid=create-seed]", str(seed))
+    page.click("[data-testid=create-game]")
+    expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
+    return game_id(page)
+
+
+def take_seat(page: Page, seat: int, name: str) -> None:
+    page.fill("[data-testid=seat-name]", name)
+    page.click(f"[data-testid=take-seat-{seat}]")
+    expect(page.get_by_test_id(f"seat-tab-{seat}")).to_be_visible()
+
+
+def seat_row(page: Page, seat: int) -> Any:
+    return page.get_by_test_id(f"seat-{seat}")
+
+
+def playing(page: Page) -> None:
+    page.wait_for_function("() => window.rnGame && window.rnGame.state() && "
+                           "window.rnGame.state().status === 'playing'")
+
+
+# --- 1: the seat buttons stay reachable once every seat is taken -------------------------------
+def test_absent_seat_and_bot_seat_keep_their_buttons_when_no_seat_is_free(
+        new_context: MakeContext, api: httpx.Client) -> None:
+    ada = open_page(new_context(), "/")
+    gid = create_game(ada, players=3, seed=21)
+    take_seat(ada, 0, "Ada")
+    take(api, gid, 1)  # two players who took their seats and never came
+    take(api, gid, 2)
+    playing(ada)
+    seats = ada.get_by_test_id("seats")
+    expect(seats).to_have_class(re.compile(r"\bcompact\b"))
+    expect(seat_row(ada, 1).locator(".dot.off")).to_be_visible()
+    give = ada.get_by_test_id("bot-seat-1")
+    expect(give).to_be_visible()
+    shots(ada, "compact-seats-absent")
+    ada.select_option("[data-testid=bot-select-1]", "random")
+    give.click()
+    expect(seat_row(ada, 1)).to_have_attribute("data-kind", "bot")
+    # the bot's strength can be changed later, from the same compact list
+    bots = api.get("/api/bots").json()["bots"]
+    stronger = next(b for b in bots if b != "random")
+    ada.select_option("[data-testid=bot-select-1]", stronger)
+    ada.click("[data-testid=bot-seat-1]")
+    expect(seat_row(ada, 1)).to_contain_text(stronger)
+    expect(ada.get_by_test_id("bot-select-1")).to_have_value(stronger)
+    # the connected player's row stays compact: no buttons
+    expect(ada.get_by_test_id("bot-seat-0")).to_be_hidden()
+    shots(ada, "compact-seats-bot")
+    # "Seat controls" opens every seat's buttons (one's own seat too)
+    ada.click("[data-testid=manage-seats]")
+    expect(ada.get_by_test_id("bot-seat-0")).to_be_visible()
+    assert not ada.js_errors, ada.js_errors
+
