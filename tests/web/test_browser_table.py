@@ -146,3 +146,23 @@ def test_absent_seat_and_bot_seat_keep_their_buttons_when_no_seat_is_free(
     expect(ada.get_by_test_id("bot-seat-0")).to_be_visible()
     assert not ada.js_errors, ada.js_errors
 
+
+
+# --- 2: presence follows the connections, both ways --------------------------------------------
+def test_presence_shows_who_joined_and_who_left(new_context: MakeContext) -> None:
+    ada = open_page(new_context(), "/")
+    gid = create_game(ada, players=3, seed=22)
+    take_seat(ada, 0, "Ada")
+    bea = open_page(new_context(), f"/g/{gid}")
+    take_seat(bea, 1, "Bea")
+    for page in (ada, bea):  # Bea just joined: online for everybody, herself included
+        expect(seat_row(page, 1).locator(".dot.on")).to_be_visible()
+        expect(page.locator("[data-testid=crew] .dot.on")).to_have_count(2)
+    shots(bea, "presence-joined")
+    bea.close()  # Bea leaves: offline at once, and her seat can go to a bot
+    expect(seat_row(ada, 1).locator(".dot.off")).to_be_visible()
+    shots(ada, "presence-left")
+    ada.click("[data-testid=bot-seat-1]")
+    expect(seat_row(ada, 1)).to_have_attribute("data-kind", "bot")
+    expect(ada.get_by_test_id("error")).to_have_count(0)
+    assert not ada.js_errors, ada.js_errors

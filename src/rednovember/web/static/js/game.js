@@ -110,6 +110,7 @@ export class GamePage {
         break;
       }
       case "state": this.onState(msg); return;
+      case "seats": this.onSeats(msg.seats); break;
       case "ack": this.setBusy(false); break;
       case "error":
         this.setBusy(false);
@@ -144,6 +145,12 @@ export class GamePage {
     }
     if (this.held.length && !this.held.includes(this.current)) this.current = this.held[0];
     if (key === this.current || (this.current === SPEC && key === SPEC)) this.scheduleRender();
+  }
+
+  // Who sits where and who is connected (sent when a connection opens or closes).
+  onSeats(seats) {
+    if (!Array.isArray(seats)) return;
+    this.summary = { ...this.summary, seats };
   }
 
   scheduleRender() {
