@@ -20,7 +20,7 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
-from webtools import take  # noqa: E402
+from webtools import new_game, take  # noqa: E402
 
 CHROMIUM = os.environ.get("RN_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -166,3 +166,41 @@ def test_presence_shows_who_joined_and_who_left(new_context: MakeContext) -> Non
     expect(seat_row(ada, 1)).to_have_attribute("data-kind", "bot")
     expect(ada.get_by_test_id("error")).to_have_count(0)
     assert not ada.js_errors, ada.js_errors
+
+
+# --- 3: a failed load is retried; only a real 404 says "not found" ------------------------------
+def test_a_failed_load_is_retried_until_the_game_shows(new_context: MakeContext,
+                                                       api: httpx.Client) -> None:
+    gid, _ = new_game(api, 3)
+    ctx = new_context()
+    failures = {"left": 2}
+
+    def flaky(route: Any) -> None:
+        if failures["left"] > 0:
+            failures["left"] -= 1
+            if failures["left"] == 1:
+                route.abort("connectionrefused")
+            else:
+                route.fulfill(status=503, content_type="application/json",
+                              body='{"error": {"code": "internal", "message": "restarting"}}')
+            return
+        route.continue_()
+
+    ctx.route(re.compile(r"/api/games/[A-Za-z0-9_-]+$"), flaky)
+    page = open_page(ctx, f"/g/{gid}")
+    retry = page.get_by_test_id("load-retry")
+    expect(retry).to_be_visible()
+    expect(page.get_by_test_id("not-found")).to_have_count(0)
+    shots(page, "load-retry")
+    expect(page.get_by_test_id("game-page")).to_be_visible()
+    expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
+    assert failures["left"] == 0
+    assert not page.js_errors, page.js_errors
+
+
+def test_only_a_missing_game_says_not_found(new_context: MakeContext) -> None:
+    page = open_page(new_context(), "/g/NoSuchGame00")
+    expect(page.get_by_test_id("not-found")).to_be_visible()
+    expect(page.get_by_test_id("not-found")).not_to_contain_text("reconnects by itself")
+    expect(page.get_by_test_id("load-retry")).to_have_count(0)
+    shots(page, "not-found")

@@ -14,6 +14,8 @@ import { esc } from "./svg.js";
 import { errorText, toast } from "./app.js";
 
 const SPEC = "spec";
+const LOAD_RETRY_FIRST_MS = 500;
+const LOAD_RETRY_MAX_MS = 10000;
 
 export class GamePage {
   constructor(root, id, ctx) {
@@ -42,14 +44,8 @@ export class GamePage {
   // --- lifecycle --------------------------------------------------------------------------------
   async start() {
     this.root.innerHTML = `<p class="loading">…</p>`;
-    try {
-      if (!this.data) this.data = normalizeData(await api("/api/data"));
-      this.summary = await api(`/api/games/${encodeURIComponent(this.id)}`);
-    } catch (e) {
-      this.root.innerHTML = `<div class="card notfound" data-testid="not-found"><h2>${esc(raw("web", "game_not_found"))}</h2>
-        <p>${esc(errorText(e))}</p><p><a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
-      return;
-    }
+    this.summary = await this.load();
+    if (!this.summary) return;
     this.build();
     this.socket = new GameSocket(this.id, {
       onMessage: (m) => this.onMessage(m),
@@ -64,7 +60,44 @@ export class GamePage {
     window.rnGame = this; // for tests and the curious
   }
 
+  // The data tables and the game's summary; a failure other than a 404 is retried with back-off
+  // (the server may be restarting). Null: the game does not exist, or the page was left.
+  async load() {
+    for (let attempt = 0; !this.destroyed; attempt++) {
+      try {
+        if (!this.data) this.data = normalizeData(await api("/api/data"));
+        return await api(`/api/games/${encodeURIComponent(this.id)}`);
+      } catch (e) {
+        if (e.status === 404) { this.showNotFound(); return null; }
+        await this.waitToRetry(e, Math.min(LOAD_RETRY_MAX_MS, LOAD_RETRY_FIRST_MS * 2 ** attempt));
+      }
+    }
+    return null;
+  }
+
+  showNotFound() {
+    this.root.innerHTML = `<div class="card notfound" data-testid="not-found"><h2>${esc(raw("web", "game_not_found"))}</h2>
+      <p>${esc(t("web", "game_not_found_help", { id: this.id }))}</p><p><a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
+  }
+
+  // Shows why loading failed and when it is tried again; "Try now" cuts the wait short.
+  waitToRetry(e, ms) {
+    const seconds = Math.ceil(ms / 1000);
+    this.root.innerHTML = `<div class="card notfound" data-testid="load-retry" role="status"><h2>${esc(raw("web", "load_failed"))}</h2>
+      <p>${esc(errorText(e))}</p><p class="muted">${esc(t("web", "load_retry_in", { seconds }))}</p>
+      <p><button type="button" class="btn small" data-testid="load-retry-now">${esc(raw("web", "retry_now"))}</button>
+      <a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
+    return new Promise((resolve) => {
+      const done = () => { clearTimeout(this.loadTimer); this.wakeLoad = null; resolve(); };
+      this.wakeLoad = done;
+      this.loadTimer = setTimeout(done, ms);
+      this.root.querySelector("[data-testid=load-retry-now]").addEventListener("click", done, { once: true });
+    });
+  }
+
   destroy() {
+    this.destroyed = true;
+    if (this.wakeLoad) this.wakeLoad();
     if (this.socket) this.socket.close();
     window.removeEventListener("online", this.onOnline);
     document.removeEventListener("visibilitychange", this.onVisible);
