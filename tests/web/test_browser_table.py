@@ -204,3 +204,54 @@ def test_only_a_missing_game_says_not_found(new_context: MakeContext) -> None:
     expect(page.get_by_test_id("not-found")).not_to_contain_text("reconnects by itself")
     expect(page.get_by_test_id("load-retry")).to_have_count(0)
     shots(page, "not-found")
+
+
+# --- 4: a returning player learns their seat went to a bot, and takes it back -----------------
+def test_a_returning_player_takes_their_seat_back_from_the_bot(new_context: MakeContext,
+                                                               api: httpx.Client) -> None:
+    ada = open_page(new_context(), "/")
+    gid = create_game(ada, players=3, seed=23)
+    take_seat(ada, 0, "Ada")
+    bea_ctx = new_context()
+    bea = open_page(bea_ctx, f"/g/{gid}")
+    take_seat(bea, 1, "Bea")
+    take(api, gid, 2)
+    bea.close()
+    expect(seat_row(ada, 1).locator(".dot.off")).to_be_visible()
+    ada.click("[data-testid=bot-seat-1]")
+    expect(seat_row(ada, 1)).to_have_attribute("data-kind", "bot")
+    bea = open_page(bea_ctx, f"/g/{gid}")  # Bea comes back: no free seat, hers is a bot's
+    note = bea.get_by_test_id("reclaim-note")
+    expect(note).to_contain_text("bot")
+    expect(note).to_contain_text("Player 2")
+    expect(bea.get_by_test_id("spectator-note")).not_to_contain_text("free seat")
+    shots(bea, "reclaim-offer")
+    bea.click("[data-testid=reclaim-seat-1]")
+    expect(bea.get_by_test_id("seat-tab-1")).to_be_visible()
+    expect(note).to_be_hidden()
+    expect(seat_row(ada, 1)).to_have_attribute("data-kind", "human")
+    expect(seat_row(ada, 1).locator(".dot.on")).to_be_visible()
+    expect(seat_row(ada, 1)).to_contain_text("Bea")
+    shots(bea, "reclaim-done")
+    assert not bea.js_errors, bea.js_errors
+
+
+# --- 5: handing one's own hot-seat seat to a bot removes its tab --------------------------------
+def test_own_hot_seat_seat_given_to_a_bot_leaves_the_tabs(new_context: MakeContext) -> None:
+    page = open_page(new_context(), "/")
+    create_game(page, players=3, seed=24)
+    take_seat(page, 0, "Ada")
+    take_seat(page, 1, "Ada 2")
+    take_seat(page, 2, "Ada 3")
+    playing(page)
+    page.click("[data-testid=manage-seats]")
+    page.click("[data-testid=bot-seat-1]")
+    expect(seat_row(page, 1)).to_have_attribute("data-kind", "bot")
+    expect(page.get_by_test_id("seat-tab-1")).to_have_count(0)
+    expect(page.get_by_test_id("seat-tab-0")).to_be_visible()
+    expect(page.get_by_test_id("seat-tab-2")).to_be_visible()
+    expect(page.locator("[data-testid^=seat-tab-]")).to_have_count(2)
+    # the seat can be taken back from the same page
+    expect(page.get_by_test_id("reclaim-seat-1")).to_be_visible()
+    shots(page, "hot-seat-after-bot")
+    assert not page.js_errors, page.js_errors

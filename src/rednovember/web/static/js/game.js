@@ -10,7 +10,7 @@ import { renderTrack } from "./track.js";
 import { boardTargets, renderActions } from "./actions.js";
 import { renderCrew, renderDecks, renderLog, renderResult, renderSeats } from "./panels.js";
 import { openRules } from "./rules.js";
-import { esc } from "./svg.js";
+import { attrs, esc } from "./svg.js";
 import { errorText, toast } from "./app.js";
 
 const SPEC = "spec";
@@ -29,6 +29,7 @@ export class GamePage {
     this.fresh = new Map(); // same keys -> index of the first entry new in the last state
     this.changes = new Map(); // same keys -> what changed with the last state (highlights)
     this.held = []; // seats this connection holds
+    this.reclaimable = []; // seats of our tokens that went to a bot (we may take them back)
     this.creator = false;
     this.current = null; // the seat (or SPEC) whose eyes we use
     this.pinned = false; // the player picked a seat tab: no automatic switching
@@ -128,6 +129,7 @@ export class GamePage {
       case "welcome": {
         this.summary = msg.game;
         this.held = [...(msg.seats || [])].sort((a, b) => a - b);
+        this.reclaimable = (msg.reclaimable || []).map((r) => r.seat);
         this.creator = !!msg.creator;
         if (msg.rejected && msg.rejected.length) {
           // tokens that no longer hold a seat (e.g. handed to a bot): forget them
@@ -144,7 +146,10 @@ export class GamePage {
       }
       case "state": this.onState(msg); return;
       case "seats": this.onSeats(msg.seats); break;
-      case "ack": this.setBusy(false); break;
+      case "ack":
+        this.setBusy(false);
+        if (msg.ref === "reclaim") this.socket.rehello();
+        break;
       case "error":
         this.setBusy(false);
         toast(errorText(msg), "error");
@@ -167,6 +172,7 @@ export class GamePage {
     this.changes.set(key, prev ? diffViews(prev.view, st.view) : null);
     this.states.set(key, st);
     this.summary = { ...this.summary, seats: st.seats || this.summary.seats, status: st.status, version: st.version };
+    if (this.held.includes(key) || key === SPEC) this.dropLostSeats();
     // hot-seat: follow the held seat that must decide
     if (this.held.length > 1 && !this.pinned) {
       const mover = this.held.find((s) => this.states.get(s)?.your_turn);
@@ -184,6 +190,19 @@ export class GamePage {
   onSeats(seats) {
     if (!Array.isArray(seats)) return;
     this.summary = { ...this.summary, seats };
+    this.dropLostSeats();
+  }
+
+  // A held seat that is no person's any more (handed to a bot): its tab and view go, and a new
+  // hello tells which of our tokens may take a seat back.
+  dropLostSeats() {
+    const seats = this.summary?.seats || [];
+    const lost = this.held.filter((s) => seats.find((x) => x.seat === s)?.kind !== "human");
+    if (!lost.length) return;
+    this.held = this.held.filter((s) => !lost.includes(s));
+    for (const s of lost) { this.states.delete(s); this.logs.delete(s); }
+    if (!this.held.includes(this.current)) this.current = this.held.length ? this.held[0] : SPEC;
+    this.socket.rehello();
   }
 
   scheduleRender() {
@@ -259,6 +278,16 @@ export class GamePage {
     } catch (e) { toast(errorText(e), "error"); }
   }
 
+  // Takes back our seat that went to a bot, with the token we took it with.
+  reclaim(seat) {
+    const token = this.tokenFor(seat);
+    if (!token) return;
+    const name = this.ui.name.trim() || undefined;
+    if (this.socket.send({ type: "reclaim", seat, token, name })) return;
+    api(`/api/games/${encodeURIComponent(this.id)}/seats/${seat}/reclaim`, { method: "POST", token, body: { name } })
+      .then(() => this.socket.rehello()).catch((e) => toast(errorText(e), "error"));
+  }
+
   giveToBot(seat, bot) {
     if (!this.socket.send({ type: "bot", seat, bot })) {
       const token = this.held.length ? this.tokenFor(this.held[0]) : undefined;
@@ -281,6 +310,7 @@ export class GamePage {
           </div>
           <aside class="col-side">
             <section id="result" class="result" hidden></section>
+            <section id="reclaim" class="card reclaim-card" data-testid="reclaim-note" role="status" hidden></section>
             <section id="actions" class="card actions-card" data-testid="actions" aria-label=""></section>
             <section id="seats" class="card seats-card" data-testid="seats">
               <div id="seats-list"></div>
@@ -315,7 +345,7 @@ export class GamePage {
   }
 
   onClick(e) {
-    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result]");
+    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-reclaim],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result]");
     if (!el || !this.root.contains(el)) return;
     if (el.disabled) return;
     if (el.dataset.closeOverlay !== undefined) {
@@ -335,6 +365,8 @@ export class GamePage {
     } else if (el.dataset.bot !== undefined) {
       const sel = this.root.querySelector(`[data-bot-select="${el.dataset.bot}"]`);
       this.giveToBot(Number(el.dataset.bot), sel ? sel.value : "random");
+    } else if (el.dataset.reclaim !== undefined) {
+      this.reclaim(Number(el.dataset.reclaim));
     } else if (el.dataset.manageSeats !== undefined) {
       this.ui.showSeats = !this.ui.showSeats;
       this.render();
@@ -420,6 +452,17 @@ export class GamePage {
     el.innerHTML = `<strong data-testid="turn-text">${esc(text)}</strong>${sub ? `<span class="sub" data-testid="decision-text">${esc(sub)}</span>` : ""}`;
   }
 
+  // Our seats that went to a bot while we were away (or that we handed over): say so, offer them back.
+  renderReclaim(model) {
+    const box = this.root.querySelector("#reclaim");
+    const seats = (this.summary.seats || []).filter((s) => this.reclaimable.includes(s.seat) && s.kind === "bot");
+    box.hidden = !seats.length || model.over;
+    setHTML(box, seats.map((s) => `<p>${esc(t("web", "reclaim_note", { colour: raw("colours", s.colour),
+      player: t("ui", "player_long", { seat: s.seat + 1 }), bot: s.bot || "" }))}</p>
+      <p class="muted">${esc(raw("web", "reclaim_help"))}</p>
+      <button type="button" class="btn primary small" ${attrs({ "data-reclaim": s.seat, "data-testid": `reclaim-seat-${s.seat}` })}>${esc(raw("web", "reclaim"))}</button>`).join(""));
+  }
+
   renderActionsOnly() {
     const st = this.state();
     const model = this.model();
@@ -438,7 +481,8 @@ export class GamePage {
     if (model.over) {
       body = `<p>${esc(raw("web", "game_finished"))}</p><button type="button" class="btn" data-show-result data-testid="show-result">${esc(raw("web", "show_result"))}</button>`;
     } else if (st.seat === null || st.seat === undefined) {
-      body = `<p class="muted" data-testid="spectator-note">${esc(raw("web", "spectator_note"))}</p>`;
+      const free = (this.summary.seats || []).some((s) => s.kind === "free");
+      body = `<p class="muted" data-testid="spectator-note">${esc(raw("web", free ? "spectator_note" : "spectator_note_full"))}</p>`;
     } else if (st.status === "waiting") {
       body = `<p class="muted">${esc(raw("web", "waiting_note"))}</p>`;
     } else if (!st.your_turn) {
@@ -470,6 +514,7 @@ export class GamePage {
     setHTML(this.root.querySelector("#board"), renderBoard(model, targets));
     setHTML(this.root.querySelector("#track"), renderTrack(model, targets.changes));
     this.renderActionsOnly();
+    this.renderReclaim(model);
     const seatsBox = this.root.querySelector("#seats");
     const showSeats = (this.summary.seats || []).some((s) => s.kind === "free") || st.status === "waiting" || this.ui.showSeats;
     setHTML(seatsBox.querySelector("#seats-list"), renderSeats(model, this, !showSeats));
