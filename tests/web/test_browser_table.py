@@ -255,3 +255,106 @@ def test_own_hot_seat_seat_given_to_a_bot_leaves_the_tabs(new_context: MakeConte
     expect(page.get_by_test_id("reclaim-seat-1")).to_be_visible()
     shots(page, "hot-seat-after-bot")
     assert not page.js_errors, page.js_errors
+
+
+# --- 6: the texts of the page -------------------------------------------------------------------
+def catalog(api: httpx.Client, lang: str) -> dict[str, dict[str, str]]:
+    texts: dict[str, dict[str, str]] = api.get(f"/api/i18n/{lang}").json()["catalog"]
+    return texts
+
+
+def hot_seat_game(page: Page, seed: int) -> str:
+    """One page holds all three seats of a new game; returns its id."""
+    gid = create_game(page, players=3, seed=seed)
+    for seat in range(3):
+        take_seat(page, seat, f"Ada {seat + 1}")
+    page.wait_for_function("() => window.rnGame.state() && window.rnGame.state().your_turn")
+    return gid
+
+
+def test_connection_status_name_field_and_plural_follow_the_page(new_context: MakeContext,
+                                                                 api: httpx.Client) -> None:
+    ru, pl = catalog(api, "ru"), catalog(api, "pl")
+    page = open_page(new_context(), "/")
+    page.select_option("[data-testid=language-select]", "pl")
+    expect(page.locator("[data-testid=create-form]")).to_contain_text(pl["web"]["seed"])
+    assert "iarno" not in page.get_by_test_id("create-form").inner_text()
+    page.select_option("[data-testid=language-select]", "en")
+    create_game(page, players=1, seed=25)
+    expect(page.locator(".game-id")).to_contain_text("1 player ·")
+    take_seat(page, 0, "Solo")
+    playing(page)
+    expect(page.get_by_test_id("seat-name")).to_be_hidden()  # no seat is free
+    page.select_option("[data-testid=language-select]", "ru")
+    expect(page.get_by_test_id("conn-status")).to_have_text(ru["web"]["conn_open"])
+    expect(page.locator(".game-id")).to_contain_text("сид 25")
+    shots(page, "russian")
+
+
+def test_waiting_names_the_bots_gnome(browser: Any, server_factory: Callable[..., Any]) -> None:
+    server = server_factory(bot_delay=120.0)  # the bot "thinks" for the whole test
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-GB", base_url=server.url)
+    ctx.set_default_timeout(TIMEOUT)
+    try:
+        page = open_page(ctx, "/")
+        create_game(page, players=3, seed=21)  # seed 21: Blue (seat 2) moves first
+        take_seat(page, 0, "Ada")
+        for seat in (1, 2):
+            page.click(f"[data-testid=bot-seat-{seat}]")
+            expect(seat_row(page, seat)).to_have_attribute("data-kind", "bot")
+        note = page.get_by_test_id("wait-note")
+        expect(note).to_have_text(re.compile(r"^Waiting for \w+ \(bot\) to decide\.$"))
+        expect(page.get_by_test_id("turn-text")).to_have_text(re.compile(r"^Waiting for \w+ \(bot\)$"))
+        shots(page, "waiting-for-bot")
+    finally:
+        ctx.close()
+
+
+def test_trade_answer_is_not_called_your_turn(new_context: MakeContext) -> None:
+    page = open_page(new_context(), "/")
+    hot_seat_game(page, seed=26)
+    # the engine asks our gnome during another gnome's turn (a trade offer): shown as such
+    active = page.evaluate("""() => {
+        const g = window.rnGame, v = g.state().view;
+        v.active = (v.decider + 1) % v.gnomes.length;
+        g.render();
+        return g.model().view.gnomes[v.active].colour;
+    }""")
+    text = page.get_by_test_id("turn-text")
+    expect(text).to_contain_text("Your decision")
+    expect(text).to_contain_text(f"on {active.capitalize()}'s turn")
+    expect(text).not_to_contain_text("Your turn")
+    shots(page, "trade-banner")
+
+
+def test_item_tip_hidden_when_the_repair_is_certain(new_context: MakeContext) -> None:
+    page = open_page(new_context(), "/")
+    hot_seat_game(page, seed=27)
+    script = """chance => {
+        const g = window.rnGame, st = g.state(), v = st.view;
+        v.gnomes[v.active].hand = ["grog"];
+        st.actions = [{kind: "pump_water", text: "pump_water 1", arg: 0, minutes: 1, cost: 1,
+                       item: null, room: null, gnome: null, count: null, penalty: 0,
+                       repair: true, bonus: 0, chance, doomed: false, token_lost: null}];
+        g.render();
+    }"""
+    page.evaluate(script, 50)
+    expect(page.get_by_test_id("repair-pump_water-tip")).to_be_visible()
+    page.evaluate(script, 100)
+    expect(page.get_by_test_id("repair-pump_water-chance")).to_have_text(re.compile("100"))
+    expect(page.get_by_test_id("repair-pump_water-tip")).to_have_count(0)
+
+
+def test_server_errors_are_translated_with_player_numbers(new_context: MakeContext,
+                                                          api: httpx.Client) -> None:
+    de = catalog(api, "de")
+    page = open_page(new_context(locale="de-DE"), "/")
+    hot_seat_game(page, seed=28)
+    mover = page.evaluate("() => window.rnGame.state().to_move")
+    other = (mover + 1) % 3
+    page.evaluate("seat => window.rnGame.sendAct('no_action', seat)", other)
+    err = page.get_by_test_id("error").first
+    expect(err).to_contain_text(de["web"]["error_not_your_turn"])
+    expect(err).to_contain_text(f"Spieler {mover + 1} entscheidet gerade, nicht Spieler {other + 1}")
+    expect(err).not_to_contain_text("decision")
+    shots(page, "error-german")

@@ -222,7 +222,16 @@ export class GamePage {
 
   seatLabel(seat) {
     const s = (this.summary?.seats || []).find((x) => x.seat === seat);
+    if (s && s.kind === "bot") return raw("web", "bot");
     return s && s.name ? s.name : t("ui", "player_long", { seat: seat + 1 });
+  }
+
+  // Who must decide now: the gnome, and whose it is ("Blue (Ada)", "Blue (bot)").
+  deciderLabel(model, st) {
+    const v = model.view;
+    const decider = v.decider >= 0 ? v.gnomes[v.decider] : null;
+    if (!decider) return this.seatLabel(st.to_move);
+    return `${gnomeName(model, decider.number)} (${this.seatLabel(decider.player)})`;
   }
 
   // --- acting -----------------------------------------------------------------------------------
@@ -429,6 +438,17 @@ export class GamePage {
     void st; void model;
   }
 
+  // "Your turn — Red"; when our gnome answers during another gnome's turn (a trade offer):
+  // "Your decision — Green, on Red's turn".
+  yourTurnText(model) {
+    const v = model.view;
+    const gnome = v.decider >= 0 ? gnomeName(model, v.decider) : "";
+    if (v.active >= 0 && v.decider >= 0 && v.active !== v.decider) {
+      return t("web", "your_decision", { gnome, active: gnomeName(model, v.active) });
+    }
+    return t("web", "your_turn", { gnome });
+  }
+
   renderBanner(model, st) {
     const el = this.root.querySelector("#turn-banner");
     let cls = "turn-banner", text, sub = "";
@@ -442,9 +462,8 @@ export class GamePage {
     } else {
       const v = model.view;
       const decider = v.decider >= 0 ? v.gnomes[v.decider] : null;
-      const who = decider ? `${gnomeName(model, decider.number)} (${this.seatLabel(decider.player)})` : "";
-      if (st.your_turn) { text = t("web", "your_turn", { gnome: decider ? gnomeName(model, decider.number) : "" }); cls += " mine"; }
-      else text = t("web", "waiting_for", { who });
+      if (st.your_turn) { text = this.yourTurnText(model); cls += " mine"; }
+      else text = t("web", "waiting_for", { who: decider ? this.deciderLabel(model, st) : "" });
       sub = describeDecision(model);
       if (decider) cls += ` c-${decider.colour}`;
     }
@@ -486,7 +505,7 @@ export class GamePage {
     } else if (st.status === "waiting") {
       body = `<p class="muted">${esc(raw("web", "waiting_note"))}</p>`;
     } else if (!st.your_turn) {
-      body = `<p class="muted" data-testid="wait-note">${esc(t("web", "wait_note", { who: this.seatLabel(st.to_move) }))}</p>`;
+      body = `<p class="muted" data-testid="wait-note">${esc(t("web", "wait_note", { who: this.deciderLabel(model, st) }))}</p>`;
     } else {
       body = renderActions(model, st, this.ui, this.busy);
     }
