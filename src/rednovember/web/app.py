@@ -91,6 +91,10 @@ class BotBody(_Body):
     bot: str = Field(..., min_length=1, max_length=32)
 
 
+class ReclaimBody(_Body):
+    name: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS)
+
+
 # --- middleware ----------------------------------------------------------------------------------
 class BodyLimit:
     """Refuses HTTP request bodies larger than ``limit`` bytes (413), streamed or not."""
@@ -365,6 +369,19 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         """The game after its first ``step`` actions (spectator's rights while it runs)."""
         return replay_step(hub_of(request).get(game_id), step)
 
+    @app.post("/api/games/{game_id}/seats/{seat}/reclaim")
+    async def reclaim(game_id: str, seat: int, request: Request, body: ReclaimBody | None = None,
+                      authorization: Auth = None, x_seat_token: SeatTok = None) -> dict[str, Any]:
+        hub = hub_of(request)
+        lg = hub.get(game_id)
+        token = bearer(authorization, x_seat_token)
+        if not token:
+            raise ProtocolError("unauthorised", "send the seat's original token (Authorization: "
+                                                "Bearer …)")
+        name = " ".join(body.name.split()) if body and body.name else None
+        hub.reclaim(lg, seat, token, name or None)
+        return {"ok": True, "seat": seat, "game": hub.summary(lg)}
+
     @app.get("/api/games/{game_id}/export")
     async def export(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
@@ -518,12 +535,14 @@ def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
             hub.chat(lg, conn, msg.seat, msg.text)
         elif msg.type == "bot":
             assert msg.bot is not None
-            by = {s for s in list(conn.seats) if lg.seats[s].token_hash == conn.seats[s]}
+            by = {s for s in list(conn.seats) if lg.holds(conn, s)}
             hub.hand_to_bot(lg, msg.seat, msg.bot, by, conn.creator)
+        elif msg.type == "reclaim":
+            assert msg.token is not None
+            hub.reclaim(lg, msg.seat, msg.token, msg.name)
         conn.push_obj({"type": "ack", "id": rid, "ref": msg.type, "version": lg.version})
     except ProtocolError as exc:
-        conn.push_obj({"type": "error", "code": exc.code, "message": exc.message, "id": rid,
-                       "ref": ref})
+        conn.push_obj({"type": "error", **exc.to_dict(), "id": rid, "ref": ref})
     except Exception:
         log.exception("message handling failed in game %s", lg.id)
         conn.push_obj({"type": "error", "code": "internal",

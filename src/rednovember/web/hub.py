@@ -114,6 +114,21 @@ class LiveGame:
             return True
         return any(seat in c.seats for c in self.conns)
 
+    def holds(self, c: Connection, seat: int) -> bool:
+        """Whether the connection holds the seat with the seat's current (human) token."""
+        s = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        return s is not None and s.kind == "human" and c.seats.get(seat) == s.token_hash
+
+    def owned_bot_seat(self, token: str | None) -> int | None:
+        """The bot seat this token's player handed over (or lost) to a bot, if any."""
+        if not token or not security.plausible_token(token):
+            return None
+        digest = security.hash_token(token)
+        for s in self.seats:
+            if s.kind == "bot" and s.token_hash == digest:
+                return s.seat
+        return None
+
     def seat_for_token(self, token: str | None) -> int | None:
         if not token or not security.plausible_token(token):
             return None
@@ -247,12 +262,14 @@ class Hub:
                 raise ProtocolError("not_found", f"no seat plays the colour {colour!r} in this game")
             seat = found[0]
         if not 0 <= seat < len(lg.seats):
-            raise ProtocolError("not_found", f"no seat {seat}: this game has {len(lg.seats)}")
+            raise ProtocolError("not_found", f"no seat {seat}: this game has {len(lg.seats)}",
+                                "no_seat", seat=seat, count=len(lg.seats))
         if colour is not None and colour not in lg.seats[seat].colours:
             raise ProtocolError("bad_message", f"seat {seat} does not play {colour!r}")
         s = lg.seats[seat]
         if s.kind != "free":
-            raise ProtocolError("seat_taken", f"seat {seat} ({s.colours[0]}) is already taken")
+            raise ProtocolError("seat_taken", f"seat {seat} ({s.colours[0]}) is already taken",
+                                "taken", seat=seat)
         if lg.status == "over":
             raise ProtocolError("game_over", "the game is over")
         token = security.new_token()
@@ -265,7 +282,8 @@ class Hub:
         if bot not in BOTS:
             raise ProtocolError("unknown_bot", f"unknown bot {bot!r}; known: {', '.join(sorted(BOTS))}")
         if not 0 <= seat < len(lg.seats):
-            raise ProtocolError("not_found", f"no seat {seat}: this game has {len(lg.seats)}")
+            raise ProtocolError("not_found", f"no seat {seat}: this game has {len(lg.seats)}",
+                                "no_seat", seat=seat, count=len(lg.seats))
         if not by and not creator:
             raise ProtocolError("unauthorised", "only the game's creator or a seated player may "
                                                 "hand a seat to a bot")
@@ -275,13 +293,17 @@ class Hub:
         if s.kind == "human" and seat not in by:
             if lg.connected(seat):
                 raise ProtocolError("forbidden", f"seat {seat}'s player is connected: only they "
-                                                 "can hand the seat to a bot")
+                                                 "can hand the seat to a bot",
+                                    "player_connected", seat=seat)
             gone = time.monotonic() - lg.gone_since.get(seat, 0.0)
             if gone < self.takeover_grace:
                 wait = int(self.takeover_grace - gone) + 1
                 raise ProtocolError("forbidden", f"seat {seat}'s player left only recently: "
-                                                 f"try again in {wait} s")
-        new = Seat(s.seat, s.gnomes, s.colours, "bot", bot, bot, None)
+                                                 f"try again in {wait} s",
+                                    "left_recently", seat=seat, seconds=wait)
+        # the seat's player keeps the right to take it back (their token's hash stays: Hub.reclaim)
+        owner = s.token_hash if s.kind in ("human", "bot") else None
+        new = Seat(s.seat, s.gnomes, s.colours, "bot", bot, bot, owner)
         lg.bots.pop(seat, None)
         for c in lg.conns:
             c.seats.pop(seat, None)
@@ -309,6 +331,27 @@ class Hub:
                 conn.push(out)
         return new
 
+    def reclaim(self, lg: LiveGame, seat: int, token: str, name: str | None = None) -> None:
+        """The seat's player takes their seat back from the bot it was handed to, with the token
+        they took it with. The bot's pending move (if it is thinking) is dropped: the player
+        makes the seat's next decision."""
+        if not 0 <= seat < len(lg.seats):
+            raise ProtocolError("not_found", f"no seat {seat}: this game has {len(lg.seats)}",
+                                "no_seat", seat=seat, count=len(lg.seats))
+        if lg.status == "over":
+            raise ProtocolError("game_over", "the game is over")
+        s = lg.seats[seat]
+        if s.kind != "bot":
+            raise ProtocolError("forbidden", f"seat {seat} is not played by a bot: nothing to "
+                                             "take back", detail="not_a_bot", seat=seat)
+        if lg.owned_bot_seat(token) != seat:
+            raise ProtocolError("unauthorised", f"this token is not the one of seat {seat}'s "
+                                                "player", detail="not_the_owner", seat=seat)
+        who = name or f"Player {seat + 1}"
+        self._change_seat(lg, Seat(s.seat, s.gnomes, s.colours, "human", who, None, s.token_hash))
+        lg.bots.pop(seat, None)
+        lg.gone_since[seat] = time.monotonic()
+
     def _change_seat(self, lg: LiveGame, new: Seat) -> None:
         status = lg.status
         seats = lg.seats[:]
@@ -329,17 +372,19 @@ class Hub:
         if lg.status == "waiting":
             free = [str(s.seat) for s in lg.seats if s.kind == "free"]
             raise ProtocolError("not_started", f"the game has not started: seat(s) {', '.join(free)} "
-                                               "still free")
+                                               "still free", "seats_free", count=len(free))
         if version is not None and version != lg.version:
             raise ProtocolError("stale", f"the game has changed (version {lg.version}, "
-                                         f"not {version}): look again")
+                                         f"not {version}): look again",
+                                "version", version=lg.version, sent=version)
 
     def act(self, lg: LiveGame, seat: int, text: str, version: int | None = None) -> None:
         self._check_turn(lg, seat, version)
         g = lg.game
         if g.player_to_move != seat:
             raise ProtocolError("not_your_turn", f"it is seat {g.player_to_move}'s decision, "
-                                                 f"not seat {seat}'s")
+                                                 f"not seat {seat}'s",
+                                "other_seat", to_move=g.player_to_move, seat=seat)
         try:
             action = parse_action(text, g.data)
         except ActionError as exc:
@@ -375,14 +420,15 @@ class Hub:
         self._check_turn(lg, seat, version)
         g = lg.game
         if not lg.actors or not g.history:
-            raise ProtocolError("cannot_undo", "there is nothing to undo")
+            raise ProtocolError("cannot_undo", "there is nothing to undo", "nothing")
         if lg.actors[-1] != seat:
             raise ProtocolError("cannot_undo", "only the seat that made the last action may take "
-                                               "it back")
+                                               "it back", "not_yours")
         if not can_undo(g):
             raise ProtocolError("cannot_undo", "the last action cannot be taken back: it revealed "
                                                "information, rolled a die, drew a card, involved "
-                                               "another player or ended the turn")
+                                               "another player or ended the turn",
+                                "hidden_information")
         new = engine_undo(g)
         try:
             self.store.drop_last_action(lg.id, len(g.history) - 1, lg.version + 1, lg.status)
@@ -540,13 +586,18 @@ class Hub:
         """Authenticate a connection's tokens; returns the indices of rejected tokens."""
         before = set(c.seats)
         c.seats = {}
-        rejected = []
+        rejected: list[int] = []
+        reclaimable: list[dict[str, int]] = []
         for i, token in enumerate(tokens):
             seat = lg.seat_for_token(token)
-            if seat is None:
+            if seat is not None:
+                c.seats[seat] = lg.seats[seat].token_hash or ""
+                continue
+            bot_seat = lg.owned_bot_seat(token)
+            if bot_seat is None:
                 rejected.append(i)
             else:
-                c.seats[seat] = lg.seats[seat].token_hash or ""
+                reclaimable.append({"token": i, "seat": bot_seat})
         c.creator = lg.is_creator(creator)
         c.hello = True
         lg.conns.add(c)
@@ -556,7 +607,8 @@ class Hub:
                 lg.gone_since[seat] = now
         c.push_obj({"type": "welcome", "protocol": 1, "game": self.summary(lg),
                     "seats": sorted(c.seats), "spectator": not c.seats, "creator": c.creator,
-                    "rejected": rejected, "chat": self.chat_history(lg)})
+                    "rejected": rejected, "chat": self.chat_history(lg),
+                    "reclaimable": reclaimable})
         self.send_states(lg, c)
         if set(c.seats) != before:
             self.presence(lg)
@@ -605,14 +657,14 @@ class Hub:
 
     def held_seat(self, lg: LiveGame, c: Connection, seat: int) -> int:
         """The seat, if this connection holds it (its token still valid)."""
-        h = c.seats.get(seat)
-        if h is not None and seat < len(lg.seats) and lg.seats[seat].token_hash == h:
+        if lg.holds(c, seat):
             return seat
         c.seats.pop(seat, None)
         if not c.seats:
             raise ProtocolError("unauthorised", "this connection holds no seat token (spectator): "
-                                                "take a seat first")
-        raise ProtocolError("forbidden", f"this connection holds no token for seat {seat}")
+                                                "take a seat first", "spectator")
+        raise ProtocolError("forbidden", f"this connection holds no token for seat {seat}",
+                            "no_token_for_seat", seat=seat)
 
 
 __all__ = ["Connection", "Hub", "LiveGame", "Seat"]

@@ -25,7 +25,7 @@ MAX_ACTION_CHARS = 64
 MAX_ID_CHARS = 64
 MAX_BOT_CHARS = 32
 
-CLIENT_TYPES = ("hello", "act", "undo", "bot", "sync", "ping", "chat", "rematch")
+CLIENT_TYPES = ("hello", "act", "undo", "bot", "reclaim", "sync", "ping", "chat", "rematch")
 MAX_CHAT_CHARS = 2000  # a chat message as sent (web/chat.py keeps 300 after trimming)
 
 HTTP_STATUS = {
@@ -38,19 +38,29 @@ HTTP_STATUS = {
 
 
 class ProtocolError(Exception):
-    """A refused request: ``code`` (docs/protocol.md §6) and a readable ``message``."""
+    """A refused request: ``code`` (docs/protocol.md §6), a readable English ``message``, and for
+    a client to say it in its own language: ``detail`` (which case of the code, or None) and
+    ``params`` (the numbers and names in it; seats are 0-based, as everywhere in the protocol)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, detail: str | None = None,
+                 **params: int | str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.detail = detail
+        self.params = params
 
     @property
     def status(self) -> int:
         return HTTP_STATUS.get(self.code, 400)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message}
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.detail is not None:
+            out["detail"] = self.detail
+        if self.params:
+            out["params"] = dict(self.params)
+        return out
 
 
 @dataclass(frozen=True)
@@ -66,6 +76,8 @@ class ClientMessage:
     tokens: tuple[str, ...] = ()
     creator: str | None = None
     text: str | None = None
+    token: str | None = None
+    name: str | None = None
 
 
 def _is_int(v: Any) -> bool:
@@ -179,8 +191,20 @@ def validate(msg: dict[str, Any]) -> ClientMessage:
         _check_fields(msg, {"seat", "text"}, kind)
         return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
                              text=_str_field(msg, "text", kind, MAX_CHAT_CHARS))
+    if kind == "reclaim":
+        return _reclaim(msg, rid)
     _check_fields(msg, set(), kind)
     return ClientMessage(kind, rid)
+
+
+def _reclaim(msg: dict[str, Any], rid: str | int | None) -> ClientMessage:
+    kind = "reclaim"
+    _check_fields(msg, {"seat", "token", "name"}, kind)
+    name = None
+    if msg.get("name") is not None:
+        name = " ".join(_str_field(msg, "name", kind, MAX_NAME_CHARS).split())
+    return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
+                         token=_str_field(msg, "token", kind, 128), name=name)
 
 
 def parse_message(text: str | bytes) -> ClientMessage:

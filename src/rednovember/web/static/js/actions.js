@@ -173,7 +173,7 @@ function repairGroup(model, key, list, ui, busy, suggest) {
   const tips = [];
   for (const id of [...new Set(hand)]) {
     const b = itemBonus(model, id, kind);
-    if (b > 0 && !a.doomed) {
+    if (b > 0 && !a.doomed && a.chance < 100) {
       const pct = Math.max(0, Math.min(10, target + b)) * 10;
       tips.push(t("web", "tip_item", { item: itemName(model, id), bonus: b, percent: pct }));
     }

@@ -33,13 +33,24 @@ export function toast(message, kind = "info", ms = 6000, tag = null) {
   if (ms) setTimeout(() => el.remove(), ms);
 }
 
-// A server error code as a readable, translated sentence.
+// Parameters of an error that are seats (0-based on the wire): shown as "Player n+1".
+const SEAT_PARAMS = new Set(["seat", "to_move"]);
+
+// A server error as a readable, translated sentence: the code's sentence, then the case's
+// (`detail` with its `params`); the server's English `message` only when neither is known.
 export function errorText(err) {
   const code = err && err.code ? err.code : "internal";
   const key = `error_${code}`;
   const text = raw("web", key);
   const base = text === key ? raw("web", "error_generic") : text;
-  return err && err.message && code !== "network" ? `${base} (${err.message})` : base;
+  const detailKey = err && err.detail ? `error_detail_${err.detail}` : null;
+  if (detailKey && raw("web", detailKey) !== detailKey) {
+    const params = {};
+    for (const [k, v] of Object.entries(err.params || {})) params[k] = SEAT_PARAMS.has(k) && Number.isInteger(v) ? v + 1 : v;
+    return `${base} ${t("web", detailKey, params)}`;
+  }
+  const english = lang() === "en" || text === key;
+  return err && err.message && code !== "network" && english ? `${base} (${err.message})` : base;
 }
 
 function applyStatic() {
@@ -52,6 +63,8 @@ function applyStatic() {
   const title = raw("rules_ref", "title");
   document.getElementById("rules-title").textContent = title !== "title" ? title : raw("web", "rules_title");
   document.title = raw("ui", "title");
+  const conn = document.getElementById("conn");
+  conn.textContent = raw("web", `conn_${conn.dataset.state}`);
 }
 
 function fillLanguages() {

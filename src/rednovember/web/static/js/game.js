@@ -10,11 +10,13 @@ import { renderTrack } from "./track.js";
 import { boardTargets, renderActions } from "./actions.js";
 import { renderCrew, renderDecks, renderLog, renderResult, renderSeats } from "./panels.js";
 import { openRules } from "./rules.js";
-import { esc } from "./svg.js";
+import { attrs, esc } from "./svg.js";
 import { errorText, navigate, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 
 const SPEC = "spec";
+const LOAD_RETRY_FIRST_MS = 500;
+const LOAD_RETRY_MAX_MS = 10000;
 
 export class GamePage {
   constructor(root, id, ctx) {
@@ -28,6 +30,7 @@ export class GamePage {
     this.fresh = new Map(); // same keys -> index of the first entry new in the last state
     this.changes = new Map(); // same keys -> what changed with the last state (highlights)
     this.held = []; // seats this connection holds
+    this.reclaimable = []; // seats of our tokens that went to a bot (we may take them back)
     this.creator = false;
     this.current = null; // the seat (or SPEC) whose eyes we use
     this.pinned = false; // the player picked a seat tab: no automatic switching
@@ -44,14 +47,8 @@ export class GamePage {
   // --- lifecycle --------------------------------------------------------------------------------
   async start() {
     this.root.innerHTML = `<p class="loading">…</p>`;
-    try {
-      if (!this.data) this.data = normalizeData(await api("/api/data"));
-      this.summary = await api(`/api/games/${encodeURIComponent(this.id)}`);
-    } catch (e) {
-      this.root.innerHTML = `<div class="card notfound" data-testid="not-found"><h2>${esc(raw("web", "game_not_found"))}</h2>
-        <p>${esc(errorText(e))}</p><p><a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
-      return;
-    }
+    this.summary = await this.load();
+    if (!this.summary) return;
     this.build();
     this.socket = new GameSocket(this.id, {
       onMessage: (m) => this.onMessage(m),
@@ -66,7 +63,44 @@ export class GamePage {
     window.rnGame = this; // for tests and the curious
   }
 
+  // The data tables and the game's summary; a failure other than a 404 is retried with back-off
+  // (the server may be restarting). Null: the game does not exist, or the page was left.
+  async load() {
+    for (let attempt = 0; !this.destroyed; attempt++) {
+      try {
+        if (!this.data) this.data = normalizeData(await api("/api/data"));
+        return await api(`/api/games/${encodeURIComponent(this.id)}`);
+      } catch (e) {
+        if (e.status === 404) { this.showNotFound(); return null; }
+        await this.waitToRetry(e, Math.min(LOAD_RETRY_MAX_MS, LOAD_RETRY_FIRST_MS * 2 ** attempt));
+      }
+    }
+    return null;
+  }
+
+  showNotFound() {
+    this.root.innerHTML = `<div class="card notfound" data-testid="not-found"><h2>${esc(raw("web", "game_not_found"))}</h2>
+      <p>${esc(t("web", "game_not_found_help", { id: this.id }))}</p><p><a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
+  }
+
+  // Shows why loading failed and when it is tried again; "Try now" cuts the wait short.
+  waitToRetry(e, ms) {
+    const seconds = Math.ceil(ms / 1000);
+    this.root.innerHTML = `<div class="card notfound" data-testid="load-retry" role="status"><h2>${esc(raw("web", "load_failed"))}</h2>
+      <p>${esc(errorText(e))}</p><p class="muted">${esc(t("web", "load_retry_in", { seconds }))}</p>
+      <p><button type="button" class="btn small" data-testid="load-retry-now">${esc(raw("web", "retry_now"))}</button>
+      <a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
+    return new Promise((resolve) => {
+      const done = () => { clearTimeout(this.loadTimer); this.wakeLoad = null; resolve(); };
+      this.wakeLoad = done;
+      this.loadTimer = setTimeout(done, ms);
+      this.root.querySelector("[data-testid=load-retry-now]").addEventListener("click", done, { once: true });
+    });
+  }
+
   destroy() {
+    this.destroyed = true;
+    if (this.wakeLoad) this.wakeLoad();
     if (this.socket) this.socket.close();
     window.removeEventListener("online", this.onOnline);
     document.removeEventListener("visibilitychange", this.onVisible);
@@ -108,6 +142,7 @@ export class GamePage {
       case "welcome": {
         this.summary = msg.game;
         this.held = [...(msg.seats || [])].sort((a, b) => a - b);
+        this.reclaimable = (msg.reclaimable || []).map((r) => r.seat);
         this.creator = !!msg.creator;
         if (msg.rejected && msg.rejected.length) {
           // tokens that no longer hold a seat (e.g. handed to a bot): forget them
@@ -126,7 +161,11 @@ export class GamePage {
       case "state": this.onState(msg); return;
       case "chat": this.chat.add(msg.message); return;
       case "rematch": this.followRematch(msg.next); return;
-      case "ack": this.setBusy(false); break;
+      case "seats": this.onSeats(msg.seats); break;
+      case "ack":
+        this.setBusy(false);
+        if (msg.ref === "reclaim") this.socket.rehello();
+        break;
       case "error":
         this.setBusy(false);
         toast(errorText(msg), "error");
@@ -150,6 +189,7 @@ export class GamePage {
     this.changes.set(key, prev ? diffViews(prev.view, st.view) : null);
     this.states.set(key, st);
     this.summary = { ...this.summary, seats: st.seats || this.summary.seats, status: st.status, version: st.version };
+    if (this.held.includes(key) || key === SPEC) this.dropLostSeats();
     // hot-seat: follow the held seat that must decide
     if (this.held.length > 1 && !this.pinned) {
       const mover = this.held.find((s) => this.states.get(s)?.your_turn);
@@ -162,6 +202,25 @@ export class GamePage {
     if (this.held.length && !this.held.includes(this.current)) this.current = this.held[0];
     // redraw for the seat we look through, also when another seat's state made us switch to it
     if (key === this.current || this.current !== shown) this.scheduleRender();
+  }
+
+  // Who sits where and who is connected (sent when a connection opens or closes).
+  onSeats(seats) {
+    if (!Array.isArray(seats)) return;
+    this.summary = { ...this.summary, seats };
+    this.dropLostSeats();
+  }
+
+  // A held seat that is no person's any more (handed to a bot): its tab and view go, and a new
+  // hello tells which of our tokens may take a seat back.
+  dropLostSeats() {
+    const seats = this.summary?.seats || [];
+    const lost = this.held.filter((s) => seats.find((x) => x.seat === s)?.kind !== "human");
+    if (!lost.length) return;
+    this.held = this.held.filter((s) => !lost.includes(s));
+    for (const s of lost) { this.states.delete(s); this.logs.delete(s); }
+    if (!this.held.includes(this.current)) this.current = this.held.length ? this.held[0] : SPEC;
+    this.socket.rehello();
   }
 
   scheduleRender() {
@@ -181,7 +240,16 @@ export class GamePage {
 
   seatLabel(seat) {
     const s = (this.summary?.seats || []).find((x) => x.seat === seat);
+    if (s && s.kind === "bot") return raw("web", "bot");
     return s && s.name ? s.name : t("ui", "player_long", { seat: seat + 1 });
+  }
+
+  // Who must decide now: the gnome, and whose it is ("Blue (Ada)", "Blue (bot)").
+  deciderLabel(model, st) {
+    const v = model.view;
+    const decider = v.decider >= 0 ? v.gnomes[v.decider] : null;
+    if (!decider) return this.seatLabel(st.to_move);
+    return `${gnomeName(model, decider.number)} (${this.seatLabel(decider.player)})`;
   }
 
   // --- acting -----------------------------------------------------------------------------------
@@ -237,6 +305,16 @@ export class GamePage {
     } catch (e) { toast(errorText(e), "error"); }
   }
 
+  // Takes back our seat that went to a bot, with the token we took it with.
+  reclaim(seat) {
+    const token = this.tokenFor(seat);
+    if (!token) return;
+    const name = this.ui.name.trim() || undefined;
+    if (this.socket.send({ type: "reclaim", seat, token, name })) return;
+    api(`/api/games/${encodeURIComponent(this.id)}/seats/${seat}/reclaim`, { method: "POST", token, body: { name } })
+      .then(() => this.socket.rehello()).catch((e) => toast(errorText(e), "error"));
+  }
+
   giveToBot(seat, bot) {
     if (!this.socket.send({ type: "bot", seat, bot })) {
       const token = this.held.length ? this.tokenFor(this.held[0]) : undefined;
@@ -259,6 +337,7 @@ export class GamePage {
           </div>
           <aside class="col-side">
             <section id="result" class="result" hidden></section>
+            <section id="reclaim" class="card reclaim-card" data-testid="reclaim-note" role="status" hidden></section>
             <section id="actions" class="card actions-card" data-testid="actions" aria-label=""></section>
             <section id="seats" class="card seats-card" data-testid="seats">
               <div id="seats-list"></div>
@@ -295,7 +374,7 @@ export class GamePage {
   }
 
   onClick(e) {
-    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-bot],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result],[data-rematch]");
+    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-reclaim],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result],[data-rematch]");
     if (!el || !this.root.contains(el)) return;
     if (el.disabled) return;
     if (el.dataset.closeOverlay !== undefined) {
@@ -317,6 +396,11 @@ export class GamePage {
     } else if (el.dataset.bot !== undefined) {
       const sel = this.root.querySelector(`[data-bot-select="${el.dataset.bot}"]`);
       this.giveToBot(Number(el.dataset.bot), sel ? sel.value : "random");
+    } else if (el.dataset.reclaim !== undefined) {
+      this.reclaim(Number(el.dataset.reclaim));
+    } else if (el.dataset.manageSeats !== undefined) {
+      this.ui.showSeats = !this.ui.showSeats;
+      this.render();
     } else if (el.dataset.seatTab !== undefined) {
       const v = el.dataset.seatTab;
       this.current = v === SPEC ? SPEC : Number(v);
@@ -377,6 +461,17 @@ export class GamePage {
     void st; void model;
   }
 
+  // "Your turn — Red"; when our gnome answers during another gnome's turn (a trade offer):
+  // "Your decision — Green, on Red's turn".
+  yourTurnText(model) {
+    const v = model.view;
+    const gnome = v.decider >= 0 ? gnomeName(model, v.decider) : "";
+    if (v.active >= 0 && v.decider >= 0 && v.active !== v.decider) {
+      return t("web", "your_decision", { gnome, active: gnomeName(model, v.active) });
+    }
+    return t("web", "your_turn", { gnome });
+  }
+
   renderBanner(model, st) {
     const el = this.root.querySelector("#turn-banner");
     let cls = "turn-banner", text, sub = "";
@@ -390,14 +485,24 @@ export class GamePage {
     } else {
       const v = model.view;
       const decider = v.decider >= 0 ? v.gnomes[v.decider] : null;
-      const who = decider ? `${gnomeName(model, decider.number)} (${this.seatLabel(decider.player)})` : "";
-      if (st.your_turn) { text = t("web", "your_turn", { gnome: decider ? gnomeName(model, decider.number) : "" }); cls += " mine"; }
-      else text = t("web", "waiting_for", { who });
+      if (st.your_turn) { text = this.yourTurnText(model); cls += " mine"; }
+      else text = t("web", "waiting_for", { who: decider ? this.deciderLabel(model, st) : "" });
       sub = describeDecision(model);
       if (decider) cls += ` c-${decider.colour}`;
     }
     el.className = cls;
     el.innerHTML = `<strong data-testid="turn-text">${esc(text)}</strong>${sub ? `<span class="sub" data-testid="decision-text">${esc(sub)}</span>` : ""}`;
+  }
+
+  // Our seats that went to a bot while we were away (or that we handed over): say so, offer them back.
+  renderReclaim(model) {
+    const box = this.root.querySelector("#reclaim");
+    const seats = (this.summary.seats || []).filter((s) => this.reclaimable.includes(s.seat) && s.kind === "bot");
+    box.hidden = !seats.length || model.over;
+    setHTML(box, seats.map((s) => `<p>${esc(t("web", "reclaim_note", { colour: raw("colours", s.colour),
+      player: t("ui", "player_long", { seat: s.seat + 1 }), bot: s.bot || "" }))}</p>
+      <p class="muted">${esc(raw("web", "reclaim_help"))}</p>
+      <button type="button" class="btn primary small" ${attrs({ "data-reclaim": s.seat, "data-testid": `reclaim-seat-${s.seat}` })}>${esc(raw("web", "reclaim"))}</button>`).join(""));
   }
 
   renderActionsOnly() {
@@ -418,11 +523,12 @@ export class GamePage {
     if (model.over) {
       body = `<p>${esc(raw("web", "game_finished"))}</p><button type="button" class="btn" data-show-result data-testid="show-result">${esc(raw("web", "show_result"))}</button>`;
     } else if (st.seat === null || st.seat === undefined) {
-      body = `<p class="muted" data-testid="spectator-note">${esc(raw("web", "spectator_note"))}</p>`;
+      const free = (this.summary.seats || []).some((s) => s.kind === "free");
+      body = `<p class="muted" data-testid="spectator-note">${esc(raw("web", free ? "spectator_note" : "spectator_note_full"))}</p>`;
     } else if (st.status === "waiting") {
       body = `<p class="muted">${esc(raw("web", "waiting_note"))}</p>`;
     } else if (!st.your_turn) {
-      body = `<p class="muted" data-testid="wait-note">${esc(t("web", "wait_note", { who: this.seatLabel(st.to_move) }))}</p>`;
+      body = `<p class="muted" data-testid="wait-note">${esc(t("web", "wait_note", { who: this.deciderLabel(model, st) }))}</p>`;
     } else {
       body = renderActions(model, st, this.ui, this.busy);
     }
@@ -453,9 +559,10 @@ export class GamePage {
     setHTML(this.root.querySelector("#board"), renderBoard(model, targets));
     setHTML(this.root.querySelector("#track"), renderTrack(model, targets.changes));
     this.renderActionsOnly();
+    this.renderReclaim(model);
     const seatsBox = this.root.querySelector("#seats");
     const showSeats = (this.summary.seats || []).some((s) => s.kind === "free") || st.status === "waiting" || this.ui.showSeats;
-    setHTML(seatsBox.querySelector("#seats-list"), renderSeats(model, this));
+    setHTML(seatsBox.querySelector("#seats-list"), renderSeats(model, this, !showSeats));
     seatsBox.classList.toggle("compact", !showSeats);
     const nameRow = seatsBox.querySelector("#seat-name-row");
     nameRow.hidden = !(this.summary.seats || []).some((s) => s.kind === "free");

@@ -1,7 +1,13 @@
 // Talking to the server: JSON over HTTP, and one WebSocket per tab that reconnects by itself.
 
 export class ApiError extends Error {
-  constructor(code, message, status) { super(message); this.code = code; this.status = status; }
+  constructor(code, message, status, detail = null, params = null) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.detail = detail;
+    this.params = params;
+  }
 }
 
 export async function api(path, { method = "GET", body, token, creator } = {}) {
@@ -19,7 +25,7 @@ export async function api(path, { method = "GET", body, token, creator } = {}) {
   try { data = await r.json(); } catch { data = null; }
   if (!r.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(err.code || "internal", err.message || `HTTP ${r.status}`, r.status);
+    throw new ApiError(err.code || "internal", err.message || `HTTP ${r.status}`, r.status, err.detail, err.params);
   }
   return data;
 }

@@ -106,34 +106,50 @@ export function renderResult(model) {
   return s + `</ul></div>`;
 }
 
-export function renderSeats(model, page) {
+// Whether a seat's buttons stay in the compact list (every seat taken): a seat whose player is
+// away (it may go to a bot) and a bot seat (its strength may change).
+function keepsActions(seat, mine) {
+  return seat.kind === "bot" || (seat.kind === "human" && !mine && !seat.connected);
+}
+
+function seatWho(seat) {
+  if (seat.kind === "free") return `<span class="muted">${esc(raw("web", "seat_free"))}</span>`;
+  if (seat.kind === "bot") return `${esc(seat.bot || seat.name || "")} <span class="badge bot">${esc(raw("web", "bot"))}</span>`;
+  return `${esc(seat.name || "")} <span class="dot ${seat.connected ? "on" : "off"}" title="${esc(raw("web", seat.connected ? "online" : "offline"))}"></span>`;
+}
+
+function botPicker(seat, bots) {
+  const options = bots.map((b) => `<option value="${esc(b)}"${b === seat.bot ? " selected" : ""}>${esc(b)}</option>`).join("");
+  const label = raw("web", seat.kind === "bot" ? "change_bot" : "give_to_bot");
+  return `<span class="bot-pick"><select ${attrs({ "data-bot-select": seat.seat, "data-testid": `bot-select-${seat.seat}`,
+    "aria-label": t("web", "bot_for", { colour: raw("colours", seat.colour) }) })}>${options}</select>
+    <button type="button" class="btn small" ${attrs({ "data-bot": seat.seat, "data-testid": `bot-seat-${seat.seat}` })}>${esc(label)}</button></span>`;
+}
+
+export function renderSeats(model, page, compact = false) {
   const seats = model.seats;
   const canBot = page.holdsAny() || page.isCreator();
   const bots = page.ctx.meta?.bots || ["random"];
-  let s = `<h3>${esc(raw("web", "seats_title"))}</h3>`;
-  s += `<ul class="seat-list">`;
+  let s = `<div class="seats-head"><h3>${esc(raw("web", "seats_title"))}</h3>`;
+  if ((compact || page.ui.showSeats) && canBot && !model.over) {
+    s += `<button type="button" class="btn ghost small" data-manage-seats data-testid="manage-seats" aria-expanded="${!compact}">${esc(raw("web", compact ? "manage_seats" : "manage_seats_done"))}</button>`;
+  }
+  s += `</div><ul class="seat-list">`;
   for (const seat of seats) {
     const mine = page.heldSeats().includes(seat.seat);
     const colours = (seat.colours || [seat.colour]).map((c) => `<span class="swatch" style="background:${COLOURS[c] || c}" title="${esc(raw("colours", c))}"></span>`).join("");
-    let who;
-    if (seat.kind === "free") who = `<span class="muted">${esc(raw("web", "seat_free"))}</span>`;
-    else if (seat.kind === "bot") who = `${esc(seat.name || seat.bot || "")} <span class="badge bot">${esc(raw("web", "bot"))}</span>`;
-    else who = `${esc(seat.name || "")} <span class="dot ${seat.connected ? "on" : "off"}" title="${esc(raw("web", seat.connected ? "online" : "offline"))}"></span>`;
     let buttons = "";
     if (seat.kind === "free") {
       buttons += `<button type="button" class="btn primary small" ${attrs({ "data-take": seat.seat, "data-testid": `take-seat-${seat.seat}`,
         "aria-label": t("web", "take_seat_as", { colour: raw("colours", seat.colour) }) })}>${esc(raw("web", "take_seat"))}</button>`;
     }
     const botOk = canBot && (seat.kind === "free" || seat.kind === "bot" || (seat.kind === "human" && (mine || !seat.connected)));
-    if (botOk && !model.over) {
-      buttons += `<span class="bot-pick"><select ${attrs({ "data-bot-select": seat.seat, "data-testid": `bot-select-${seat.seat}`,
-        "aria-label": t("web", "bot_for", { colour: raw("colours", seat.colour) }) })}>${bots.map((b) => `<option value="${esc(b)}">${esc(b)}</option>`).join("")}</select>
-        <button type="button" class="btn small" ${attrs({ "data-bot": seat.seat, "data-testid": `bot-seat-${seat.seat}` })}>${esc(raw("web", "give_to_bot"))}</button></span>`;
-    }
-    s += `<li class="seat-row${mine ? " mine" : ""}" data-testid="seat-${seat.seat}" data-kind="${esc(seat.kind)}">
+    if (botOk && !model.over) buttons += botPicker(seat, bots);
+    const cls = `seat-row${mine ? " mine" : ""}${keepsActions(seat, mine) ? " keeps-actions" : ""}`;
+    s += `<li class="${cls}" data-testid="seat-${seat.seat}" data-kind="${esc(seat.kind)}">
       <span class="seat-colours">${colours}</span>
       <span class="seat-label">${esc(raw("colours", seat.colour))} · ${esc(t("ui", "player_long", { seat: seat.seat + 1 }))}</span>
-      <span class="seat-who">${who}${mine ? ` <span class="badge mine">${esc(raw("web", "you"))}</span>` : ""}</span>
+      <span class="seat-who">${seatWho(seat)}${mine ? ` <span class="badge mine">${esc(raw("web", "you"))}</span>` : ""}</span>
       <span class="seat-actions">${buttons}</span></li>`;
   }
   s += `</ul>`;
