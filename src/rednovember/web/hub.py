@@ -389,9 +389,7 @@ class Hub:
             action = parse_action(text, g.data)
         except ActionError as exc:
             raise ProtocolError("illegal", f"{text[:64]!r}: {exc}") from None
-        if action not in g.legal_actions():
-            raise ProtocolError("illegal", f"{action.text(g.data)!r} is not a legal action now")
-        self._apply(lg, seat, action)
+        self._apply(lg, seat, action)  # an illegal action is refused with the engine's reason
 
     def _apply(self, lg: LiveGame, seat: int, action: Action) -> None:
         g = lg.game
@@ -399,7 +397,7 @@ class Hub:
         try:
             new.apply(action)
         except ActionError as exc:
-            raise ProtocolError("illegal", f"{action.text(g.data)!r}: {exc}") from None
+            raise ProtocolError("illegal", str(exc)) from None
         status = "over" if new.is_over else lg.status
         result = None if new.result is None else {"won": new.result.won, "cause": new.result.cause}
         try:
