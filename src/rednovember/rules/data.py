@@ -105,24 +105,6 @@ def _need(cond: bool, file: str, message: str) -> None:
         raise DataError(f"data file {file}.json: {message}")
 
 
-def _read_dir(directory: Path | None) -> dict[str, Any]:
-    raw: dict[str, Any] = {}
-    for name in FILES:
-        try:
-            if directory is None:
-                text = resources.files("rednovember.data").joinpath(f"{name}.json").read_text("utf-8")
-            else:
-                text = (directory / f"{name}.json").read_text("utf-8")
-        except OSError as exc:
-            raise DataError(f"data file {name}.json cannot be read: {exc}") from exc
-        try:
-            raw[name] = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"data file {name}.json is not valid JSON: {exc}") from exc
-        _need(isinstance(raw[name], dict), name, "top level must be an object")
-    return raw
-
-
 def _board(raw: dict[str, Any]) -> dict[str, Any]:
     b = raw["board"]
     rooms = b.get("rooms")
