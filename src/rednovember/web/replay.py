@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules import Game
 from ..rules.serialize import replay
 from ..rules.view import log_for
 from .hub import LiveGame
@@ -21,8 +20,11 @@ def replay_step(lg: LiveGame, step: int) -> dict[str, Any]:
     if not 0 <= step <= steps:
         raise ProtocolError("not_found", f"this game has steps 0..{steps}, not {step}")
     over = lg.status == "over"
-    at = _at(g, step)
-    start = len(_at(g, step - 1).log) if step else 0
+    at = replay(g.data, g.config, g.origin, g.history[:max(0, step - 1)])
+    start = 0
+    if step:  # the log from here on is what the step's own action did
+        start = len(at.log)
+        at.apply(g.history[step - 1])
     view = at.view(None)
     if over:
         for gs, gn in zip(view["gnomes"], at.gnomes, strict=True):
@@ -33,10 +35,6 @@ def replay_step(lg: LiveGame, step: int) -> dict[str, Any]:
         "view": view, "result": result_info(at),
         "log": jsonable(at.log[start:] if over else log_for(at, None, start)),
     }
-
-
-def _at(g: Game, step: int) -> Game:
-    return replay(g.data, g.config, g.origin, g.history[:step])
 
 
 __all__ = ["replay_step"]
