@@ -13,10 +13,9 @@ import { openRules } from "./rules.js";
 import { attrs, esc } from "./svg.js";
 import { errorText, navigate, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
+import { loadGame, stopLoading } from "./load.js";
 
 const SPEC = "spec";
-const LOAD_RETRY_FIRST_MS = 500;
-const LOAD_RETRY_MAX_MS = 10000;
 
 export class GamePage {
   constructor(root, id, ctx) {
@@ -47,7 +46,7 @@ export class GamePage {
   // --- lifecycle --------------------------------------------------------------------------------
   async start() {
     this.root.innerHTML = `<p class="loading">…</p>`;
-    this.summary = await this.load();
+    this.summary = await loadGame(this);
     if (!this.summary) return;
     this.build();
     this.socket = new GameSocket(this.id, {
@@ -65,42 +64,8 @@ export class GamePage {
 
   // The data tables and the game's summary; a failure other than a 404 is retried with back-off
   // (the server may be restarting). Null: the game does not exist, or the page was left.
-  async load() {
-    for (let attempt = 0; !this.destroyed; attempt++) {
-      try {
-        if (!this.data) this.data = normalizeData(await api("/api/data"));
-        return await api(`/api/games/${encodeURIComponent(this.id)}`);
-      } catch (e) {
-        if (e.status === 404) { this.showNotFound(); return null; }
-        await this.waitToRetry(e, Math.min(LOAD_RETRY_MAX_MS, LOAD_RETRY_FIRST_MS * 2 ** attempt));
-      }
-    }
-    return null;
-  }
-
-  showNotFound() {
-    this.root.innerHTML = `<div class="card notfound" data-testid="not-found"><h2>${esc(raw("web", "game_not_found"))}</h2>
-      <p>${esc(t("web", "game_not_found_help", { id: this.id }))}</p><p><a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
-  }
-
-  // Shows why loading failed and when it is tried again; "Try now" cuts the wait short.
-  waitToRetry(e, ms) {
-    const seconds = Math.ceil(ms / 1000);
-    this.root.innerHTML = `<div class="card notfound" data-testid="load-retry" role="status"><h2>${esc(raw("web", "load_failed"))}</h2>
-      <p>${esc(errorText(e))}</p><p class="muted">${esc(t("web", "load_retry_in", { seconds }))}</p>
-      <p><button type="button" class="btn small" data-testid="load-retry-now">${esc(raw("web", "retry_now"))}</button>
-      <a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
-    return new Promise((resolve) => {
-      const done = () => { clearTimeout(this.loadTimer); this.wakeLoad = null; resolve(); };
-      this.wakeLoad = done;
-      this.loadTimer = setTimeout(done, ms);
-      this.root.querySelector("[data-testid=load-retry-now]").addEventListener("click", done, { once: true });
-    });
-  }
-
   destroy() {
-    this.destroyed = true;
-    if (this.wakeLoad) this.wakeLoad();
+    stopLoading(this);
     if (this.socket) this.socket.close();
     window.removeEventListener("online", this.onOnline);
     document.removeEventListener("visibilitychange", this.onVisible);

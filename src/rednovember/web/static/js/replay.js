@@ -10,6 +10,7 @@ import { renderTrack } from "./track.js";
 import { renderCrew, renderLog, renderResult } from "./panels.js";
 import { esc } from "./svg.js";
 import { errorText } from "./app.js";
+import { loadGame, stopLoading } from "./load.js";
 
 export class ReplayPage {
   constructor(root, id, ctx) {
@@ -25,21 +26,18 @@ export class ReplayPage {
 
   async start() {
     this.root.innerHTML = `<p class="loading">…</p>`;
-    try {
-      if (!this.data) this.data = normalizeData(await api("/api/data"));
-      this.summary = await api(`/api/games/${encodeURIComponent(this.id)}`);
-    } catch (e) {
-      this.root.innerHTML = `<div class="card notfound" data-testid="not-found"><h2>${esc(raw("web", "game_not_found"))}</h2>
-        <p>${esc(errorText(e))}</p><p><a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
-      return;
-    }
+    this.summary = await loadGame(this);
+    if (!this.summary) return;
     const asked = new URLSearchParams(location.search).get("step");
     const want = asked === null || asked === "" ? NaN : Number(asked);
     document.addEventListener("keydown", this.onKey);
     await this.go(Number.isInteger(want) && want >= 0 ? want : null);  // no step: the last
   }
 
-  destroy() { document.removeEventListener("keydown", this.onKey); }
+  destroy() {
+    stopLoading(this);
+    document.removeEventListener("keydown", this.onKey);
+  }
 
   key(e) {
     if (!this.at || e.target.closest?.("input, select, textarea")) return;
