@@ -519,8 +519,7 @@ def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
             hub.send_states(lg, conn)
             return
         if msg.type == "rematch":
-            held = {s for s in list(conn.seats) if lg.seats[s].token_hash == conn.seats[s]}
-            nxt = hub.rematch(lg, held, conn.creator)
+            nxt = hub.rematch(lg, lg.held_seats(conn), conn.creator)
             conn.push_obj({"type": "ack", "id": rid, "ref": msg.type, "version": lg.version,
                            "next": nxt.id})
             return
@@ -535,7 +534,7 @@ def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
             hub.chat(lg, conn, msg.seat, msg.text)
         elif msg.type == "bot":
             assert msg.bot is not None
-            by = {s for s in list(conn.seats) if lg.holds(conn, s)}
+            by = lg.held_seats(conn)
             hub.hand_to_bot(lg, msg.seat, msg.bot, by, conn.creator)
         elif msg.type == "reclaim":
             assert msg.token is not None

@@ -119,6 +119,10 @@ class LiveGame:
         s = self.seats[seat] if 0 <= seat < len(self.seats) else None
         return s is not None and s.kind == "human" and c.seats.get(seat) == s.token_hash
 
+    def held_seats(self, c: Connection) -> set[int]:
+        """The seats this connection holds with their current tokens."""
+        return {seat for seat in list(c.seats) if self.holds(c, seat)}
+
     def owned_bot_seat(self, token: str | None) -> int | None:
         """The bot seat this token's player handed over (or lost) to a bot, if any."""
         if not token or not security.plausible_token(token):
