@@ -114,7 +114,7 @@ def _play(g: State, a: Action) -> None:
     g.charms += item.ignore_event_icons
     if item.enables_attack and gn.room not in g.armed_in:
         g.armed_in.append(gn.room)  # R17
-    if g.phase == EXTRA_MOVE and not escape_rooms(g) and not _way_out_items(g):
+    if g.phase == EXTRA_MOVE and not can_escape(g):
         kill(g, g.active, "trapped")  # P8: no way out and no held item could open one
         after_action(g)
 
@@ -190,11 +190,8 @@ def _repaired(g: State, a: Action) -> None:
 
 
 def _must_leave(g: State) -> None:
-    if escape_rooms(g):
-        g.phase = EXTRA_MOVE
-        return
-    if _way_out_items(g):
-        g.phase = EXTRA_MOVE  # P8: the gnome may still play an item that opens a way out
+    if can_escape(g):
+        g.phase = EXTRA_MOVE  # P8: a way out, now or through an item the gnome may still play
         return
     kill(g, g.active, "trapped")
     after_action(g)
