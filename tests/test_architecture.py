@@ -69,6 +69,4 @@ def test_no_import_inside_a_function_and_no_io_or_interface_import() -> None:
         _, inner, absolute = _imports(path)
         assert not inner, f"{path.name}: imports inside functions at lines {inner}"
         bad = {m for m in absolute if m in FORBIDDEN or m.split(".")[0] in FORBIDDEN}
-        if path.name == "data.py":  # the one module that reads files: its own data, once per content
-            bad -= {"os"}
         assert not bad, f"{path.name} imports {bad}"
