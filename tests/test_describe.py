@@ -224,6 +224,17 @@ def test_entry_examples() -> None:
     assert describe_entry(("unknown_message", 1, 2), g) == "unknown_message: 1, 2"
 
 
+@pytest.mark.parametrize(("lang", "words"), [("en", "Unblock the hatch to room 5"),
+                                              ("de", "Luke zu Raum 5"), ("ru", "люк в комнату 5")])
+def test_unblock_hatch_log_names_the_hatch(lang: str, words: str) -> None:
+    """Issue 8: "tries Unblock Hatch" did not say which hatch; the entry carries the far room."""
+    g = new_game(Config(players=3, seed=2))
+    entry = ("repair", 0, "unblock_hatch", 3, 3, 2, True, False, 5)
+    assert words in describe_entry(entry, g, lang)
+    plain = ("repair", 0, "pump_water", 3, 3, 2, True, False, -1)
+    assert "5" not in describe_entry(plain, g, lang).replace("3", "")
+
+
 def test_catalog_fallback_and_languages() -> None:
     assert "en" in available()
     with pytest.raises(UnknownLanguage):

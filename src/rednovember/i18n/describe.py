@@ -34,7 +34,7 @@ ENTRY_ARGS: dict[str, tuple[str, ...]] = {
     "reflow": ("a:room", "b:room"),
     "play": ("gnome:gnome", "item:item"),
     "repair": ("gnome:gnome", "kind:kind", "minutes:int", "target:int", "roll:int",
-               "success:bool", "doomed:bool"),
+               "success:bool", "doomed:bool", "hatch:int"),
     "track_reset": ("track:track", "value:int"),
     "token_cleared": ("token:token",),
     "draw": ("gnome:gnome", "items:items"),
@@ -153,6 +153,8 @@ def describe_entry(entry: Sequence[Any], game: Game, lang: str = DEFAULT,
     if mid == "repair":
         token = game.data.room_repairs.get(raw["kind"])
         fields["token"] = n.token(cat, game, token.token) if token and token.token >= 0 else ""
+        if raw["hatch"] >= 0:  # Unblock Hatch: name the hatch by the room beyond it
+            fields["kind"] = cat.get("log", "unblock_kind", room=n.room(cat, game, raw["hatch"]))
     hidden = viewer is not None and not may_see(game, entry, viewer)  # the engine's rule
     variant = _variant(mid, raw, hidden)
     return cat.get("log", f"{mid}.{variant}" if variant else mid, **fields)

@@ -143,7 +143,8 @@ def _repair(g: State, a: Action) -> None:
     doomed = is_doomed(g, kind, g.ghost)
     roll = g.rng.die()
     success = roll <= target and not doomed
-    g.say("repair", g.active, kind, a.minutes, target, roll, success, doomed)
+    hatch = a.arg if kind == "unblock_hatch" else -1  # the room beyond the hatch, for the log
+    g.say("repair", g.active, kind, a.minutes, target, roll, success, doomed, hatch)
     if success:
         _repaired(g, a)
     if kind == "extinguish_fire" and not success:

@@ -89,7 +89,7 @@ export const ENTRY_ARGS = {
   reflow: ["a:room", "b:room"],
   play: ["gnome:gnome", "item:item"],
   repair: ["gnome:gnome", "kind:kind", "minutes:int", "target:int", "roll:int", "success:bool",
-    "doomed:bool"],
+    "doomed:bool", "hatch:int"],
   track_reset: ["track:track", "value:int"],
   token_cleared: ["token:token"],
   draw: ["gnome:gnome", "items:items"],
@@ -201,6 +201,7 @@ export function describeEntry(ctx, entry) {
   if (mid === "repair") {
     const rep = ctx.data.room_repairs[a.kind];
     fields.token = rep && rep.token >= 0 ? tokenName(ctx, rep.token) : "";
+    if (a.hatch >= 0) fields.kind = t("log", "unblock_kind", { room: roomName(ctx, a.hatch) });
   }
   const v = variant(ctx, mid, a);
   return t("log", v ? `${mid}.${v}` : mid, fields);
