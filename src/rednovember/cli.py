@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from . import __version__
 from .rules import VARIANTS, DataError, load_data
 
 GNOMES_HELP = "a solo player's gnomes (3-8); two players run 2 each (R16)"
@@ -18,10 +19,11 @@ def _variants(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rednovember", description="Red November, the board game.")
+    p.add_argument("--version", action="version", version=f"rednovember {__version__}")
     p.add_argument("--data", metavar="DIR", default=os.environ.get("REDNOVEMBER_DATA"),
                    help="use the data set (board, time track, decks) in DIR instead of the "
                         "built-in one (also $REDNOVEMBER_DATA)")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a game in the terminal")
     play.add_argument("--players", type=int, help="number of players 1..8 (asked if omitted)")
@@ -99,7 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # `rednovember` alone: what it can do, not an error
+        parser.print_help()
+        return 0
     try:
         data = load_data(args.data)
     except DataError as exc:
