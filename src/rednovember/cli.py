@@ -8,6 +8,7 @@ import sys
 
 from . import __version__
 from .rules import VARIANTS, DataError, load_data
+from .web.options import add_arguments as add_serve_arguments
 
 GNOMES_HELP = "a solo player's gnomes (3-8); two players run 2 each (R16)"
 
@@ -86,15 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file")
 
     serve = sub.add_parser("serve", help="play in the browser, together: start the web server")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    serve.add_argument("--db", default="sqlite:///rednovember.db",
-                       help="database URL (SQLAlchemy), default sqlite:///rednovember.db")
-    serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
-                       help="pause before each bot move (default 0.6)")
-    serve.add_argument("--takeover-grace", type=float, default=30.0, metavar="SECONDS",
-                       help="how long a player must be gone before others may hand the seat to "
-                            "a bot (default 30)")
+    add_serve_arguments(serve)
 
     sub.add_parser("data", help="show which data set the game uses")
     return p

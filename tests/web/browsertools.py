@@ -29,10 +29,17 @@ expect.set_options(timeout=TIMEOUT)
 SKIP = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")
 
 
+def _csp_violation(message: Any, errors: list[str]) -> None:
+    """Chromium reports what the Content-Security-Policy blocked on the console: an error too."""
+    if message.type == "error" and "Content Security Policy" in message.text:
+        errors.append(message.text)
+
+
 def _page(ctx: Any, path: str, accept_dialogs: bool = True) -> Any:
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: _csp_violation(m, errors))
     if accept_dialogs:
         page.on("dialog", lambda d: d.accept())
     page.js_errors = errors

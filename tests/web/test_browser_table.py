@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from browsertools import SHOTS, SKIP, TIMEOUT, expect  # the browser fixtures are in conftest.py
+from browsertools import SHOTS, SKIP, TIMEOUT, _page, expect  # the fixtures are in conftest.py
 from webtools import new_game, take
 
 DESKTOP = {"width": 1366, "height": 768}
@@ -28,13 +28,7 @@ MakeContext = Callable[..., Any]
 
 # --- helpers ----------------------------------------------------------------------------------
 def open_page(ctx: Any, path: str) -> Page:
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("dialog", lambda d: d.accept())
-    page.js_errors = errors
-    page.goto(path)
-    return page
+    return _page(ctx, path)
 
 
 def shots(page: Page, name: str) -> None:

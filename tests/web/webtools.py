@@ -32,8 +32,9 @@ class Server:
     """A ``rednovember serve`` subprocess on a loopback port with its own SQLite file."""
 
     def __init__(self, db_path: Path, bot_delay: float = 0.0, takeover_grace: float = 0.0,
-                 extra: Iterable[str] = ()) -> None:
+                 extra: Iterable[str] = (), db_flag: bool = True) -> None:
         self.db_path = Path(db_path)
+        self.db_flag = db_flag  # False: the database comes from ``extra`` or the environment
         self.bot_delay = bot_delay
         self.takeover_grace = takeover_grace
         self.extra = list(extra)
@@ -55,7 +56,8 @@ class Server:
             self.port = free_port()
             env = dict(os.environ, PYTHONUNBUFFERED="1")
             cmd = [sys.executable, "-m", "rednovember.cli", "serve", "--host", "127.0.0.1",
-                   "--port", str(self.port), "--db", f"sqlite:///{self.db_path}",
+                   "--port", str(self.port),
+                   *(["--db", f"sqlite:///{self.db_path}"] if self.db_flag else []),
                    "--bot-delay", str(self.bot_delay),
                    "--takeover-grace", str(self.takeover_grace), *self.extra]
             with open(self.log_path, "ab") as logf:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -34,6 +35,7 @@ from ..i18n.describe import VARIANTS as LOG_VARIANTS
 from ..rules import COLOURS, VARIANTS, GameData, load_data
 from ..rules.serialize import to_dict
 from . import PROTOCOL_VERSION
+from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
 from .protocol import (
     MAX_BODY_BYTES,
@@ -175,6 +177,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     app = FastAPI(title="Red November", version=package_version, lifespan=lifespan,
                   description="Play Red November in the browser, together (docs/protocol.md).")
     app.add_middleware(BodyLimit)
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
+    app.add_middleware(SecurityHeaders)
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -217,7 +221,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return seat
 
     # --- meta -----------------------------------------------------------------------------------
-    @app.get("/api/health")
+    @app.api_route("/api/health", methods=["GET", "HEAD"])
     async def health() -> dict[str, Any]:
         return {"ok": True}
 
@@ -432,15 +436,15 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                             "<p>The browser front-end is not installed. The API is at "
                             "<a href='/docs'>/docs</a>.</p>")
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def root() -> Response:
         return index()
 
-    @app.get("/g/{game_id}", include_in_schema=False)
+    @app.api_route("/g/{game_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def game_page(game_id: str) -> Response:
         return index()
 
-    @app.get("/g/{game_id}/replay", include_in_schema=False)
+    @app.api_route("/g/{game_id}/replay", methods=["GET", "HEAD"], include_in_schema=False)
     async def replay_page(game_id: str) -> Response:
         return index()
 

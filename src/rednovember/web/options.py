@@ -1,0 +1,63 @@
+"""The flags of ``rednovember serve``, each with an environment variable (the flag wins):
+``REDNOVEMBER_HOST``, ``REDNOVEMBER_PORT``, ``REDNOVEMBER_DB`` (or ``REDNOVEMBER_DB_FILE``, a file
+holding the URL, so a password appears neither in ``ps`` nor in the environment of child
+processes), ``REDNOVEMBER_LOG_LEVEL``, ``REDNOVEMBER_LOG_FORMAT``, ``REDNOVEMBER_ACCESS_LOG``,
+``REDNOVEMBER_BOT_DELAY``, ``REDNOVEMBER_TAKEOVER_GRACE``. Only the standard library here: the
+``rednovember`` command builds its parser on every start, the web server's imports wait for
+``serve`` (web/serve.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+DEFAULT_DB = "sqlite:///rednovember.db"
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def _env(name: str, default: str) -> str:
+    return os.environ.get(f"REDNOVEMBER_{name}", default)
+
+
+def _env_flag(name: str) -> bool:
+    return _env(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The serve command's flags; each default comes from its environment variable."""
+    p.add_argument("--host", default=_env("HOST", "127.0.0.1"),
+                   help="address to listen on (default 127.0.0.1; $REDNOVEMBER_HOST)")
+    p.add_argument("--port", type=int, default=int(_env("PORT", "8000")),
+                   help="port (default 8000; $REDNOVEMBER_PORT)")
+    p.add_argument("--db", default=None,
+                   help=f"database URL (SQLAlchemy; default {DEFAULT_DB}; $REDNOVEMBER_DB). "
+                        "Prefer --db-file for a URL with a password")
+    p.add_argument("--db-file", default=_env("DB_FILE", "") or None, metavar="PATH",
+                   help="read the database URL from this file ($REDNOVEMBER_DB_FILE)")
+    p.add_argument("--bot-delay", type=float, default=float(_env("BOT_DELAY", "0.6")),
+                   metavar="SECONDS",
+                   help="pause before each bot move (default 0.6; $REDNOVEMBER_BOT_DELAY)")
+    p.add_argument("--takeover-grace", type=float,
+                   default=float(_env("TAKEOVER_GRACE", "30")), metavar="SECONDS",
+                   help="how long a player must be gone before others may hand the seat to a "
+                        "bot (default 30; $REDNOVEMBER_TAKEOVER_GRACE)")
+    p.add_argument("--log-level", choices=LOG_LEVELS, default=_env("LOG_LEVEL", "info"),
+                   help="log level (default info; $REDNOVEMBER_LOG_LEVEL)")
+    p.add_argument("--log-format", choices=("text", "json"), default=_env("LOG_FORMAT", "text"),
+                   help="log lines as text or one JSON object each ($REDNOVEMBER_LOG_FORMAT)")
+    p.add_argument("--access-log", action="store_true", default=_env_flag("ACCESS_LOG"),
+                   help="log every HTTP request ($REDNOVEMBER_ACCESS_LOG=1)")
+
+
+def database_url(args: argparse.Namespace) -> str:
+    """--db, else --db-file's contents, else $REDNOVEMBER_DB, else the default SQLite file."""
+    if args.db:
+        return str(args.db)
+    if args.db_file:
+        return Path(args.db_file).read_text(encoding="utf-8").strip()
+    return _env("DB", DEFAULT_DB)
+
+
+__all__ = ["DEFAULT_DB", "LOG_LEVELS", "add_arguments", "database_url"]
