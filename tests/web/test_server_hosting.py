@@ -126,3 +126,18 @@ def test_gzip_for_clients_that_accept_it(server: Server) -> None:
     assert r.headers.get("content-encoding") == "gzip" and "export class GamePage" in r.text
     plain = httpx.get(server.url + "/static/js/game.js", headers={"Accept-Encoding": "identity"})
     assert "content-encoding" not in plain.headers and plain.text == r.text
+
+
+def test_a_second_process_on_one_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
+    """Issue 9: two processes on one SQLite file each held their own copy of a game."""
+    first = Server(tmp_path / "games.db").start()
+    try:
+        second = Server(tmp_path / "games.db")
+        with pytest.raises(RuntimeError, match="did not start"):
+            second.start(timeout=15)
+        said = second.log_path.read_text()
+        assert "is already served by process" in said and "PostgreSQL" in said
+        assert first.alive() and httpx.get(first.url + "/api/health").status_code == 200
+    finally:
+        first.kill()  # SIGKILL: the kernel releases the lock with the process
+    Server(tmp_path / "games.db").start().stop()

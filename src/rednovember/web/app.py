@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
-from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -221,9 +221,13 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return seat
 
     # --- meta -----------------------------------------------------------------------------------
-    @app.api_route("/api/health", methods=["GET", "HEAD"])
+    @app.get("/api/health")
     async def health() -> dict[str, Any]:
         return {"ok": True}
+
+    @app.head("/api/health", include_in_schema=False)
+    async def health_head() -> Response:
+        return Response(status_code=200)
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:

@@ -16,6 +16,7 @@ from . import logs
 from .app import create_app
 from .options import database_url
 from .protocol import MAX_FRAME_BYTES
+from .single import DatabaseInUse, claim
 
 log = logging.getLogger("rednovember.web")
 
@@ -36,11 +37,18 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
         print(f"error: cannot read the database URL from {args.db_file}: {exc.strerror}",
               file=sys.stderr)
         return 2
+    try:
+        lock = claim(url)  # held until the process ends
+    except DatabaseInUse as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     app = create_app(url, data=data, bot_delay=max(0.0, args.bot_delay),
                      takeover_grace=max(0.0, args.takeover_grace))
     log.info("Red November: http://%s:%s/  (database %s)", args.host, args.port, safe_url(url))
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME_BYTES,
                 log_config=None, access_log=args.access_log, workers=1)
+    if lock is not None:
+        lock.close()
     return 0
 
 
