@@ -6,14 +6,17 @@ from __future__ import annotations
 import argparse
 import logging
 import re
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from webtools import Server
 
 from rednovember.web import logs
+from rednovember.web.app import create_app
 from rednovember.web.headers import CSP
 from rednovember.web.options import DEFAULT_DB, add_arguments, database_url
 from rednovember.web.serve import safe_url
@@ -141,3 +144,25 @@ def test_a_second_process_on_one_sqlite_file_refuses_to_start(tmp_path: Path) ->
     finally:
         first.kill()  # SIGKILL: the kernel releases the lock with the process
     Server(tmp_path / "games.db").start().stop()
+
+
+def test_games_are_rebuilt_when_first_asked_for_and_their_bots_resume(tmp_path: Path) -> None:
+    """Issue 9: every unfinished game was rebuilt at start; now none is until it is asked for."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    with TestClient(create_app(url, bot_delay=30.0)) as client:
+        made = client.post("/api/games", json={"players": 3, "seed": 4}).json()
+        gid, creator = made["game"]["id"], made["creator_token"]
+        for seat in range(3):
+            r = client.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "random"},
+                            headers={"X-Creator-Token": creator})
+            assert r.status_code == 200, r.text
+        version = client.get(f"/api/games/{gid}").json()["version"]
+    with TestClient(create_app(url, bot_delay=0.0)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert hub.games == {}
+        assert client.get(f"/api/games/{gid}").json()["version"] == version
+        assert gid in hub.games
+        deadline = time.monotonic() + 30
+        while client.get(f"/api/games/{gid}").json()["version"] <= version:
+            assert time.monotonic() < deadline, "the bots did not resume"
+            time.sleep(0.02)

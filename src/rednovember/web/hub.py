@@ -165,11 +165,9 @@ class Hub:
 
     # --- life cycle -------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Rebuild every unfinished game from its stored seed and actions; restart bot seats."""
-        for gid in self.store.game_ids(unfinished_only=True):
-            lg = self._load(gid)
-            if lg is not None:
-                self.kick(lg)
+        """Nothing to rebuild up front: a game is rebuilt from its stored seed and actions when
+        first asked for (``find``), and its bots resume then, so the server starts in bounded time
+        however many games the database holds (issue 9)."""
 
     async def stop(self) -> None:
         self._closing = True
@@ -191,6 +189,7 @@ class Hub:
             self.broken[gid] = str(exc)
             return None
         self.games[gid] = lg
+        self.kick(lg)  # a bot to move resumes as soon as the game is back in memory
         return lg
 
     def _rebuild(self, rec: GameRecord) -> LiveGame:
