@@ -14,7 +14,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -28,7 +28,7 @@ from ..rules.view import log_for
 from . import security
 from .chat import HISTORY, RateLimit, clean, message
 from .protocol import ProtocolError, action_info, jsonable, result_info, suggestions
-from .store import GameRecord, SeatRow, Store
+from .store import GameRecord, SeatRow, StaleWrite, Store
 
 log = logging.getLogger("rednovember.web")
 
@@ -361,11 +361,44 @@ class Hub:
         seats[new.seat] = new
         if status == "waiting" and all(s.kind != "free" for s in seats):
             status = "playing"
-        self.store.set_seat(lg.id, new.row(), lg.version + 1, status)
+        with self._guard(lg, "seat change"):
+            self.store.set_seat(lg.id, new.row(), lg.version + 1, status)
         lg.seats = seats
         lg.version += 1
         lg.status = status
         self.broadcast(lg, len(lg.game.log))
+        self.kick(lg)
+
+    @contextlib.contextmanager
+    def _guard(self, lg: LiveGame, what: str) -> Iterator[None]:
+        """A store write of ``lg``: a stale copy (another process wrote first) is reloaded and
+        the change refused as ``stale``; any other failure is ``internal``. Nothing changed."""
+        try:
+            yield
+        except StaleWrite:
+            held = lg.version
+            log.warning("game %s changed elsewhere; reloading it (a %s was refused)", lg.id, what)
+            self._refresh(lg)
+            raise ProtocolError("stale", f"the game was changed elsewhere (version {lg.version}, "
+                                         f"not {held}): look again",
+                                "version", version=lg.version, sent=held) from None
+        except Exception:
+            log.exception("storing a %s of game %s failed", what, lg.id)
+            raise ProtocolError("internal", f"the {what} could not be stored; nothing changed") \
+                from None
+
+    def _refresh(self, lg: LiveGame) -> None:
+        """Bring ``lg`` to what the database holds, and show it to its connections."""
+        rec = self.store.load_game(lg.id)
+        if rec is None:
+            return
+        fresh = self._rebuild(rec)
+        lg.game, lg.seats, lg.version, lg.status = fresh.game, fresh.seats, fresh.version, fresh.status
+        lg.actors = fresh.actors
+        lg.bots.clear()
+        for c in list(lg.conns):
+            if c.hello:
+                self.send_states(lg, c)
         self.kick(lg)
 
     # --- playing --------------------------------------------------------------------------------
@@ -403,13 +436,9 @@ class Hub:
             raise ProtocolError("illegal", str(exc)) from None
         status = "over" if new.is_over else lg.status
         result = None if new.result is None else {"won": new.result.won, "cause": new.result.cause}
-        try:
+        with self._guard(lg, "action"):
             self.store.append_action(lg.id, len(g.history), action.text(g.data), seat,
                                      lg.version + 1, status, result)
-        except Exception:
-            log.exception("storing an action of game %s failed", lg.id)
-            raise ProtocolError("internal", "the action could not be stored; nothing changed") \
-                from None
         lg.game = new
         lg.actors.append(seat)
         lg.version += 1
@@ -431,12 +460,8 @@ class Hub:
                                                "another player or ended the turn",
                                 "hidden_information")
         new = engine_undo(g)
-        try:
+        with self._guard(lg, "undo"):
             self.store.drop_last_action(lg.id, len(g.history) - 1, lg.version + 1, lg.status)
-        except Exception:
-            log.exception("storing an undo of game %s failed", lg.id)
-            raise ProtocolError("internal", "the undo could not be stored; nothing changed") \
-                from None
         stable = 0
         for a, b in zip(g.log, new.log, strict=False):
             if a != b:
@@ -502,7 +527,7 @@ class Hub:
                           exc.message)
                 if exc.code == "internal":
                     await asyncio.sleep(1.0)
-                else:
+                elif exc.code != "stale":  # stale: the game was reloaded, look again
                     self._apply(lg, seat, lg.game.legal_actions()[0])
             if self.bot_delay <= 0:
                 await asyncio.sleep(0)

@@ -2,7 +2,9 @@
 
 SQLite (WAL mode) by default; any SQLAlchemy URL works (PostgreSQL: ``postgresql+psycopg://…``).
 Every write is one short transaction, so a process killed at any moment leaves every game at the
-last action that was acknowledged.
+last action that was acknowledged. Every write of a game is conditional on its version
+(compare-and-set): a writer whose copy of the game is stale changes nothing and gets
+:class:`StaleWrite`, so two processes can never both extend the same version of a game.
 """
 
 from __future__ import annotations
@@ -77,9 +79,14 @@ chat_table = Table(
 
 # Prepared once: building statements costs more than running them (the hot path is one action).
 _INSERT_ACTION = insert(actions_table)
-_TOUCH = update(games_table).where(games_table.c.id == bindparam("gid")).values(
+_TOUCH = update(games_table).where(games_table.c.id == bindparam("gid"),
+                                   games_table.c.version == bindparam("expected")).values(
     version=bindparam("version"), status=bindparam("status"), updated=bindparam("updated"),
     result=bindparam("result"))
+
+
+class StaleWrite(Exception):
+    """The stored game is no longer at the version the writer holds: nothing was written."""
 
 
 @dataclass
@@ -147,35 +154,39 @@ class Store:
                 {"game_id": game_id, "seat": s, "kind": "free", "name": None, "bot": None,
                  "token_hash": None} for s in range(seats)])
 
+    # ``version`` is the game's new version; each write succeeds only if the stored one is the
+    # version before it (else StaleWrite, and the transaction is rolled back).
     def set_seat(self, game_id: str, row: SeatRow, version: int, status: str) -> None:
         with self.engine.begin() as c:
+            self._touch(c, game_id, version, status, None)
             c.execute(update(seats_table)
                       .where(seats_table.c.game_id == game_id, seats_table.c.seat == row.seat)
                       .values(kind=row.kind, name=row.name, bot=row.bot, token_hash=row.token_hash))
-            self._touch(c, game_id, version, status, None)
 
     def append_action(self, game_id: str, idx: int, action: str, seat: int, version: int,
                       status: str, result: dict[str, Any] | None) -> None:
         now = time.time()
         with self.engine.begin() as c:
+            self._touch(c, game_id, version, status, result, now)
             c.execute(_INSERT_ACTION, {"game_id": game_id, "idx": idx, "action": action,
                                        "seat": seat, "at": now})
-            c.execute(_TOUCH, {"gid": game_id, "version": version, "status": status,
-                               "updated": now,
-                               "result": None if result is None else json.dumps(result)})
 
     def drop_last_action(self, game_id: str, idx: int, version: int, status: str) -> None:
         with self.engine.begin() as c:
+            self._touch(c, game_id, version, status, None)
             c.execute(delete(actions_table).where(actions_table.c.game_id == game_id,
                                                   actions_table.c.idx == idx))
-            self._touch(c, game_id, version, status, None)
 
     @staticmethod
     def _touch(c: Connection, game_id: str, version: int, status: str,
-               result: dict[str, Any] | None) -> None:
-        c.execute(update(games_table).where(games_table.c.id == game_id).values(
-            version=version, status=status, updated=time.time(),
-            result=None if result is None else json.dumps(result)))
+               result: dict[str, Any] | None, now: float | None = None) -> None:
+        """Move the game from ``version - 1`` to ``version`` (compare-and-set), first in every
+        write's transaction: the row stays locked until the commit."""
+        done = c.execute(_TOUCH, {"gid": game_id, "expected": version - 1, "version": version,
+                                  "status": status, "updated": now or time.time(),
+                                  "result": None if result is None else json.dumps(result)})
+        if done.rowcount != 1:
+            raise StaleWrite(f"game {game_id} is no longer at version {version - 1}")
 
     def add_chat(self, game_id: str, idx: int, seat: int, name: str | None, text: str,
                  at: float) -> None:
@@ -222,5 +233,5 @@ class Store:
             return [r.id for r in c.execute(q)]
 
 
-__all__ = ["GameRecord", "SeatRow", "Store", "actions_table", "chat_table", "games_table", "metadata",
-           "seats_table", "sqlite_url"]
+__all__ = ["GameRecord", "SeatRow", "StaleWrite", "Store", "actions_table", "chat_table",
+           "games_table", "metadata", "seats_table", "sqlite_url"]
