@@ -14,9 +14,24 @@ if [ ! -x /usr/bin/chromium ]; then
     echo "warning: /usr/bin/chromium missing (run as root or: sudo apt-get install chromium)" >&2
   fi
 fi
+# The server tests run a second time on PostgreSQL (Debian's server; tests/web/pgcluster.py makes
+# a throw-away cluster of its own, nothing is configured on the machine).
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "== installing Debian's postgresql"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  else
+    echo "warning: PostgreSQL missing (run as root or: sudo apt-get install postgresql)" >&2
+  fi
+fi
 echo "== ruff"
 .venv/bin/ruff check src tests bench
 echo "== mypy (strict, the whole package)"
 .venv/bin/mypy
 echo "== pytest"
 .venv/bin/python -m pytest "$@"
+if [ $# -eq 0 ]; then
+  echo "== pytest: the server tests on PostgreSQL"
+  RN_TEST_DB=postgresql .venv/bin/python -m pytest tests/web/test_server_*.py
+fi

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from pgcluster import database_url
 
 from rednovember.web.app import create_app
 from rednovember.web.store import SeatRow, StaleWrite, Store
@@ -16,7 +17,7 @@ from rednovember.web.store import SeatRow, StaleWrite, Store
 
 @pytest.fixture
 def two(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient]]:
-    url = f"sqlite:///{tmp_path / 'games.db'}"
+    url = database_url(tmp_path / "games.db")
     with TestClient(create_app(url, bot_delay=60.0)) as a, \
             TestClient(create_app(url, bot_delay=60.0)) as b:
         yield a, b
@@ -60,7 +61,7 @@ def test_an_action_on_a_stale_copy_changes_nothing_and_answers_stale(
 
 
 def test_the_store_refuses_a_write_from_an_old_version(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    store = Store(database_url(tmp_path / "g.db"))
     store.create_game("g1", {"players": 3}, "h", 3)
     store.set_seat("g1", SeatRow(0, "human", "Ada", None, "t"), 1, "waiting")
     with pytest.raises(StaleWrite):

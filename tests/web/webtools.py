@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from pgcluster import database_url
 from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,9 +33,11 @@ class Server:
     """A ``rednovember serve`` subprocess on a loopback port with its own SQLite file."""
 
     def __init__(self, db_path: Path, bot_delay: float = 0.0, takeover_grace: float = 0.0,
-                 extra: Iterable[str] = (), db_flag: bool = True) -> None:
+                 extra: Iterable[str] = (), db_flag: bool = True, db_url: str | None = None) -> None:
         self.db_path = Path(db_path)
         self.db_flag = db_flag  # False: the database comes from ``extra`` or the environment
+        # SQLite at db_path, or the PostgreSQL database for it (RN_TEST_DB=postgresql)
+        self.db_url = db_url or database_url(self.db_path)
         self.bot_delay = bot_delay
         self.takeover_grace = takeover_grace
         self.extra = list(extra)
@@ -57,7 +60,7 @@ class Server:
             env = dict(os.environ, PYTHONUNBUFFERED="1")
             cmd = [sys.executable, "-m", "rednovember.cli", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port),
-                   *(["--db", f"sqlite:///{self.db_path}"] if self.db_flag else []),
+                   *(["--db", self.db_url] if self.db_flag else []),
                    "--bot-delay", str(self.bot_delay),
                    "--takeover-grace", str(self.takeover_grace), *self.extra]
             with open(self.log_path, "ab") as logf:
