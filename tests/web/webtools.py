@@ -33,14 +33,16 @@ class Server:
     """A ``rednovember serve`` subprocess on a loopback port with its own SQLite file."""
 
     def __init__(self, db_path: Path, bot_delay: float = 0.0, takeover_grace: float = 0.0,
-                 extra: Iterable[str] = (), db_flag: bool = True, db_url: str | None = None) -> None:
+                 extra: Iterable[str] = (), db_flag: bool = True, db_url: str | None = None,
+                 limits: bool = False) -> None:
         self.db_path = Path(db_path)
         self.db_flag = db_flag  # False: the database comes from ``extra`` or the environment
         # SQLite at db_path, or the PostgreSQL database for it (RN_TEST_DB=postgresql)
         self.db_url = db_url or database_url(self.db_path)
         self.bot_delay = bot_delay
         self.takeover_grace = takeover_grace
-        self.extra = list(extra)
+        # the tests make many games from one address: no per-client limits unless asked for
+        self.extra = list(extra) if limits else ["--no-limits", *extra]
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.log_path = self.db_path.with_suffix(".log")

@@ -37,13 +37,16 @@ from ..rules.serialize import to_dict
 from . import PROTOCOL_VERSION
 from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
+from .limits import ClientLimits, Limits, message_window
 from .protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
     MAX_NAME_CHARS,
     MAX_TOKENS,
     ProtocolError,
+    decode,
     request_id,
+    validate,
 )
 from .replay import replay_step
 from .rules_page import rules_html, rules_reference
@@ -157,10 +160,12 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
 # --- the application -----------------------------------------------------------------------------
 def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | None = None,
                bot_delay: float = 0.6, takeover_grace: float = 30.0,
-               static_dir: Path | None = None) -> FastAPI:
-    """The ASGI application. The database is opened (and its tables created) on startup."""
+               static_dir: Path | None = None, limits: Limits | None = None) -> FastAPI:
+    """The ASGI application. The database is opened (and its tables created) on startup.
+    ``limits``: per-client limits (web/limits.py); None, none (``rednovember serve`` sets them)."""
     static = static_dir or STATIC_DIR
     game_data = data or load_data()
+    limit = ClientLimits(limits or Limits.none())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -205,6 +210,10 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return _error("internal", "internal error; nothing changed")
 
     # --- auth helpers ---------------------------------------------------------------------------
+    def client_of(request: Request | WebSocket) -> str:
+        """The client's address (uvicorn puts a trusted proxy's X-Forwarded-For there)."""
+        return request.client.host if request.client else "unknown"
+
     def bearer(authorization: str | None, x_seat_token: str | None) -> str | None:
         if x_seat_token:
             return x_seat_token.strip()
@@ -287,7 +296,10 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
+        who = client_of(request)
+        limit.new_game(who, lambda gid: gid in hub.games and hub.games[gid].status == "waiting")
         lg, token = hub.create_game(body.players, body.gnomes_per_player, body.variants, body.seed)
+        limit.created(who, lg.id)
         return {"game": hub.summary(lg), "creator_token": token}
 
     @app.get("/api/games")
@@ -314,6 +326,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         name = " ".join(body.name.split())
         if not name or not name.isprintable():
             raise ProtocolError("bad_message", "name: give a printable name")
+        limit.seats.check(client_of(request))
         seat, token = hub.take_seat(lg, body.seat, body.colour, name)
         return {"seat": seat, "token": token, "game": hub.summary(lg)}
 
@@ -413,7 +426,13 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             await _send_close(ws, {"type": "error", "code": "not_found",
                                    "message": "no such game"}, 4404)
             return
+        try:
+            limit.connection(len(lg.conns))
+        except ProtocolError as exc:
+            await _send_close(ws, {"type": "error", **exc.to_dict()}, 4429)
+            return
         conn = Connection(ws.send_text)
+        conn.limit = message_window(limit.limits)
         writer = asyncio.create_task(conn.writer())
         try:
             await _serve_socket(hub, lg, ws, conn, writer)
@@ -487,7 +506,20 @@ async def _serve_socket(hub: Hub, lg: LiveGame, ws: WebSocket, conn: Connection,
         text = raw.get("text")
         if text is None:
             text = raw.get("bytes") or b""
+        try:
+            conn.limit.check("")
+        except ProtocolError as exc:
+            conn.push_obj({"type": "error", "id": _id_of(text), **exc.to_dict()})
+            continue
         handle(hub, lg, conn, text)
+
+
+def _id_of(text: str | bytes) -> str | int | None:
+    """The request id of a message, if it has a readable one."""
+    try:
+        return request_id(decode(text))
+    except ProtocolError:
+        return None
 
 
 async def _receive_or_writer_done(receive: Awaitable[Message],
@@ -507,8 +539,6 @@ def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
     rid: str | int | None = None
     ref: str | None = None
     try:
-        from .protocol import decode, validate
-
         raw = decode(text)
         rid = request_id(raw)
         ref = raw.get("type") if isinstance(raw.get("type"), str) else None

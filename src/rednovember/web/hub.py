@@ -27,6 +27,7 @@ from ..rules.serialize import SaveError, replay
 from ..rules.view import log_for
 from . import security
 from .chat import HISTORY, RateLimit, clean, message
+from .limits import Window
 from .protocol import ProtocolError, action_info, jsonable, result_info, suggestions
 from .store import GameRecord, SeatRow, StaleWrite, Store
 
@@ -61,6 +62,7 @@ class Connection:
         self.log_sent: dict[int | None, int] = {}
         self.close_code: int | None = None
         self.chat_limit = RateLimit()
+        self.limit = Window(0, 10.0, "messages")  # all its messages (set by the server)
 
     @property
     def views(self) -> list[int | None]:

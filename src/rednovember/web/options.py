@@ -2,9 +2,10 @@
 ``REDNOVEMBER_HOST``, ``REDNOVEMBER_PORT``, ``REDNOVEMBER_DB`` (or ``REDNOVEMBER_DB_FILE``, a file
 holding the URL, so a password appears neither in ``ps`` nor in the environment of child
 processes), ``REDNOVEMBER_LOG_LEVEL``, ``REDNOVEMBER_LOG_FORMAT``, ``REDNOVEMBER_ACCESS_LOG``,
-``REDNOVEMBER_BOT_DELAY``, ``REDNOVEMBER_TAKEOVER_GRACE``. Only the standard library here: the
-``rednovember`` command builds its parser on every start, the web server's imports wait for
-``serve`` (web/serve.py).
+``REDNOVEMBER_BOT_DELAY``, ``REDNOVEMBER_TAKEOVER_GRACE``, ``REDNOVEMBER_FORWARDED_ALLOW_IPS``,
+``REDNOVEMBER_NO_LIMITS`` and ``REDNOVEMBER_LIMIT_*`` (the per-client limits, web/limits.py).
+Only the standard library here: the ``rednovember`` command builds its parser on every start,
+the web server's imports wait for ``serve`` (web/serve.py).
 """
 
 from __future__ import annotations
@@ -49,6 +50,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="log lines as text or one JSON object each ($REDNOVEMBER_LOG_FORMAT)")
     p.add_argument("--access-log", action="store_true", default=_env_flag("ACCESS_LOG"),
                    help="log every HTTP request ($REDNOVEMBER_ACCESS_LOG=1)")
+    add_limit_arguments(p)
+
+
+# (flag, environment variable, default, help) of each per-client limit (web/limits.Limits)
+LIMITS = (
+    ("games_per_minute", 10, "games one client may create per minute"),
+    ("seats_per_minute", 30, "seats one client may take per minute"),
+    ("waiting_games_per_client", 20, "games of one client that may wait for players at once"),
+    ("messages_per_10s", 60, "WebSocket messages one connection may send per 10 seconds"),
+    ("connections_per_game", 64, "connections one game accepts"),
+)
+
+
+def add_limit_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--forwarded-allow-ips", default=_env("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+                   metavar="IPS",
+                   help="the reverse proxies whose X-Forwarded-For names the client (comma-"
+                        "separated, '*' for any; default 127.0.0.1; "
+                        "$REDNOVEMBER_FORWARDED_ALLOW_IPS)")
+    p.add_argument("--no-limits", action="store_true", default=_env_flag("NO_LIMITS"),
+                   help="no per-client limits (tests, trusted networks; $REDNOVEMBER_NO_LIMITS=1)")
+    for name, default, text in LIMITS:
+        env = f"LIMIT_{name.upper()}"
+        p.add_argument(f"--limit-{name.replace('_', '-')}", dest=f"limit_{name}", type=int,
+                       default=int(_env(env, str(default))), metavar="N",
+                       help=f"{text} (default {default}, 0: no limit; $REDNOVEMBER_{env})")
 
 
 def database_url(args: argparse.Namespace) -> str:
@@ -60,4 +87,5 @@ def database_url(args: argparse.Namespace) -> str:
     return _env("DB", DEFAULT_DB)
 
 
-__all__ = ["DEFAULT_DB", "LOG_LEVELS", "add_arguments", "database_url"]
+__all__ = ["DEFAULT_DB", "LIMITS", "LOG_LEVELS", "add_arguments", "add_limit_arguments",
+           "database_url"]

@@ -14,7 +14,8 @@ from sqlalchemy.exc import ArgumentError
 from ..rules import GameData
 from . import logs
 from .app import create_app
-from .options import database_url
+from .limits import Limits
+from .options import LIMITS, database_url
 from .protocol import MAX_FRAME_BYTES
 from .single import DatabaseInUse, claim
 
@@ -27,6 +28,12 @@ def safe_url(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
         return "(an unreadable database URL)"
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    if args.no_limits:
+        return Limits.none()
+    return Limits(**{name: max(0, getattr(args, f"limit_{name}")) for name, _, _ in LIMITS})
 
 
 def run_serve(args: argparse.Namespace, data: GameData) -> int:
@@ -43,13 +50,14 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     app = create_app(url, data=data, bot_delay=max(0.0, args.bot_delay),
-                     takeover_grace=max(0.0, args.takeover_grace))
+                     takeover_grace=max(0.0, args.takeover_grace), limits=limits_of(args))
     log.info("Red November: http://%s:%s/  (database %s)", args.host, args.port, safe_url(url))
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME_BYTES,
-                log_config=None, access_log=args.access_log, workers=1)
+                log_config=None, access_log=args.access_log, workers=1,
+                proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips)
     if lock is not None:
         lock.close()
     return 0
 
 
-__all__ = ["run_serve", "safe_url"]
+__all__ = ["limits_of", "run_serve", "safe_url"]
