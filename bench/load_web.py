@@ -35,6 +35,8 @@ import httpx
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+import pgcluster  # noqa: E402  (the tests' throw-away PostgreSQL cluster)
 
 
 def free_port() -> int:
@@ -43,9 +45,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "rednovember.cli", "serve", "--host", "127.0.0.1", "--port",
-           str(port), "--db", f"sqlite:///{db}", "--bot-delay", "0", "--takeover-grace", "0"]
+           str(port), "--db", db_url, "--bot-delay", "0", "--takeover-grace", "0",
+           "--no-limits"]  # one client address plays every seat
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
     deadline = time.monotonic() + 30
@@ -169,13 +172,22 @@ def main() -> int:
                     help="mean pause before each action (0: act at once, a saturating load)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--db", default="sqlite", metavar="sqlite|postgresql|URL",
+                    help="a temporary SQLite file (default), a throw-away PostgreSQL cluster "
+                         "(Debian's packages, as the tests make it), or a database URL")
     args = ap.parse_args()
     args.games = max(1, min(args.games, 500))
     args.players = max(3, min(args.players, 8))
     args.bots = max(0, min(args.bots, args.players - 1))
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        proc = start_server(Path(tmp) / "load.db", port)
+        if args.db == "sqlite":
+            url = f"sqlite:///{Path(tmp) / 'load.db'}"
+        elif args.db == "postgresql":
+            url = pgcluster.Cluster().start().database("load")  # stopped at exit
+        else:
+            url = args.db
+        proc = start_server(url, port)
         try:
             stats = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
         finally:
