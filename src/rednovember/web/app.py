@@ -170,6 +170,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
+        log.info("database schema at revision %s", store.schema)
         hub = Hub(store, game_data, bot_delay, takeover_grace)
         app.state.hub = hub
         await hub.start()

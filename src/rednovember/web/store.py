@@ -33,6 +33,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 
+from . import schema
+
 metadata = MetaData()
 
 games_table = Table(
@@ -137,7 +139,7 @@ class Store:
         self.engine: Engine = create_engine(url, **kwargs)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        self.schema = schema.upgrade(self.engine)  # the schema's revision (web/migrations)
 
     def close(self) -> None:
         self.engine.dispose()

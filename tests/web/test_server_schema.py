@@ -1,0 +1,97 @@
+"""Issue 9: the schema has a version and migrations (Alembic, web/migrations). A new database is
+made by the migrations; a database made before they existed is recognised, stamped and upgraded
+with every game intact; the migrated schema is exactly what the code's tables describe."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from pgcluster import database_url
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    insert,
+)
+
+from rednovember.web import schema
+from rednovember.web.store import Store, metadata
+
+
+def _old_schema() -> MetaData:
+    """The tables as the server made them with create_all before migrations (commit 59d9197)."""
+    md = MetaData()
+    Table("rn_games", md, Column("id", String(32), primary_key=True),
+          Column("config", Text, nullable=False), Column("status", String(16), nullable=False),
+          Column("version", Integer, nullable=False),
+          Column("creator_hash", String(64), nullable=False), Column("result", Text),
+          Column("created", Float, nullable=False), Column("updated", Float, nullable=False))
+    Table("rn_seats", md,
+          Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"),
+                 primary_key=True),
+          Column("seat", Integer, primary_key=True), Column("kind", String(8), nullable=False),
+          Column("name", String(80)), Column("bot", String(32)), Column("token_hash", String(64)))
+    Table("rn_actions", md,
+          Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"),
+                 primary_key=True),
+          Column("idx", Integer, primary_key=True), Column("action", String(64), nullable=False),
+          Column("seat", Integer, nullable=False), Column("at", Float, nullable=False))
+    Table("rn_chat", md,
+          Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"),
+                 primary_key=True),
+          Column("idx", Integer, primary_key=True), Column("seat", Integer, nullable=False),
+          Column("name", String(80)), Column("text", Text, nullable=False),
+          Column("at", Float, nullable=False))
+    return md
+
+
+def test_a_new_database_gets_the_newest_schema(tmp_path: Path) -> None:
+    store = Store(database_url(tmp_path / "new.db"))
+    try:
+        assert store.schema == schema.head() == schema.current(store.engine)
+        with store.engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    finally:
+        store.close()
+
+
+def test_a_database_made_before_migrations_is_upgraded_with_its_games(tmp_path: Path) -> None:
+    url = database_url(tmp_path / "old.db")
+    old = _old_schema()
+    engine = create_engine(url)
+    old.create_all(engine)
+    t = old.tables
+    with engine.begin() as c:
+        c.execute(insert(t["rn_games"]).values(
+            id="g1", config='{"players": 3, "seed": 7}', status="playing", version=4,
+            creator_hash="c" * 64, result=None, created=1.0, updated=2.0))
+        c.execute(insert(t["rn_seats"]), [{"game_id": "g1", "seat": s, "kind": "bot",
+                                            "name": "random", "bot": "random"} for s in range(3)])
+        c.execute(insert(t["rn_actions"]).values(game_id="g1", idx=0, action="stay", seat=0,
+                                                 at=3.0))
+        c.execute(insert(t["rn_chat"]).values(game_id="g1", idx=0, seat=0, name="Ada",
+                                              text="hello", at=3.5))
+    engine.dispose()
+    assert schema.current(create_engine(url)) is None
+    store = Store(url)
+    try:
+        assert store.schema == schema.head()
+        rec = store.load_game("g1")
+        assert rec is not None and rec.version == 4 and rec.actions == ["stay"]
+        assert [s.kind for s in rec.seats] == ["bot"] * 3
+        assert [m["text"] for m in store.load_chat("g1", 10)] == ["hello"]
+        with store.engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    finally:
+        store.close()
+    again = Store(url)  # opening a current database changes nothing
+    assert again.schema == schema.head()
+    again.close()
