@@ -37,6 +37,7 @@ def test_a_ping_shows_on_the_other_players_board_and_in_the_talk(new_context: An
                                                                  rn_url: str) -> None:
     ada, bea, link = _table(new_context, rn_url, seed=5)
     watcher = _page(new_context(), link)
+    watcher.emulate_media(reduced_motion="reduce")  # the marker shows, still
     watcher.wait_for_selector("[data-testid=spectator-badge]")
     expect(watcher.get_by_test_id("ping-button")).to_be_hidden()  # spectators only read
     expect(bea.get_by_test_id("ping-button")).to_have_text("Ping")
@@ -58,6 +59,12 @@ def test_a_ping_shows_on_the_other_players_board_and_in_the_talk(new_context: An
         expect(marker).to_contain_text("Ada: I'll go here")
         line = page.locator("[data-testid=chat-message][data-kind=ping]").last
         expect(line).to_contain_text("Ada: I'll go here — room 1 Engine Room")
+    still = watcher.locator("[data-testid=ping-marker] .ping-icon").evaluate(
+        "el => getComputedStyle(el).animationName")
+    moving = bea.locator("[data-testid=ping-marker] .ping-icon").evaluate(
+        "el => getComputedStyle(el).animationName")
+    assert (still, moving) == ("none", "ping-drop")
+    expect(watcher.locator("[data-testid=ping-marker] .ping-ring.two")).to_be_hidden()
     # the marker sits on the room it names
     box = bea.locator("[data-testid=board] [data-testid=room-1]").bounding_box()
     pin = bea.locator("[data-testid=ping-marker]").bounding_box()
