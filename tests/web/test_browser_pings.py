@@ -108,6 +108,20 @@ def test_ping_mode_does_not_act_and_long_press_opens_the_menu_on_a_phone(new_con
     expect(bea.locator("[data-testid=ping-marker]")).to_be_visible()
     assert ada.evaluate("() => window.rnGame.state().version") == before["version"], act
 
+    # the keyboard: Ping, Tab to a target (every target is focusable in ping mode), Enter, Enter
+    ada.get_by_test_id("ping-button").click()
+    ada.locator("[data-testid=board] [data-testid=room-5]").focus()
+    ada.keyboard.press("Enter")
+    expect(ada.get_by_test_id("ping-go")).to_be_focused()
+    ada.keyboard.press("ArrowDown")
+    ada.keyboard.press("ArrowDown")
+    expect(ada.get_by_test_id("ping-danger")).to_be_focused()
+    ada.keyboard.press("Enter")
+    expect(bea.locator("[data-testid=chat-message][data-kind=ping]").last).to_contain_text(
+        "Ada: Danger — room 5")
+    expect(ada.locator("[data-testid=board] [data-ping-tab]")).to_have_count(0)  # mode left
+    assert ada.evaluate("() => window.rnGame.state().version") == before["version"]
+
     # a phone: long-press a room (no mouse, no Ping button) opens the menu
     bea.set_viewport_size(PHONE)
     room = bea.locator("[data-testid=board] [data-testid=room-4]")
