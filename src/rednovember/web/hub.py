@@ -458,8 +458,8 @@ class Hub:
         lg.version += 1
         self.broadcast(lg, stable)
         self.kick(lg)
-        detail = undo_detail(g, stable)  # said in the table talk: the others' logs just shrink
-        try:
+        try:  # said in the table talk: the others' logs just shrink
+            detail = undo_detail(g, stable)
             self.post(lg, seat, undo_text(detail), "undo", detail)
         except Exception:  # the undo itself is done and stored: only its chat line is lost
             log.exception("storing the undo line of game %s failed", lg.id)
@@ -686,9 +686,9 @@ class Hub:
         msg = message(idx, seat, name, text, now, kind, detail)
         history.append(msg)
         del history[:-HISTORY]
-        out = [json.dumps(m, separators=(",", ":")) for m in
-               ([{**before, "idx": idx, "at": now}] if before else [])
-               + [{"type": "chat", "game": lg.id, "message": msg}]]
+        sent = [{**before, "idx": idx, "at": now}] if before else []
+        sent.append({"type": "chat", "game": lg.id, "message": msg})
+        out = [json.dumps(m, separators=(",", ":")) for m in sent]
         for conn in lg.conns:
             if conn.hello:
                 for text_out in out:
