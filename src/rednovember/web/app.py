@@ -551,7 +551,7 @@ def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
             return
         if not conn.hello:
             raise ProtocolError("bad_message", "send 'hello' first")
-        if msg.type == "ping":
+        if msg.type == "ping" and msg.target is None:  # a keep-alive (with a target: a board ping)
             conn.push_obj({"type": "pong", "id": rid})
             return
         if msg.type == "sync":
@@ -571,6 +571,9 @@ def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
         elif msg.type == "chat":
             assert msg.text is not None
             hub.chat(lg, conn, msg.seat, msg.text)
+        elif msg.type == "ping":
+            assert msg.target is not None and msg.what is not None
+            hub.ping(lg, conn, msg.seat, msg.target, msg.what)
         elif msg.type == "bot":
             assert msg.bot is not None
             by = lg.held_seats(conn)

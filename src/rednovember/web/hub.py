@@ -26,7 +26,16 @@ from ..rules.hidden import undo as engine_undo
 from ..rules.serialize import SaveError, replay
 from ..rules.view import log_for
 from . import security
-from .chat import HISTORY, RateLimit, clean, message
+from .chat import (
+    HISTORY,
+    RateLimit,
+    clean,
+    message,
+    ping_target,
+    ping_text,
+    undo_detail,
+    undo_text,
+)
 from .limits import Window
 from .protocol import ProtocolError, action_info, jsonable, result_info, suggestions
 from .store import GameRecord, SeatRow, StaleWrite, Store
@@ -63,6 +72,7 @@ class Connection:
         self.close_code: int | None = None
         self.chat_limit = RateLimit()
         self.limit = Window(0, 10.0, "messages")  # all its messages (set by the server)
+        self.ping_limit = RateLimit(name="ping")
 
     @property
     def views(self) -> list[int | None]:
@@ -474,6 +484,11 @@ class Hub:
         lg.version += 1
         self.broadcast(lg, stable)
         self.kick(lg)
+        try:  # said in the table talk: the others' logs just shrink
+            detail = undo_detail(g, stable)
+            self.post(lg, seat, undo_text(detail), "undo", detail)
+        except Exception:  # the undo itself is done and stored: only its chat line is lost
+            log.exception("storing the undo line of game %s failed", lg.id)
 
     # --- bots -------------------------------------------------------------------------------------
     def kick(self, lg: LiveGame) -> None:
@@ -670,18 +685,41 @@ class Hub:
         seat = self.held_seat(lg, c, seat)
         body = clean(text)
         c.chat_limit.check()
+        self.post(lg, seat, body, None, None)
+
+    def ping(self, lg: LiveGame, c: Connection, seat: int, target: tuple[str, int | str],
+             what: str) -> None:
+        """A seated player marks a room, hatch, time-track space or token for everyone: every
+        connection gets a ``ping`` (the board marker, for live viewers only) and the chat line,
+        which is stored like a message."""
+        seat = self.held_seat(lg, c, seat)
+        kind, ident = target
+        ping_target(self.data, kind, ident)
+        c.ping_limit.check()
+        detail = {"target": {"kind": kind, "id": ident}, "what": what}
+        self.post(lg, seat, ping_text(lg.game, kind, ident, what), "ping", detail,
+                  {"type": "ping", "game": lg.id, "seat": seat, "name": lg.seats[seat].name,
+                   "target": detail["target"], "what": what})
+
+    def post(self, lg: LiveGame, seat: int, text: str, kind: str | None,
+             detail: dict[str, Any] | None, before: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Stores a chat line and sends it to every connection (after ``before``, if given)."""
         history = self.chat_history(lg)
         idx = history[-1]["idx"] + 1 if history else 0
         now = time.time()
         name = lg.seats[seat].name
-        self.store.add_chat(lg.id, idx, seat, name, body, now)
-        msg = message(idx, seat, name, body, now)
+        self.store.add_chat(lg.id, idx, seat, name, text, now, kind, detail)
+        msg = message(idx, seat, name, text, now, kind, detail)
         history.append(msg)
         del history[:-HISTORY]
-        out = json.dumps({"type": "chat", "game": lg.id, "message": msg}, separators=(",", ":"))
+        sent = [{**before, "idx": idx, "at": now}] if before else []
+        sent.append({"type": "chat", "game": lg.id, "message": msg})
+        out = [json.dumps(m, separators=(",", ":")) for m in sent]
         for conn in lg.conns:
             if conn.hello:
-                conn.push(out)
+                for text_out in out:
+                    conn.push(text_out)
+        return msg
 
     def held_seat(self, lg: LiveGame, c: Connection, seat: int) -> int:
         """The seat, if this connection holds it (its token still valid)."""

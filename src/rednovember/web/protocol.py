@@ -78,6 +78,8 @@ class ClientMessage:
     text: str | None = None
     token: str | None = None
     name: str | None = None
+    target: tuple[str, int | str] | None = None  # a board ping's (kind, id); None: a keep-alive
+    what: str | None = None  # a board ping's kind: go / help / danger
 
 
 def _is_int(v: Any) -> bool:
@@ -193,6 +195,8 @@ def validate(msg: dict[str, Any]) -> ClientMessage:
                              text=_str_field(msg, "text", kind, MAX_CHAT_CHARS))
     if kind == "reclaim":
         return _reclaim(msg, rid)
+    if kind == "ping" and set(msg) & {"seat", "target", "what"}:
+        return _board_ping(msg, rid)
     _check_fields(msg, set(), kind)
     return ClientMessage(kind, rid)
 
@@ -205,6 +209,33 @@ def _reclaim(msg: dict[str, Any], rid: str | int | None) -> ClientMessage:
         name = " ".join(_str_field(msg, "name", kind, MAX_NAME_CHARS).split())
     return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
                          token=_str_field(msg, "token", kind, 128), name=name)
+
+
+PING_WHATS = ("go", "help", "danger")
+PING_TARGETS = ("room", "hatch", "space", "token")
+
+
+def _board_ping(msg: dict[str, Any], rid: str | int | None) -> ClientMessage:
+    """A ``ping`` with a target marks it on everyone's board (a bare ``ping`` is a keep-alive).
+    The shape is checked here; whether the target exists, by the hub against the game's data."""
+    kind = "ping"
+    _check_fields(msg, {"seat", "target", "what"}, kind)
+    seat = _int_field(msg, "seat", kind, True, 0, 7)
+    what = msg.get("what")
+    if what not in PING_WHATS:
+        raise ProtocolError("bad_message", f"ping: 'what' must be one of {', '.join(PING_WHATS)}")
+    target = msg.get("target")
+    if not isinstance(target, dict) or set(target) != {"kind", "id"}:
+        raise ProtocolError("bad_message", "ping: 'target' must be an object {\"kind\", \"id\"}")
+    tkind, ident = target["kind"], target["id"]
+    if tkind not in PING_TARGETS:
+        raise ProtocolError("bad_message", f"ping: the target's 'kind' must be one of "
+                                           f"{', '.join(PING_TARGETS)}", "bad_target")
+    if not (_is_int(ident) and 0 <= ident <= 999) and \
+            not (isinstance(ident, str) and 0 < len(ident) <= MAX_ID_CHARS):
+        raise ProtocolError("bad_message", "ping: the target's 'id' must be a number or a name",
+                            "bad_target")
+    return ClientMessage(kind, rid, seat=seat, target=(str(tkind), ident), what=str(what))
 
 
 def parse_message(text: str | bytes) -> ClientMessage:

@@ -78,6 +78,16 @@ chat_table = Table(
     Column("at", Float, nullable=False),
 )
 
+# The kind of a chat line that no player typed (a ping, an undo line) and its fields as JSON, keyed
+# like its rn_chat row (migration 0002); older chat rows simply have none.
+chat_kinds_table = Table(
+    "rn_chat_kinds", metadata,
+    Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),  # ping / undo
+    Column("detail", Text, nullable=False),  # JSON object
+)
+
 
 # Prepared once: building statements costs more than running them (the hot path is one action).
 _INSERT_ACTION = insert(actions_table)
@@ -191,20 +201,35 @@ class Store:
             raise StaleWrite(f"game {game_id} is no longer at version {version - 1}")
 
     def add_chat(self, game_id: str, idx: int, seat: int, name: str | None, text: str,
-                 at: float) -> None:
+                 at: float, kind: str | None = None, detail: dict[str, Any] | None = None) -> None:
         with self.engine.begin() as c:
             c.execute(insert(chat_table).values(game_id=game_id, idx=idx, seat=seat, name=name,
                                                 text=text, at=at))
+            if kind is not None:
+                c.execute(insert(chat_kinds_table).values(game_id=game_id, idx=idx, kind=kind,
+                                                          detail=json.dumps(detail or {})))
 
     # --- reads ----------------------------------------------------------------------------------
     def load_chat(self, game_id: str, limit: int) -> list[dict[str, Any]]:
-        """The game's last ``limit`` chat messages, oldest first."""
-        q = (select(chat_table).where(chat_table.c.game_id == game_id)
+        """The game's last ``limit`` chat messages, oldest first (a ping or undo line with its
+        ``kind`` and detail fields)."""
+        k = chat_kinds_table
+        q = (select(chat_table, k.c.kind, k.c.detail)
+             .select_from(chat_table.outerjoin(k, (k.c.game_id == chat_table.c.game_id)
+                                               & (k.c.idx == chat_table.c.idx)))
+             .where(chat_table.c.game_id == game_id)
              .order_by(chat_table.c.idx.desc()).limit(limit))
         with self.engine.connect() as c:
             rows = list(c.execute(q))
-        return [{"idx": r.idx, "seat": r.seat, "name": r.name, "text": r.text, "at": r.at}
-                for r in reversed(rows)]
+        out = []
+        for r in reversed(rows):
+            msg: dict[str, Any] = {"idx": r.idx, "seat": r.seat, "name": r.name, "text": r.text,
+                                   "at": r.at}
+            if r.kind is not None:
+                detail = json.loads(r.detail)
+                msg = {**(detail if isinstance(detail, dict) else {}), **msg, "kind": r.kind}
+            out.append(msg)
+        return out
 
     def load_game(self, game_id: str) -> GameRecord | None:
         with self.engine.connect() as c:
@@ -235,5 +260,5 @@ class Store:
             return [r.id for r in c.execute(q)]
 
 
-__all__ = ["GameRecord", "SeatRow", "StaleWrite", "Store", "actions_table", "chat_table",
-           "games_table", "metadata", "seats_table", "sqlite_url"]
+__all__ = ["GameRecord", "SeatRow", "StaleWrite", "Store", "actions_table", "chat_kinds_table",
+           "chat_table", "games_table", "metadata", "seats_table", "sqlite_url"]

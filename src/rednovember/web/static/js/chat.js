@@ -1,8 +1,10 @@
 // Table talk: the game's chat, shown with each writer's seat name and colour. Messages are text,
 // never HTML (textContent only). Seated players write as the seat they look through; spectators
-// read. The server keeps the last messages with the game and sends them on connecting.
+// read. The server keeps the last messages with the game and sends them on connecting; pings and
+// undo lines come in the same history (pings.js says them in the page's language).
 
 import { raw, t } from "./i18n.js";
+import { talkLine } from "./pings.js";
 
 const MAX = 300;
 
@@ -70,6 +72,8 @@ export class ChatPanel {
     who.className = "chat-who";
     who.style.color = seat ? `var(--c-${seat.colour})` : "";
     who.textContent = m.name || t("ui", "player_long", { seat: m.seat + 1 });
+    const said = talkLine(this.page, m, who); // a ping or an undo line (pings.js)
+    if (said) return said;
     const text = document.createElement("span");
     text.className = "chat-text";
     text.textContent = m.text; // never as HTML

@@ -13,6 +13,7 @@ import { openRules } from "./rules.js";
 import { attrs, esc } from "./svg.js";
 import { errorText, navigate, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
+import { Pings } from "./pings.js";
 import { loadGame, stopLoading } from "./load.js";
 
 const SPEC = "spec";
@@ -41,6 +42,7 @@ export class GamePage {
     this.socket = null;
     this.built = false;
     this.chat = new ChatPanel(this);
+    this.pings = new Pings(this);
   }
 
   // --- lifecycle --------------------------------------------------------------------------------
@@ -70,6 +72,7 @@ export class GamePage {
     window.removeEventListener("online", this.onOnline);
     document.removeEventListener("visibilitychange", this.onVisible);
     if (window.rnGame === this) window.rnGame = null;
+    this.pings.destroy();
   }
 
   setStatus(s) {
@@ -125,6 +128,7 @@ export class GamePage {
       }
       case "state": this.onState(msg); return;
       case "chat": this.chat.add(msg.message); return;
+      case "ping": this.pings.show(msg); return;
       case "rematch": this.followRematch(msg.next); return;
       case "seats": this.onSeats(msg.seats); break;
       case "ack":
@@ -317,6 +321,7 @@ export class GamePage {
         </div>
       </div>`;
     this.chat.mount(this.root.querySelector("#chat"));
+    this.pings.mount(this.root.querySelector(".col-board"));
     this.root.addEventListener("click", (e) => this.onClick(e));
     this.root.addEventListener("keydown", (e) => {
       if ((e.key === "Enter" || e.key === " ") && e.target.matches("g[data-act], g[data-pick]")) { e.preventDefault(); this.onClick(e); }
@@ -566,6 +571,7 @@ export class GamePage {
     // what the page now shows (a state arrives before the next frame draws it): for tests
     gameEl.dataset.version = String(st.version);
     gameEl.dataset.seat = String(key);
+    this.pings.render();
   }
 }
 
