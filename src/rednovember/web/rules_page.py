@@ -53,13 +53,12 @@ ENGINE_NUMBERS = {
     "draw_cost": 1, "trade_cost": 1, "noop_cost": 1, "attack_cost": 1,  # fixed-cost actions
 }
 
-BACK_RE = re.compile(r"^/g/[A-Za-z0-9_-]{1,32}(/replay)?$")
-CHAPTER_BLOCK = re.compile(r"^(p|li|ol|h)\d*$")
+BACK_RE = re.compile(r"/g/[A-Za-z0-9_-]{1,32}(/replay)?")
 
 
 def safe_back(back: str | None) -> str | None:
     """``back`` when it is a game page of this site (``/g/{id}`` or ``/g/{id}/replay``)."""
-    return back if isinstance(back, str) and BACK_RE.match(back) else None
+    return back if isinstance(back, str) and BACK_RE.fullmatch(back) else None
 
 
 @cache
@@ -277,17 +276,17 @@ def rules_html(ref: dict[str, Any], back: str | None = None,
                      f"title='{e(name)}' data-testid='rules-lang-{e(code)}'{current}>"
                      f"{e(code.upper())}</a>")
     parts.append("</nav></header><main class='rules-main' id='top'>")
-    parts.append(f"<h1>{e(title)}</h1><p class='rules-intro'>{e(page.get('intro') or ref['intro'])}"
-                 "</p>")
+    parts.append(f"<div class='rules-head'><h1>{e(title)}</h1><p class='rules-intro'>"
+                 f"{e(page.get('intro') or ref['intro'])}</p></div>")
     # table of contents
-    parts.append(f"<nav class='rules-toc card' data-testid='rules-toc' aria-labelledby='toc-title'>"
+    parts.append(f"<nav class='rules-contents card' data-testid='rules-toc' aria-labelledby='toc-title'>"
                  f"<h2 id='toc-title'>{e(page.get('contents', 'Contents'))}</h2><ol>")
     for ch in ref.get("chapters", []):
         parts.append(f"<li><a href='#{e(ch['id'])}'>{e(ch['title'])}</a></li>")
     parts.append(f"<li><a href='#reference'>{e(page.get('reference', ''))}</a><ol>")
     for sec in ref["sections"]:
         parts.append(f"<li><a href='#{e(sec['id'])}'>{e(sec['title'])}</a></li>")
-    parts.append("</ol></li></ol></nav>")
+    parts.append("</ol></li></ol></nav><div class='rules-content'>")
     for ch in ref.get("chapters", []):
         parts.append(f"<section class='rules-chapter' id='{e(ch['id'])}' "
                      f"data-testid='rules-chapter-{e(ch['id'])}'><h2>{e(ch['title'])}</h2>")
@@ -313,7 +312,7 @@ def rules_html(ref: dict[str, Any], back: str | None = None,
         parts.append(f"<p class='rules-foot'><a class='btn primary' href='{e(back)}' "
                      f"data-testid='rules-back-bottom'>← {e(page.get('back') or ref['back'])}"
                      "</a></p>")
-    parts.append("</main></body></html>")
+    parts.append("</div></main></body></html>")
     return "".join(parts)
 
 
