@@ -270,6 +270,9 @@ def test_from_the_game_to_the_rules_and_back(new_context: Any) -> None:
     expect(full).to_have_attribute("href", f"/rules/en?back={quote(game_path, safe='')}")
     page.wait_for_selector("[data-testid=rules-section-items]")
     shot(page, "rules-dialog-desktop")
+    page.set_viewport_size(PHONE)  # the rest of the way on a phone
+    expect(full).to_be_visible()
+    shot(page, "rules-dialog-phone")
     full.click()
     page.wait_for_url(re.compile(r"/rules/en\?back="))
     expect(page.locator("[data-testid=rules-chapter-aim]")).to_be_visible()

@@ -240,7 +240,7 @@ def _block_html(block: dict[str, Any]) -> str:
         head = "".join(f"<th scope='col'>{e(h)}</th>" for h in block["head"])
         rows = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>"
                        for row in block["rows"])
-        return (f"<div class='table-wrap'><table class='rules-table' id='table-{e(block['id'])}' "
+        return (f"<div class='rules-table-wrap'><table class='rules-table' id='table-{e(block['id'])}' "
                 f"data-testid='rules-table-{e(block['id'])}'><caption>{e(block['caption'])}"
                 f"</caption><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
     return f"<p>{e(block['text'])}</p>"

@@ -29,7 +29,8 @@ export async function openRules(page, focusKey = null) {
   }
   const full = fullRulesLink();
   let html = `<p class="rules-full"><a class="btn primary small" data-testid="rules-full-page" href="${esc(full)}">${esc((ref.page && ref.page.open_full) || raw("web", "rules_full_page"))} →</a></p>`;
-  html += ref.intro ? `<p>${esc(ref.intro)}</p>` : "";
+  const intro = (ref.page && ref.page.dialog_intro) || ref.intro;
+  html += intro ? `<p>${esc(intro)}</p>` : "";
   html += `<nav class="rules-toc" aria-label="${esc(raw("web", "rules_contents"))}">`;
   for (const s of ref.sections || []) html += `<a href="#rules-${esc(s.id)}">${esc(s.title)}</a>`;
   html += `</nav>`;
