@@ -187,6 +187,20 @@ def test_item_help_bonuses_agree_with_the_data(lang: str) -> None:
         assert {int(x) for x in re.findall(r"[-−]\s?(\d+)", text)} == minus, (lang, item.id, text)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_event_help_numbers_agree_with_the_data(lang: str) -> None:
+    """The card reference's event texts name the distances, steps and hand limits of the data."""
+    data, cat = load_data(), catalog(lang)
+    for card in {c.kind: c for c in data.events}.values():
+        text = cat.raw("event_help", card.kind)
+        said = {int(x) for x in re.findall(r"\d+", text)}
+        wanted = {int(eff[k]) for eff in card.effects for k in ("distance", "steps", "limit")
+                  if k in eff}
+        assert said <= wanted | {1}, (lang, card.kind, text)  # +1: a track or Grog
+        if lang == "en":  # (other languages may write a number in words)
+            assert wanted <= said, (card.kind, text)
+
+
 # --- the page -------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_language_has_every_section_and_name(api: httpx.Client, lang: str) -> None:
@@ -305,6 +319,10 @@ def test_rules_page_screenshots(new_context: Any, lang: str) -> None:
     expect(page.locator("[data-testid=rules-table-odds]")).to_be_visible()
     page.locator("[data-testid=rules-table-odds]").scroll_into_view_if_needed()
     shot(page, f"rules-{lang}-desktop-odds")
+    page.goto(f"/rules/{lang}?back=/g/abc123#variants")
+    expect(page.locator("#variants-harder")).to_be_visible()
+    page.locator("#variants-harder").scroll_into_view_if_needed()
+    shot(page, f"rules-{lang}-desktop-reference")
     page.set_viewport_size(PHONE)
     page.goto(f"/rules/{lang}?back=/g/abc123")
     expect(page.locator("[data-testid=rules-back]")).to_be_visible()

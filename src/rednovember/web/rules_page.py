@@ -212,7 +212,8 @@ def rules_reference(cat: Catalog, data: GameData) -> dict[str, Any]:
     events = [{"key": k, "name": _text(cat, "events", k, k), "text": _text(cat, "event_help", k),
                "count": n} for k, n in counts.items()]
     variants = [{"key": k, "name": k, "text": v} for k, v in cat.section("variants").items()]
-    losses = [{"key": k, "name": k, "text": v} for k, v in cat.section("loss_causes").items()]
+    losses = [{"key": k, "name": k, "text": v} for k, v in cat.section("loss_causes").items()
+              if k != "rescued"]  # the catalog's text for a won game is no way to lose
     page = dict(rules_text(DEFAULT)["page"])
     page.update(rules_text(cat.code)["page"])
     return {
