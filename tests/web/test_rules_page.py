@@ -218,7 +218,9 @@ def test_every_language_has_every_section_and_name(api: httpx.Client, lang: str)
         for key, name in cat.section(section).items():
             assert name in text, f"{lang}: {section}.{key} {name!r} not on the page"
     assert rules_text(lang)["chapters"]["aim"]["title"] in text
-    assert "rules-back" not in page  # no back link without ?back=
+    assert "rules-back" not in page  # no back link without ?back=, the start page instead
+    home = html.escape(rules_text(lang)["page"]["home"])
+    assert f"href='/' data-testid='rules-home'>← {home}</a>" in page
     # both data tables are there, with the die's faces and the intoxication levels
     assert page.count("<tr>") >= len(load_data().rooms) + ENGINE_NUMBERS["max_intox"] + 3
 

@@ -269,6 +269,9 @@ def rules_html(ref: dict[str, Any], back: str | None = None,
     if back:
         parts.append(f"<a class='btn primary small rules-back' href='{e(back)}' "
                      f"data-testid='rules-back'>← {e(page.get('back') or ref['back'])}</a>")
+    elif page.get("home"):
+        parts.append(f"<a class='btn ghost small rules-home' href='/' data-testid='rules-home'>"
+                     f"← {e(page['home'])}</a>")
     parts.append("</div><nav class='top-tools rules-langs' data-testid='rules-languages' "
                  f"aria-label='{e(page.get('language', 'Language'))}'>")
     for code, name in languages or []:
