@@ -49,7 +49,7 @@ from .protocol import (
     validate,
 )
 from .replay import replay_step
-from .rules_page import rules_html, rules_reference
+from .rules_page import rules_html, rules_reference, safe_back
 from .store import Store
 
 log = logging.getLogger("rednovember.web")
@@ -285,13 +285,20 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def rules_json(lang: str) -> dict[str, Any]:
         return rules_reference(_catalog(lang), game_data)
 
+    def _rules_page(lang: str, back: str | None) -> HTMLResponse:
+        cat = _catalog(lang)
+        names = [(code, catalog(code).raw("meta", "name")) for code in available()]
+        return HTMLResponse(rules_html(rules_reference(cat, game_data), safe_back(back), names))
+
     @app.get("/rules", response_class=HTMLResponse)
-    async def rules_default() -> HTMLResponse:
-        return HTMLResponse(rules_html(rules_reference(_catalog("en"), game_data)))
+    async def rules_default(back: str | None = None) -> HTMLResponse:
+        return _rules_page("en", back)
 
     @app.get("/rules/{lang}", response_class=HTMLResponse)
-    async def rules_page(lang: str) -> HTMLResponse:
-        return HTMLResponse(rules_html(rules_reference(_catalog(lang), game_data)))
+    async def rules_page(lang: str, back: str | None = None) -> HTMLResponse:
+        """The full rules; ``back`` (``/g/{id}`` or ``/g/{id}/replay``, else ignored) adds a
+        "Back to the game" link."""
+        return _rules_page(lang, back)
 
     # --- games ----------------------------------------------------------------------------------
     @app.post("/api/games", status_code=201)

@@ -4,6 +4,16 @@ import { lang, raw } from "./i18n.js";
 import { api } from "./net.js";
 import { esc } from "./svg.js";
 
+// The full rules page in the page's language; from a game (or its replay) it carries ?back= so the
+// page can offer "Back to the game" (the server accepts only /g/{id} and /g/{id}/replay).
+const GAME_PATH = /^\/g\/[A-Za-z0-9_-]{1,32}(\/replay)?$/;
+
+export function fullRulesLink() {
+  const path = window.location.pathname;
+  const back = GAME_PATH.test(path) ? `?back=${encodeURIComponent(path)}` : "";
+  return `/rules/${encodeURIComponent(lang())}${back}`;
+}
+
 export async function openRules(page, focusKey = null) {
   const dlg = document.getElementById("rules-dialog");
   const body = document.getElementById("rules-body");
@@ -17,7 +27,10 @@ export async function openRules(page, focusKey = null) {
   } catch {
     ref = { sections: [] };
   }
-  let html = ref.intro ? `<p>${esc(ref.intro)}</p>` : "";
+  const full = fullRulesLink();
+  let html = `<p class="rules-full"><a class="btn primary small" data-testid="rules-full-page" href="${esc(full)}">${esc((ref.page && ref.page.open_full) || raw("web", "rules_full_page"))} →</a></p>`;
+  const intro = (ref.page && ref.page.dialog_intro) || ref.intro;
+  html += intro ? `<p>${esc(intro)}</p>` : "";
   html += `<nav class="rules-toc" aria-label="${esc(raw("web", "rules_contents"))}">`;
   for (const s of ref.sections || []) html += `<a href="#rules-${esc(s.id)}">${esc(s.title)}</a>`;
   html += `</nav>`;
@@ -36,7 +49,7 @@ export async function openRules(page, focusKey = null) {
     html += `</section>`;
   }
   if (!(ref.sections || []).length) html += `<p>${esc(raw("web", "rules_unavailable"))}</p>`;
-  html += `<p class="muted"><a href="/rules/${esc(lang())}" target="_blank" rel="noopener">${esc(raw("web", "rules_full_page"))}</a></p>`;
+  html += `<p class="muted"><a href="${esc(full)}">${esc(raw("web", "rules_full_page"))}</a></p>`;
   body.innerHTML = html;
   if (focusKey) {
     const el = body.querySelector(`#rule-${CSS.escape(focusKey)}`);
