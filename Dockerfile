@@ -1,0 +1,27 @@
+# Red November's web server: a small image, a non-root user, a health check.
+#   docker build -t rednovember .
+#   docker run -p 8000:8000 -v rn-data:/data rednovember        (SQLite in the volume)
+# Settings come from REDNOVEMBER_* environment variables (docs/protocol.md); compose.yaml runs it
+# with PostgreSQL behind Caddy.
+FROM python:3.11-slim AS build
+WORKDIR /src
+COPY pyproject.toml constraints.txt README.md LICENSE ./
+COPY src ./src
+RUN pip wheel --no-cache-dir --wheel-dir /wheels -c constraints.txt ".[postgres]"
+
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
+    REDNOVEMBER_HOST=0.0.0.0 REDNOVEMBER_PORT=8000 \
+    REDNOVEMBER_DB=sqlite:////data/rednovember.db
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir --no-index --find-links /wheels "rednovember[postgres]" \
+    && rm -rf /wheels \
+    && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin rednovember \
+    && mkdir -p /data && chown rednovember /data
+USER rednovember
+WORKDIR /data
+VOLUME /data
+EXPOSE 8000
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/api/health', timeout=2).status != 200)"]
+CMD ["python", "-m", "rednovember", "serve"]
