@@ -1,0 +1,67 @@
+"""``GET /api/games/{id}/story``: a finished game's story (computed once, kept in memory); a
+clear error for a game still waiting or playing, and for an unknown game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import httpx
+from webtools import WsClient, auth, new_game, seated_game
+
+from rednovember.analysis.story import game_story
+from rednovember.rules import load_data
+from rednovember.rules.serialize import from_dict
+
+DEADLINE = 60.0  # seconds for the server's bots to finish a game (they act without delay)
+
+
+def _bot_game(api: httpx.Client, ws_client: Callable[..., WsClient], players: int,
+              seed: int) -> str:
+    gid, creator = new_game(api, players, seed=seed)
+    watcher = ws_client(gid)
+    for seat in range(players):
+        r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                     headers={"X-Creator-Token": creator})
+        assert r.status_code == 200, r.text
+    watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", DEADLINE)
+    return gid
+
+
+def test_a_finished_games_story_is_the_replayed_games_story(
+        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
+    gid = _bot_game(api, ws_client, 3, seed=8)
+    r = api.get(f"/api/games/{gid}/story")
+    assert r.status_code == 200, r.text
+    story = r.json()
+    save = api.get(f"/api/games/{gid}/export").json()
+    g = from_dict(save, load_data())
+    assert g.result is not None
+    expected = game_story(g)
+    for key in ("start", "minutes", "turns", "steps", "deaths", "repairs", "gnomes", "tracks",
+                "track_length", "timeline"):
+        assert story[key] == expected[key], key
+    assert story["game"] == gid
+    assert story["result"]["won"] == g.result.won and story["result"]["cause"] == g.result.cause
+    assert [x["number"] for x in story["result"]["gnomes"]] == [0, 1, 2]
+    assert story["timeline"][-1]["tracks"] == g.tracks
+    assert {d["gnome"] for d in story["deaths"]} == {gn.number for gn in g.gnomes if not gn.alive}
+    assert api.get(f"/api/games/{gid}/story").json() == story  # the same again (from memory)
+
+
+def test_a_game_not_over_has_no_story_yet(api: httpx.Client) -> None:
+    waiting, _ = new_game(api, 3, seed=1)
+    r = api.get(f"/api/games/{waiting}/story")
+    assert r.status_code == 409
+    assert r.json()["error"]["code"] == "not_over"
+    assert r.json()["error"]["detail"] == "waiting"
+    gid, tokens, _ = seated_game(api, 3, seed=2)
+    st = api.get(f"/api/games/{gid}/state").json()
+    assert st["status"] == "playing"
+    r = api.get(f"/api/games/{gid}/story", headers=auth(tokens[0]))
+    assert r.status_code == 409 and r.json()["error"]["detail"] == "playing"
+    assert "not over" in r.json()["error"]["message"]
+
+
+def test_an_unknown_game_has_no_story(api: httpx.Client) -> None:
+    r = api.get("/api/games/no-such-game/story")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
