@@ -1,0 +1,142 @@
+"""The end screen in the browser: a game played to its end by the server's bots, opened by its
+creator; the result said once, the deaths, a row per gnome, the repairs and the charts of the
+story (GET /api/games/{id}/story), the Rematch and Replay buttons, on a desktop and on a phone.
+Debian's Chromium and the session's real server (fixtures in conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from browsertools import SHOTS, SKIP, _page, expect, shot
+from webtools import WsClient
+
+PHONE = {"width": 390, "height": 844}
+STEP_LINE = re.compile(r"^M[\d.]+,[\d.]+(H[\d.]+V[\d.]+)+$")  # a step line's SVG path
+SEEDS = range(1, 25)  # games tried until one ends the way a test wants (bots play in a second)
+pytestmark = SKIP
+
+
+def _bot_game(rn_url: str, seed: int) -> tuple[str, str, dict[str, Any]]:
+    """A 3-player game whose seats went to the heuristic bot, played to its end: (id, creator
+    token, story)."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        r = api.post("/api/games", json={"players": 3, "seed": seed})
+        gid, creator = r.json()["game"]["id"], r.json()["creator_token"]
+        with WsClient(rn_url, gid) as watcher:
+            for seat in range(3):
+                assert api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                                headers={"X-Creator-Token": creator}).status_code == 200
+            watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", 60)
+        story = api.get(f"/api/games/{gid}/story")
+        assert story.status_code == 200, story.text
+        return str(gid), str(creator), story.json()
+
+
+def _ended(rn_url: str, won: bool, deaths: bool = False) -> tuple[str, str, dict[str, Any]]:
+    for seed in SEEDS:
+        gid, creator, story = _bot_game(rn_url, seed)
+        if story["result"]["won"] == won and (bool(story["deaths"]) or not deaths):
+            return gid, creator, story
+    pytest.fail(f"no game with won={won} deaths={deaths} among seeds {SEEDS}")
+
+
+def _open_as_creator(new_context: Any, gid: str, creator: str) -> Any:
+    ctx = new_context()
+    entry = json.dumps({"seats": {}, "creator": creator})
+    ctx.add_init_script(f"localStorage.setItem({json.dumps('rn.game.' + gid)}, {json.dumps(entry)})")
+    page = _page(ctx, f"/g/{gid}")
+    expect(page.get_by_test_id("end-screen")).to_have_attribute("data-story", "ready")
+    return page
+
+
+def _check_end_screen(page: Any, story: dict[str, Any]) -> str:
+    """What every end screen shows; returns the headline."""
+    headline = page.get_by_test_id("result-headline")
+    expect(headline).to_have_count(1)
+    text = headline.inner_text()
+    assert ("rescued" in text.lower()) == story["result"]["won"]
+    body = page.evaluate("() => document.body.innerText")
+    assert body.count(text) == 1  # the result is said once: not in the banner, nor the overlay
+    expect(page.get_by_test_id("turn-text")).to_have_text("The game is over.")
+    expect(page.get_by_test_id("end-survived")).to_contain_text(
+        f"Survived {story['minutes']} of {story['start']} minutes")
+    # deaths: which gnome, why, when
+    deaths = page.get_by_test_id("end-death")
+    expect(deaths).to_have_count(len(story["deaths"]))
+    for i, d in enumerate(story["deaths"]):
+        line = deaths.nth(i)
+        expect(line).to_have_attribute("data-gnome", str(d["gnome"]))
+        expect(line).to_contain_text(d["colour"].capitalize())
+        expect(line).to_contain_text(f"minute {d['minute']}")
+    if not story["deaths"]:
+        expect(page.get_by_test_id("end-no-deaths")).to_have_text("No gnome died.")
+    # a row per gnome with its numbers and fate
+    for g in story["gnomes"]:
+        row = page.get_by_test_id(f"end-gnome-{g['number']}")
+        cells = row.locator("td")
+        expect(cells).to_have_text([str(g["turns"]), str(g["actions"]),
+                                    f"{g['repairs_made']}/{g['repairs_tried']}",
+                                    str(g["items_used"]), str(g["faints"])])
+        fate = page.get_by_test_id(f"end-fate-{g['number']}")
+        expect(fate).to_contain_text("wins" if g["won"] else "loses")
+        if not g["alive"]:
+            expect(fate).to_contain_text("died")
+    # repairs per kind
+    for kind, v in story["repairs"].items():
+        expect(page.get_by_test_id(f"end-repair-{kind}")).to_contain_text(f"{v['made']}/{v['tried']}")
+    # the chart: a line per disaster track, its end marked at the final level
+    chart = page.get_by_test_id("end-chart")
+    expect(chart).to_be_visible()
+    last = story["timeline"][-1]
+    for i, name in enumerate(story["tracks"]):
+        expect(chart.get_by_test_id(f"end-line-{name}")).to_have_attribute("d", STEP_LINE)
+        expect(chart.get_by_test_id(f"end-mark-{name}")).to_have_attribute(
+            "data-level", str(last["tracks"][i]))
+    expect(page.get_by_test_id("end-board-chart")).to_be_visible()
+    # the buttons that were there stay
+    expect(page.get_by_test_id("rematch")).to_be_visible()
+    expect(page.get_by_test_id("result-replay")).to_be_visible()
+    assert not page.js_errors, page.js_errors
+    return text
+
+
+@pytest.mark.parametrize("won", [True, False], ids=["won", "lost"])
+def test_end_screen_tells_the_story(new_context: Any, rn_url: str, won: bool) -> None:
+    gid, creator, story = _ended(rn_url, won, deaths=not won)
+    page = _open_as_creator(new_context, gid, creator)
+    _check_end_screen(page, story)
+    name = "won" if won else "lost"
+    page.get_by_test_id("end-screen").scroll_into_view_if_needed()
+    shot(page, f"end-{name}-desktop")
+    page.locator("#result").screenshot(path=str(shot_path(f"end-{name}-panel")))
+    # on a phone: one column, no sideways scroll; the board's overlay leads to the story
+    page.set_viewport_size(PHONE)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    expect(page.get_by_test_id("end-overlay")).to_be_visible()
+    shot(page, f"end-{name}-phone-overlay")
+    page.get_by_test_id("read-story").click()
+    expect(page.get_by_test_id("result-headline")).to_be_in_viewport()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, f"end-{name}-phone")
+    shot(page, f"end-{name}-phone-full", full=True)
+
+
+def test_the_end_screen_in_another_language(new_context: Any, rn_url: str) -> None:
+    gid, creator, story = _ended(rn_url, False)
+    page = _open_as_creator(new_context, gid, creator)
+    page.select_option("[data-testid=language-select]", "de")
+    expect(page.get_by_test_id("turn-text")).to_have_text("Das Spiel ist vorbei.")
+    expect(page.get_by_test_id("end-survived")).to_contain_text(
+        f"{story['minutes']} von {story['start']} Minuten überlebt")
+    expect(page.get_by_test_id("end-crew")).to_contain_text("Mannschaft")
+    assert not page.js_errors, page.js_errors
+
+
+def shot_path(name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS / f"{name}.png"
