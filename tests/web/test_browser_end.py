@@ -45,12 +45,15 @@ def _ended(rn_url: str, won: bool, deaths: bool = False) -> tuple[str, str, dict
     pytest.fail(f"no game with won={won} deaths={deaths} among seeds {SEEDS}")
 
 
-def _open_as_creator(new_context: Any, gid: str, creator: str) -> Any:
+def _open_as_creator(new_context: Any, gid: str, creator: str, story: str = "ready",
+                     before: Any = None) -> Any:
     ctx = new_context()
     entry = json.dumps({"seats": {}, "creator": creator})
     ctx.add_init_script(f"localStorage.setItem({json.dumps('rn.game.' + gid)}, {json.dumps(entry)})")
+    if before:
+        before(ctx)
     page = _page(ctx, f"/g/{gid}")
-    expect(page.get_by_test_id("end-screen")).to_have_attribute("data-story", "ready")
+    expect(page.get_by_test_id("end-screen")).to_have_attribute("data-story", story)
     return page
 
 
@@ -123,6 +126,7 @@ def test_end_screen_tells_the_story(new_context: Any, rn_url: str, won: bool) ->
     expect(page.get_by_test_id("result-headline")).to_be_in_viewport()
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, f"end-{name}-phone")
+    page.get_by_test_id("end-charts").screenshot(path=str(shot_path(f"end-{name}-phone-charts")))
     shot(page, f"end-{name}-phone-full", full=True)
 
 
@@ -140,3 +144,21 @@ def test_the_end_screen_in_another_language(new_context: Any, rn_url: str) -> No
 def shot_path(name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     return SHOTS / f"{name}.png"
+
+
+def test_a_story_that_fails_to_load_can_be_asked_again(new_context: Any, rn_url: str) -> None:
+    gid, creator, story = _ended(rn_url, True)
+    broken = {"error": {"code": "internal", "message": "boom"}}
+
+    def fail(ctx: Any) -> None:
+        ctx.route("**/api/games/*/story", lambda route: route.fulfill(
+            status=500, content_type="application/json", body=json.dumps(broken)))
+
+    page = _open_as_creator(new_context, gid, creator, story="failed", before=fail)
+    expect(page.get_by_test_id("result-headline")).to_have_count(1)  # the result stands alone
+    expect(page.get_by_role("alert")).to_contain_text("could not be loaded")
+    page.context.unroute("**/api/games/*/story")
+    page.get_by_test_id("end-retry").click()
+    expect(page.get_by_test_id("end-screen")).to_have_attribute("data-story", "ready")
+    expect(page.get_by_test_id("end-survived")).to_contain_text(f"Survived {story['minutes']} of")
+    assert not page.js_errors, page.js_errors

@@ -6,11 +6,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import httpx
+import pytest
 from webtools import WsClient, auth, new_game, seated_game
 
 from rednovember.analysis.story import game_story
-from rednovember.rules import load_data
+from rednovember.bots import make_bot
+from rednovember.rules import Config, Game, load_data
+from rednovember.rules import new_game as new_engine_game
 from rednovember.rules.serialize import from_dict
+from rednovember.web.hub import LiveGame
+from rednovember.web.protocol import ProtocolError
+from rednovember.web.story import StoryCache
 
 DEADLINE = 60.0  # seconds for the server's bots to finish a game (they act without delay)
 
@@ -65,3 +71,37 @@ def test_a_game_not_over_has_no_story_yet(api: httpx.Client) -> None:
 def test_an_unknown_game_has_no_story(api: httpx.Client) -> None:
     r = api.get("/api/games/no-such-game/story")
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+
+
+def _live(g: Game, status: str = "over", gid: str = "g1") -> LiveGame:
+    return LiveGame(id=gid, config=g.config, game=g, seats=[], version=len(g.history),
+                    status=status, created=0.0, creator_hash="")
+
+
+def test_stories_are_computed_once_per_game_and_the_oldest_go_first() -> None:
+    games = []
+    for seed in (3, 4, 5):
+        g = new_engine_game(Config(3, seed=seed))
+        bots = [make_bot("heuristic", seed * 10 + p) for p in range(3)]
+        while g.result is None:
+            g.apply(bots[g.player_to_move].choose(g))
+        games.append(g)
+    cache = StoryCache(limit=2)
+    first = cache.story(_live(games[0], gid="a"))
+    assert cache.story(_live(games[0], gid="a")) is first and cache.computed == 1
+    assert first["game"] == "a" and first["minutes"] == game_story(games[0])["minutes"]
+    cache.story(_live(games[1], gid="b"))
+    cache.story(_live(games[0], gid="a"))  # asked again: now the most recent
+    cache.story(_live(games[2], gid="c"))  # over the limit: "b" goes
+    assert cache.computed == 3 and len(cache.stories) == 2
+    cache.story(_live(games[0], gid="a"))
+    assert cache.computed == 3
+    cache.story(_live(games[1], gid="b"))
+    assert cache.computed == 4
+
+
+def test_the_cache_refuses_a_running_game() -> None:
+    g = new_engine_game(Config(3, seed=1))
+    with pytest.raises(ProtocolError) as err:
+        StoryCache().story(_live(g, status="playing"))
+    assert err.value.code == "not_over" and err.value.status == 409
