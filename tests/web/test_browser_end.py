@@ -5,6 +5,7 @@ Debian's Chromium and the session's real server (fixtures in conftest.py)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -37,6 +38,7 @@ def _bot_game(rn_url: str, seed: int) -> tuple[str, str, dict[str, Any]]:
         return str(gid), str(creator), story.json()
 
 
+@functools.cache  # a finished game never changes: the tests share them
 def _ended(rn_url: str, won: bool, deaths: bool = False) -> tuple[str, str, dict[str, Any]]:
     for seed in SEEDS:
         gid, creator, story = _bot_game(rn_url, seed)
@@ -138,6 +140,21 @@ def test_the_end_screen_in_another_language(new_context: Any, rn_url: str) -> No
     expect(page.get_by_test_id("end-survived")).to_contain_text(
         f"{story['minutes']} von {story['start']} Minuten überlebt")
     expect(page.get_by_test_id("end-crew")).to_contain_text("Mannschaft")
+    shot(page, "end-lost-desktop-de")
+    # the longest words on the narrowest screen: no sideways scroll in any language
+    page.set_viewport_size(PHONE)
+    for lang, crew in (("ru", "Экипаж"), ("pl", "Załoga"), ("de", "Mannschaft"),
+                       ("fr", "L'équipage"), ("es", "tripulación"), ("en", "The crew")):
+        page.select_option("[data-testid=language-select]", lang)
+        expect(page.get_by_test_id("end-crew")).to_contain_text(crew)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], lang
+        assert page.evaluate("() => { const t = document.querySelector('.end-table');"
+                             " return t.scrollWidth <= t.clientWidth; }"), lang  # no scrolling
+    page.get_by_test_id("end-screen").scroll_into_view_if_needed()
+    page.get_by_test_id("end-screen").screenshot(path=str(shot_path("end-lost-phone-es")))
+    page.select_option("[data-testid=language-select]", "ru")
+    expect(page.get_by_test_id("end-crew")).to_contain_text("Экипаж")
+    page.get_by_test_id("end-screen").screenshot(path=str(shot_path("end-lost-phone-ru")))
     assert not page.js_errors, page.js_errors
 
 
@@ -162,3 +179,26 @@ def test_a_story_that_fails_to_load_can_be_asked_again(new_context: Any, rn_url:
     expect(page.get_by_test_id("end-screen")).to_have_attribute("data-story", "ready")
     expect(page.get_by_test_id("end-survived")).to_contain_text(f"Survived {story['minutes']} of")
     assert not page.js_errors, page.js_errors
+
+
+def test_a_gnome_that_abandoned_its_comrades_is_named_with_its_outcome(new_context: Any,
+                                                                       rn_url: str) -> None:
+    """The bots never abandon their comrades, so the page's own end screen is drawn again for a
+    copy of the finished game's model in which Red abandoned them (the inverted outcome)."""
+    gid, creator, story = _ended(rn_url, False)
+    page = _open_as_creator(new_context, gid, creator)
+    html = page.evaluate("""async () => {
+        const { EndScreen } = await import("/static/js/endscreen.js");
+        const real = window.rnGame.model();
+        const model = Object.create(Object.getPrototypeOf(real));
+        Object.assign(model, real, { view: structuredClone(real.view) });
+        model.view.gnomes[0].abandoned = true;
+        const end = new EndScreen("x", () => {});
+        end.state = "ready"; end.story = window.rnGame.end.story;
+        return end.render(model);
+    }""")
+    page.set_content(f"<div id='x'>{html}</div>")
+    line = page.get_by_test_id("end-abandoned")
+    expect(line).to_have_count(1)
+    expect(line).to_have_text("Red (heuristic) abandoned its comrades and wins.")
+    expect(page.get_by_test_id("result-headline")).to_have_count(1)

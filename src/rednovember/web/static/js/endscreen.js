@@ -109,7 +109,7 @@ export class EndScreen {
   crew(model, s) {
     const cols = ["turns", "actions", "repairs", "items", "faints"];
     let out = `<section class="end-part" data-testid="end-crew"><h3>${esc(raw("web_end", "crew_title"))}</h3>
-      <table class="end-crew"><thead><tr><th scope="col">${esc(raw("web_end", "col_gnome"))}</th>`;
+      <div class="end-table"><table class="end-crew"><thead><tr><th scope="col">${esc(raw("web_end", "col_gnome"))}</th>`;
     for (const c of cols) out += `<th scope="col" title="${esc(raw("web_end", `help_${c}`))}">${esc(raw("web_end", `col_${c}`))}</th>`;
     out += `</tr></thead><tbody>`;
     for (const row of s.gnomes) {
@@ -124,7 +124,7 @@ export class EndScreen {
         <td title="${esc(t("web_end", "made_of", { made: row.repairs_made, tried: row.repairs_tried }))}">${row.repairs_made}/${row.repairs_tried}</td>
         <td>${row.items_used}</td><td>${row.faints}</td></tr>`;
     }
-    return out + `</tbody></table></section>`;
+    return out + `</tbody></table></div></section>`;
   }
 
   repairs(s) {
