@@ -150,8 +150,8 @@ def test_the_end_screen_in_another_language(new_context: Any, rn_url: str) -> No
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], lang
         assert page.evaluate("() => { const t = document.querySelector('.end-table');"
                              " return t.scrollWidth <= t.clientWidth; }"), lang  # no scrolling
-    page.get_by_test_id("end-screen").scroll_into_view_if_needed()
-    page.get_by_test_id("end-screen").screenshot(path=str(shot_path("end-lost-phone-es")))
+        if lang in ("de", "es"):
+            page.get_by_test_id("end-screen").screenshot(path=str(shot_path(f"end-lost-phone-{lang}")))
     page.select_option("[data-testid=language-select]", "ru")
     expect(page.get_by_test_id("end-crew")).to_contain_text("Экипаж")
     page.get_by_test_id("end-screen").screenshot(path=str(shot_path("end-lost-phone-ru")))
