@@ -32,9 +32,10 @@ What it holds (JSON-ready; docs/protocol.md describes the endpoint that serves i
     the disaster tracks' names and their last space (reaching it loses the game).
 ``timeline``
     points ``{"minute", "turn", "tracks": [levels], "fires", "floods"}`` in game order: the start,
-    the start of every turn (``minute`` = start space minus the acting keeper's space, which
-    never goes down as the keeper furthest back acts) and the end of the game (at ``minutes``).
-    ``fires`` counts burning rooms, ``floods`` rooms with water (low or high).
+    the start of every turn whose picture differs from the point before (``minute`` = start space
+    minus the acting keeper's space, which never goes down as the keeper furthest back acts) and
+    the end of the game (at ``minutes``). ``fires`` counts burning rooms, ``floods`` rooms with
+    water (low or high).
 """
 
 from __future__ import annotations
@@ -67,7 +68,6 @@ def game_story(game: Game) -> dict[str, Any]:
     data = game.data
     start = data.start_spaces[game.config.gnomes]
     g = replay(data, game.config, game.origin, [])
-    n = len(g.gnomes)
     per = [{"number": gn.number, "colour": gn.colour, "seat": gn.player, "turns": 0, "actions": 0,
             "moves": 0, "repairs_tried": 0, "repairs_made": 0, "items_used": 0, "faints": 0,
             "deaths": 0} for gn in g.gnomes]
@@ -76,12 +76,12 @@ def game_story(game: Game) -> dict[str, Any]:
     read = len(g.origin.get("log", [])) if g.origin else 0  # a loaded game: its past is not ours
     turn = g.turn - sum(1 for e in g.log[read:] if e[0] == "turn")  # turns before the origin
     timeline = [_sample(g, 0, max(turn, 1))]
+    space = start  # the space of the keeper acting or walking now
 
     def mark(minute: int) -> None:
         point, last = _sample(g, minute, turn), timeline[-1]
         if any(point[k] != last[k] for k in ("minute", "tracks", "fires", "floods")):
             timeline.append(point)
-    space = start  # the space of the keeper acting or walking now
 
     def read_log() -> None:
         nonlocal space, read, turn
@@ -121,11 +121,10 @@ def game_story(game: Game) -> dict[str, Any]:
     for action in game.history:
         g.apply(action)
         read_log()
-    minutes = start if g.result is not None and g.result.won else \
-        start - min(gn.keeper for gn in g.gnomes)
     result = g.result
     if result is None:  # pragma: no cover - the same actions end the replayed game
         raise StoryError("the replayed game did not end")
+    minutes = start if result.won else start - min(gn.keeper for gn in g.gnomes)
     timeline.append(_sample(g, minutes, turn))
     for row, gn in zip(per, g.gnomes, strict=True):
         row.update(alive=gn.alive, abandoned=gn.abandoned, won=outcome(g, gn.number))
@@ -137,7 +136,7 @@ def game_story(game: Game) -> dict[str, Any]:
         "steps": len(game.history),
         "deaths": deaths,
         "repairs": repairs,
-        "gnomes": per[:n],
+        "gnomes": per,
         "tracks": list(data.tracks),
         "track_length": data.track_length,
         "timeline": timeline,
