@@ -51,6 +51,7 @@ from .protocol import (
 from .replay import replay_step
 from .rules_page import rules_html, rules_reference, safe_back
 from .store import Store
+from .story import StoryCache
 
 log = logging.getLogger("rednovember.web")
 
@@ -397,6 +398,13 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def replay_at(game_id: str, step: int, request: Request) -> dict[str, Any]:
         """The game after its first ``step`` actions (spectator's rights while it runs)."""
         return replay_step(hub_of(request).get(game_id), step)
+
+    stories = StoryCache()
+
+    @app.get("/api/games/{game_id}/story")
+    async def story(game_id: str, request: Request) -> dict[str, Any]:
+        """A finished game's story for the end screen (409 ``not_over`` before the end)."""
+        return stories.story(hub_of(request).get(game_id))
 
     @app.post("/api/games/{game_id}/seats/{seat}/reclaim")
     async def reclaim(game_id: str, seat: int, request: Request, body: ReclaimBody | None = None,

@@ -34,6 +34,7 @@ HTTP_STATUS = {
     "illegal": 409, "stale": 409, "game_over": 409, "cannot_undo": 409, "seat_taken": 409,
     "unknown_bot": 422, "bad_config": 422, "unknown_language": 404, "internal": 500,
     "rate_limited": 429,
+    "not_over": 409,  # the story of a game (GET /api/games/{id}/story) before its end
 }
 
 

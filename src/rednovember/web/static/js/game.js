@@ -8,7 +8,8 @@ import { Model, normalizeData } from "./model.js";
 import { renderBoard } from "./board.js";
 import { renderTrack } from "./track.js";
 import { boardTargets, renderActions } from "./actions.js";
-import { renderCrew, renderDecks, renderLog, renderResult, renderSeats } from "./panels.js";
+import { renderCrew, renderDecks, renderLog, renderSeats } from "./panels.js";
+import { EndScreen } from "./endscreen.js";
 import { openRules } from "./rules.js";
 import { attrs, esc } from "./svg.js";
 import { errorText, navigate, toast } from "./app.js";
@@ -43,6 +44,7 @@ export class GamePage {
     this.built = false;
     this.chat = new ChatPanel(this);
     this.pings = new Pings(this);
+    this.end = new EndScreen(id, () => this.render());
   }
 
   // --- lifecycle --------------------------------------------------------------------------------
@@ -322,6 +324,7 @@ export class GamePage {
       </div>`;
     this.chat.mount(this.root.querySelector("#chat"));
     this.pings.mount(this.root.querySelector(".col-board"));
+    this.end.mount(this.root.querySelector("#result"), this.root.querySelector("#board-overlay"));
     this.root.addEventListener("click", (e) => this.onClick(e));
     this.root.addEventListener("keydown", (e) => {
       if ((e.key === "Enter" || e.key === " ") && e.target.matches("g[data-act], g[data-pick]")) { e.preventDefault(); this.onClick(e); }
@@ -450,7 +453,7 @@ export class GamePage {
       text = t("web", "waiting_for_seats", { count: free });
       cls += " waiting";
     } else if (model.over) {
-      text = describeDecision(model);
+      text = raw("web", "game_finished"); // the result itself: once, on the end screen
       cls += model.view.result.won ? " won" : " lost";
     } else {
       const v = model.view;
@@ -553,15 +556,13 @@ export class GamePage {
     const overlay = this.root.querySelector("#board-overlay");
     overlay.hidden = !model.over || this.overlayClosed;
     if (model.over && !this.overlayClosed) {
-      setHTML(overlay, `<div class="overlay-card ${model.view.result.won ? "won" : "lost"}" data-testid="end-overlay" role="dialog" aria-modal="false">
-        <h2>${esc(describeDecision(model))}</h2>
-        <button type="button" class="btn" data-close-overlay data-testid="close-overlay">${esc(raw("web", "see_board"))}</button></div>`);
+      setHTML(overlay, this.end.overlay(model));
     }
     if (model.over) {
       res.hidden = false;
       const again = this.holdsAny() || this.isCreator()
         ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", "rematch"))}</button> ` : "";
-      setHTML(res, renderResult(model) + `<p class="export">${again}<a class="btn small" href="/g/${encodeURIComponent(this.id)}/replay" data-testid="result-replay">${esc(raw("web", "replay_link"))}</a>
+      setHTML(res, this.end.render(model) + `<p class="export">${again}<a class="btn small" href="/g/${encodeURIComponent(this.id)}/replay" data-testid="result-replay">${esc(raw("web", "replay_link"))}</a>
         <a href="/api/games/${encodeURIComponent(this.id)}/export" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
       if (!this.resultShown) { this.resultShown = true; res.scrollIntoView({ block: "nearest" }); }
     } else {
