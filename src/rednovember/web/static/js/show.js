@@ -115,13 +115,18 @@ export function buildSteps(entries, prev, next) {
   return steps;
 }
 
+// The index of the seat's gnomes' last own choice in the log (-1: none yet).
+function lastOwn(log, gnomes) {
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (OWN.has(log[i][0]) && gnomes.includes(log[i][1])) return i;
+  }
+  return -1;
+}
+
 // The entries a seat has not acted on: after its gnomes' last own choice (the whole log when
 // they have made none yet), the notable ones, with the turn headers that precede them.
 export function recapEntries(log, gnomes) {
-  let last = -1;
-  for (let i = log.length - 1; i >= 0; i--) {
-    if (OWN.has(log[i][0]) && gnomes.includes(log[i][1])) { last = i; break; }
-  }
+  const last = lastOwn(log, gnomes);
   const out = [];
   let header = null; // the turn the entries belong to (also the one the seat's last action was in)
   for (let i = last; i >= 0 && !header; i--) if (log[i][0] === "turn") header = log[i];
@@ -437,11 +442,12 @@ export class Show {
     const gnomes = st.view.gnomes.filter((g) => g.player === key).map((g) => g.number);
     const log = this.page.logs.get(key) || [];
     const becameMine = !prev ? true : st.your_turn && !prev.your_turn;
+    const last = lastOwn(log, gnomes);
     if (becameMine || this.recapSeat !== key) {
       const entries = recapEntries(log, gnomes);
-      this.recap = entries.length ? { seat: key, entries } : null;
+      this.recap = entries.length ? { seat: key, entries, last } : null;
       this.recapSeat = key;
-    } else if (this.recap && recapEntries(log, gnomes).length < this.recap.entries.length) {
+    } else if (this.recap && last !== this.recap.last) {
       this.recap = null; // the seat acted since
     }
     this.renderRecap();
