@@ -213,11 +213,22 @@ def test_rolls_cards_draws_and_the_walk_are_shown_and_skip_empties_the_queue(
         version = st["version"]
         table.act(g.player_to_move, pick(g))
         st = state(page, after=version)
-    cards(page)
-    # the overlays never took a click: the page plays on through them
+    # the overlays take no click: the board answers under a card, and the page plays on with a
+    # card on show (the show never holds up the state)
     st = state(page, your_turn=True)
-    assert page.locator("[data-testid=show-card]").evaluate("(e) => getComputedStyle(e).pointerEvents") \
-        == "none"
+    card = page.locator("[data-testid=show-card]")
+    expect(card).to_be_visible()
+    box = card.bounding_box()
+    under = page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('#board')",
+                          [box["x"] + box["width"] / 2, box["y"] + box["height"] / 3])
+    assert under
+    assert card.evaluate("(e) => getComputedStyle(e).pointerEvents") == "none"
+    queued = page.evaluate("window.rnGame.show.queue.length")
+    shown = int(page.locator("[data-testid=show-stage]").get_attribute("data-shown") or 0)
+    st = play_one(page, st)
+    assert int(page.locator("[data-testid=show-stage]").get_attribute("data-shown") or 0) == shown
+    assert page.evaluate("window.rnGame.show.queue.length") >= queued
+    assert not page.js_errors, page.js_errors
 
 
 def test_recap_lists_what_happened_since_the_seats_last_action_and_reload_replays_nothing(
@@ -271,6 +282,7 @@ def test_recap_lists_what_happened_since_the_seats_last_action_and_reload_replay
         if not st["your_turn"]:
             break
     page.wait_for_function(_SHOWN_OVER, arg=0)
+    assert not page.js_errors, page.js_errors
 
 
 def test_reduced_motion_shows_the_same_cards_without_movement(browser: Any, rn_url: str,
@@ -362,3 +374,44 @@ def test_another_seats_hidden_draw_shows_only_a_count(new_context: Any, rn_url: 
         assert not any(n in card["text"] for n in names)
     finally:
         table.close()
+
+
+# show.js's steps for a made-up stretch of log, built and drawn in the page with its own model:
+# the walk split at the icons met, effects on their card, faint checks, deaths, a Lucky Charm.
+_STEPS = """async () => {
+    const show = await import("/static/js/show.js");
+    const model = window.rnGame.model();
+    const prev = structuredClone(model.view), next = structuredClone(model.view);
+    prev.active = 0; prev.gnomes[0].keeper = 60;
+    next.gnomes[0].keeper = 50; next.gnomes[1].keeper = 60;
+    const entries = [["repair", 0, "fix_engine", 4, 4, 7, false, false], ["track_reset", 2, 1],
+        ["faint_check", 0, 3, 2, true], ["event", 5, 57], ["fire", 3], ["track", 0, 3],
+        ["death", 1, "fire", 3], ["item_icon", 0, 54, 2], ["charm", 0, 51], ["turn", 1, 60]];
+    const steps = show.buildSteps(entries, prev, next);
+    const box = document.createElement("div");
+    return steps.map((s) => {
+        box.innerHTML = show.stepHTML(model, s);
+        return {kind: s.kind, from: s.from ?? null, to: s.to ?? null, icon: s.icon ?? null,
+                effects: (s.effects || []).map((e) => e[0]), text: box.textContent};
+    });
+}"""
+
+
+def test_the_steps_of_a_turn_split_the_walk_at_the_icons(new_context: Any, table: Table) -> None:
+    page = open_seat(new_context(), table.gid, table.tokens[0])
+    state(page, your_turn=True)
+    steps = page.evaluate(_STEPS)
+    g = table.g
+    assert [(s["kind"], s["from"], s["to"], s["icon"]) for s in steps] == [
+        ("roll", None, None, None), ("faint", None, None, None), ("walk", 60, 57, "event"),
+        ("event", None, None, None), ("death", None, None, None), ("walk", 57, 54, "item"),
+        ("items", None, None, None), ("walk", 54, 51, "event"), ("info", None, None, None),
+        ("walk", 51, 50, None)]
+    roll, faint, _, event, death, _, items, _, charm, _ = steps
+    assert roll["effects"] == ["track_reset"] and "Rolled 7: failed." in roll["text"]
+    assert "needs 4 or less (40 %)" in roll["text"]
+    assert event["effects"] == ["fire", "track"]
+    assert f"Faint check: {colour(g, 0)}" in faint["text"] and "Faints!" in faint["text"]
+    assert colour(g, 1) in death["text"] and "room 3" in death["text"]
+    assert EN.raw("items", g.data.items[2].id) in items["text"]
+    assert "Lucky Charm" in charm["text"]
