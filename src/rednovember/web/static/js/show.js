@@ -357,12 +357,14 @@ export class Show {
     const model = this.page.model();
     if (!step || !model) return;
     this.card.hidden = false;
-    this.card.className = `show-card kind-${step.kind}${reduced() ? "" : " enter"}`;
+    this.card.className = `show-card kind-${step.kind}`;
     this.card.dataset.kind = step.kind;
     this.card.querySelector(".show-body").innerHTML = stepHTML(model, step);
     this.stage.dataset.active = "1";
-    // restart the entrance animation for each step
-    void this.card.offsetWidth;
+    if (!reduced()) {
+      void this.card.offsetWidth; // a reflow between: the entrance animation runs again for each step
+      this.card.classList.add("enter");
+    }
     this.updateSkip();
     this.ringRooms(stepRooms(step));
     // the walker stays on the icon it reached while that icon's card is shown
