@@ -16,6 +16,7 @@ import { errorText, navigate, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 import { Pings } from "./pings.js";
 import { loadGame, stopLoading } from "./load.js";
+import { Show } from "./show.js";
 
 const SPEC = "spec";
 
@@ -45,6 +46,7 @@ export class GamePage {
     this.chat = new ChatPanel(this);
     this.pings = new Pings(this);
     this.end = new EndScreen(id, () => this.render());
+    this.show = new Show(this); // dice, cards and the keeper's walk of each new state; the recap
   }
 
   // --- lifecycle --------------------------------------------------------------------------------
@@ -70,6 +72,7 @@ export class GamePage {
   // (the server may be restarting). Null: the game does not exist, or the page was left.
   destroy() {
     stopLoading(this);
+    this.show.stop();
     if (this.socket) this.socket.close();
     window.removeEventListener("online", this.onOnline);
     document.removeEventListener("visibilitychange", this.onVisible);
@@ -171,6 +174,7 @@ export class GamePage {
       }
     }
     if (this.held.length && !this.held.includes(this.current)) this.current = this.held[0];
+    this.show.onState(key, st, prev, before);
     // redraw for the seat we look through, also when another seat's state made us switch to it
     if (key === this.current || this.current !== shown) this.scheduleRender();
   }
@@ -325,6 +329,7 @@ export class GamePage {
     this.chat.mount(this.root.querySelector("#chat"));
     this.pings.mount(this.root.querySelector(".col-board"));
     this.end.mount(this.root.querySelector("#result"), this.root.querySelector("#board-overlay"));
+    this.show.mount(this.root);
     this.root.addEventListener("click", (e) => this.onClick(e));
     this.root.addEventListener("keydown", (e) => {
       if ((e.key === "Enter" || e.key === " ") && e.target.matches("g[data-act], g[data-pick]")) { e.preventDefault(); this.onClick(e); }
@@ -533,6 +538,7 @@ export class GamePage {
     setHTML(this.root.querySelector("#track"), renderTrack(model, targets.changes));
     this.renderActionsOnly();
     this.renderReclaim(model);
+    this.show.render();
     const seatsBox = this.root.querySelector("#seats");
     const showSeats = (this.summary.seats || []).some((s) => s.kind === "free") || st.status === "waiting" || this.ui.showSeats;
     setHTML(seatsBox.querySelector("#seats-list"), renderSeats(model, this, !showSeats));
