@@ -4,27 +4,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
 ensure_venv test  # the versions of constraints.txt; pip runs only when they or pyproject.toml changed
-# The browser tests drive Debian's Chromium (never a downloaded browser).
-if [ ! -x /usr/bin/chromium ]; then
-  if [ "$(id -u)" = 0 ]; then
-    echo "== installing Debian's chromium"
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
-    echo "warning: /usr/bin/chromium missing (run as root or: sudo apt-get install chromium)" >&2
+# debian_package PACKAGE FILE: install Debian's PACKAGE (as root) unless FILE (a glob) exists.
+debian_package() {
+  if compgen -G "$2" >/dev/null; then return 0; fi
+  if [ "$(id -u)" != 0 ]; then
+    echo "warning: $1 is missing (run as root, or: sudo apt-get install $1)" >&2
+    return 0
   fi
-fi
-# The server tests run a second time on PostgreSQL (Debian's server; tests/web/pgcluster.py makes
-# a throw-away cluster of its own, nothing is configured on the machine).
-if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then
-    echo "== installing Debian's postgresql"
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
-  else
-    echo "warning: PostgreSQL missing (run as root or: sudo apt-get install postgresql)" >&2
-  fi
-fi
+  echo "== installing Debian's $1"
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null
+}
+# The browser tests drive Debian's Chromium (never a downloaded browser). The server tests run a
+# second time on PostgreSQL (tests/web/pgcluster.py makes a throw-away cluster of its own).
+debian_package chromium /usr/bin/chromium
+debian_package postgresql "/usr/lib/postgresql/*/bin/initdb"
 echo "== ruff"
 .venv/bin/ruff check src tests bench
 echo "== mypy (strict, the whole package)"
