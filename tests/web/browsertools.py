@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 VIEWPORT = {"width": 1440, "height": 900}
 TIMEOUT = 10_000  # ms, for every wait
+# The pages' Content-Security-Policy has no 'unsafe-eval': give page.wait_for_function a function
+# ("() => …"), never a bare expression, which Playwright would have to eval.
 expect.set_options(timeout=TIMEOUT)
 
 SKIP = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")

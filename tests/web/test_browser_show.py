@@ -333,12 +333,12 @@ def test_screenshots_of_a_roll_an_event_card_and_the_walk(new_context: Any, tabl
     table.mirror("end")
     expect(page.locator("[data-testid=show-card][data-kind=walk]")).to_be_visible()
     walker = page.locator("[data-testid=show-walker]")
-    page.wait_for_function("document.querySelector('[data-testid=show-walker]').dataset.space === '57'")
+    page.wait_for_function("() => document.querySelector('[data-testid=show-walker]').dataset.space === '57'")
     expect(walker).to_be_visible()
     shot(page, "show-walk-desktop")
     page.set_viewport_size(PHONE)
     page.evaluate("window.rnGame.show.walk(window.rnGame.show.current)")
-    page.wait_for_function("document.querySelector('[data-testid=show-walker]').dataset.space === '57'")
+    page.wait_for_function("() => document.querySelector('[data-testid=show-walker]').dataset.space === '57'")
     shot(page, "show-walk-phone")
     page.evaluate("window.rnGame.show.next()")
     expect(page.locator("[data-testid=show-card][data-kind=event]")).to_be_visible()
@@ -384,7 +384,7 @@ _STEPS = """async () => {
     const prev = structuredClone(model.view), next = structuredClone(model.view);
     prev.active = 0; prev.gnomes[0].keeper = 60;
     next.gnomes[0].keeper = 50; next.gnomes[1].keeper = 60;
-    const entries = [["repair", 0, "fix_engine", 4, 4, 7, false, false], ["track_reset", 2, 1],
+    const entries = [["repair", 0, "fix_engine", 4, 4, 7, false, false, -1], ["track_reset", 2, 1],
         ["faint_check", 0, 3, 2, true], ["event", 5, 57], ["fire", 3], ["track", 0, 3],
         ["death", 1, "fire", 3], ["item_icon", 0, 54, 2], ["charm", 0, 51], ["turn", 1, 60]];
     const steps = show.buildSteps(entries, prev, next);
