@@ -14,6 +14,7 @@ import { attrs, esc } from "./svg.js";
 import { errorText, navigate, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 import { loadGame, stopLoading } from "./load.js";
+import { MobileLayout } from "./mobile.js";
 
 const SPEC = "spec";
 
@@ -41,6 +42,7 @@ export class GamePage {
     this.socket = null;
     this.built = false;
     this.chat = new ChatPanel(this);
+    this.mobile = new MobileLayout(this);
   }
 
   // --- lifecycle --------------------------------------------------------------------------------
@@ -317,6 +319,7 @@ export class GamePage {
         </div>
       </div>`;
     this.chat.mount(this.root.querySelector("#chat"));
+    this.mobile.mount(this.root);
     this.root.addEventListener("click", (e) => this.onClick(e));
     this.root.addEventListener("keydown", (e) => {
       if ((e.key === "Enter" || e.key === " ") && e.target.matches("g[data-act], g[data-pick]")) { e.preventDefault(); this.onClick(e); }
@@ -513,6 +516,7 @@ export class GamePage {
       delete gameEl.dataset.version;
       delete gameEl.dataset.seat;
       this.root.querySelector("#turn-banner").textContent = raw("web", `conn_${this.status}`) || "…";
+      this.mobile.render();
       return;
     }
     this.renderBanner(model, st);
@@ -566,6 +570,7 @@ export class GamePage {
     // what the page now shows (a state arrives before the next frame draws it): for tests
     gameEl.dataset.version = String(st.version);
     gameEl.dataset.seat = String(key);
+    this.mobile.render();
   }
 }
 
