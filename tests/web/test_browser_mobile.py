@@ -7,12 +7,13 @@ screenshots of every screen at every size go to artifacts/screenshots/mobile-*.p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
-from browsertools import SKIP, TIMEOUT, _page, expect, shot, state
+from browsertools import ROOT, SKIP, TIMEOUT, _page, expect, shot, state
 
 pytestmark = SKIP
 
@@ -26,6 +27,7 @@ DESKTOP = {"width": 1440, "height": 900}
 TOUCH = {"phone": PHONE, "phone-sideways": PHONE_SIDEWAYS, "tablet": TABLET,
          "tablet-large": TABLET_LARGE}
 ALL = {**TOUCH, "laptop": LAPTOP, "desktop": DESKTOP}
+I18N = ROOT / "src" / "rednovember" / "i18n"
 
 
 @pytest.fixture
@@ -252,7 +254,29 @@ def test_a_game_is_played_by_tapping_without_sideways_scroll(sized: Callable[[st
     assert not page.js_errors, page.js_errors
 
 
-# --- 5: the time track on a laptop ------------------------------------------------------------
+# --- 5: the page fits a phone in every language -----------------------------------------------
+_CLIPPED = """() => [...document.querySelectorAll(".sheet-tab-label")]
+    .filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)"""
+
+
+def test_every_language_fits_a_phone(sized: Callable[[str], Any], rn_url: str) -> None:
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid = api.post("/api/games", json={"players": 3, "seed": 34}).json()["game"]["id"]
+    page = _page(sized("phone"), f"/g/{gid}")
+    expect(page.get_by_test_id("sheet-bar")).to_be_visible()
+    for lang in ("en", "de", "fr", "pl", "ru", "es"):
+        page.select_option("[data-testid=language-select]", lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        crew = json.loads((I18N / f"{lang}.json").read_text("utf-8"))["web_mobile"]["tab_crew"]
+        expect(page.locator("[data-testid=sheet-tab-crew]")).to_have_text(crew)
+        no_sideways_scroll(page)
+        targets_fit_fingers(page)
+        assert not page.evaluate(_CLIPPED), f"{lang}: tab names cut off: {page.evaluate(_CLIPPED)}"
+        shot(page, f"mobile-phone-{lang}")
+    assert not page.js_errors, page.js_errors
+
+
+# --- 6: the time track on a laptop ------------------------------------------------------------
 @pytest.mark.parametrize("size", ["laptop", "desktop", "tablet", "tablet-large"])
 def test_the_whole_time_track_shows_without_scrolling(sized: Callable[[str], Any],
                                                       size: str) -> None:
@@ -281,7 +305,7 @@ def test_the_whole_time_track_shows_without_scrolling(sized: Callable[[str], Any
     assert not page.js_errors, page.js_errors
 
 
-# --- 6: the end screen at every size ------------------------------------------------------------
+# --- 7: the end screen at every size ------------------------------------------------------------
 def _bot_game(rn_url: str, seed: int) -> str:
     with httpx.Client(base_url=rn_url, timeout=30) as api:
         r = api.post("/api/games", json={"players": 3, "seed": seed})
