@@ -8,6 +8,7 @@ screenshots of every screen at every size go to artifacts/screenshots/mobile-*.p
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -273,6 +274,29 @@ def test_every_language_fits_a_phone(sized: Callable[[str], Any], rn_url: str) -
         targets_fit_fingers(page)
         assert not page.evaluate(_CLIPPED), f"{lang}: tab names cut off: {page.evaluate(_CLIPPED)}"
         shot(page, f"mobile-phone-{lang}")
+    assert not page.js_errors, page.js_errors
+
+
+def test_the_chat_tab_marks_new_messages(sized: Callable[[str], Any], rn_url: str,
+                                         ws_client: Callable[..., Any]) -> None:
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid = api.post("/api/games", json={"players": 3, "seed": 35}).json()["game"]["id"]
+        token = api.post(f"/api/games/{gid}/seats", json={"seat": 0, "name": "Bea"}).json()["token"]
+    page = _page(sized("phone"), f"/g/{gid}")
+    tab = page.get_by_test_id("sheet-tab-chat")
+    expect(tab).to_be_visible()
+    expect(tab).not_to_have_class(re.compile(r"\bunread\b"))
+    bea = ws_client(gid, tokens=[token])
+    bea.send({"type": "chat", "seat": 0, "text": "Anyone for the reactor?"})
+    expect(tab).to_have_class(re.compile(r"\bunread\b"))  # a new line while the chat is closed
+    tab.tap()
+    expect(page.get_by_test_id("chat-message").last).to_contain_text("Anyone for the reactor?")
+    expect(tab).not_to_have_class(re.compile(r"\bunread\b"))
+    shot(page, "mobile-phone-chat")
+    page.reload()  # the talk the game opens with counts as read
+    expect(page.get_by_test_id("chat-message")).to_have_count(1)
+    expect(page.locator("[data-testid=game-page]")).to_have_attribute("data-version", re.compile(r"\d"))
+    expect(page.get_by_test_id("sheet-tab-chat")).not_to_have_class(re.compile(r"\bunread\b"))
     assert not page.js_errors, page.js_errors
 
 

@@ -126,7 +126,7 @@ export class GamePage {
         break;
       }
       case "state": this.onState(msg); return;
-      case "chat": this.chat.add(msg.message); return;
+      case "chat": this.chat.add(msg.message); this.mobile.render(); return;
       case "rematch": this.followRematch(msg.next); return;
       case "seats": this.onSeats(msg.seats); break;
       case "ack":

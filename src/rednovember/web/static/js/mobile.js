@@ -23,8 +23,9 @@ export class MobileLayout {
     this.open = true; // the sheet shows its tab (false: only the tab bar)
     this.zoom = localStorage.getItem("rn.zoom") !== "fit";
     this.wasTurn = false;
+    this.wasOver = null; // null: no state seen yet
     this.shown = null; // the version and seat the board was last scrolled for
-    this.chatSeen = 0;
+    this.chatSeen = null; // chat lines read; the history the game opens with counts as read
     this.root = null;
   }
 
@@ -85,11 +86,14 @@ export class MobileLayout {
     if (!this.root) return;
     const st = this.page.state();
     const turn = !!(st && st.your_turn);
-    if (turn && !this.wasTurn) { this.tab = "options"; this.open = true; } // our choice: show it
+    const over = !!(st && st.view.result);
+    // our choice, or the game's end: show it
+    if ((turn && !this.wasTurn) || (over && this.wasOver === false)) { this.tab = "options"; this.open = true; }
     this.wasTurn = turn;
+    if (st) this.wasOver = over;
     const tab = this.current();
     const chat = this.page.chat.messages.length;
-    if (tab === "chat" && this.open) this.chatSeen = chat;
+    if ((tab === "chat" && this.open) || (st && this.chatSeen === null)) this.chatSeen = chat;
     const side = this.root.querySelector(".col-side");
     side.dataset.tab = tab;
     side.classList.toggle("collapsed", !this.open);
@@ -100,7 +104,7 @@ export class MobileLayout {
       btn.classList.toggle("current", on);
       btn.setAttribute("aria-selected", String(on));
       btn.classList.toggle("ready", name === "options" && turn && !(on && this.open));
-      btn.classList.toggle("unread", name === "chat" && chat > this.chatSeen && !(on && this.open));
+      btn.classList.toggle("unread", name === "chat" && chat > (this.chatSeen ?? chat) && !(on && this.open));
       btn.querySelector(".sheet-tab-label").textContent = raw("web_mobile", `tab_${name}`);
     }
     side.querySelector(".sheet-tabs").setAttribute("aria-label", raw("web_mobile", "panels"));
