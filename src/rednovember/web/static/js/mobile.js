@@ -47,6 +47,17 @@ export class MobileLayout {
     zoom.dataset.testid = "board-zoom";
     root.querySelector(".board-holder").append(zoom);
     root.addEventListener("click", (e) => this.onClick(e));
+    // the board and time track fit under the page's head, however many lines the head takes
+    if (window.ResizeObserver) new ResizeObserver(() => this.fit()).observe(root.querySelector(".game"));
+  }
+
+  // Where the board starts (app.css sizes the board and the time track to the height below it).
+  fit() {
+    const game = this.root?.querySelector(".game");
+    const holder = this.root?.querySelector(".board-holder");
+    if (!game || !holder) return;
+    const top = `${Math.round(holder.getBoundingClientRect().top + window.scrollY)}px`;
+    if (game.style.getPropertyValue("--board-top") !== top) game.style.setProperty("--board-top", top);
   }
 
   onClick(e) {
@@ -118,6 +129,7 @@ export class MobileLayout {
     zoom.innerHTML = `<span aria-hidden="true">${this.zoom ? "⤡" : "⤢"}</span><span class="sr-only">${esc(raw("web_mobile", this.zoom ? "zoom_fit" : "zoom_in"))}</span>`;
     zoom.title = raw("web_mobile", this.zoom ? "zoom_fit" : "zoom_in");
     zoom.setAttribute("aria-pressed", String(this.zoom));
+    this.fit();
     const key = st ? `${st.version}:${st.seat}` : null;
     if (key !== this.shown) { this.shown = key; this.scrollBoard(); }
   }
