@@ -274,6 +274,13 @@ def test_every_language_fits_a_phone(sized: Callable[[str], Any], rn_url: str) -
         targets_fit_fingers(page)
         assert not page.evaluate(_CLIPPED), f"{lang}: tab names cut off: {page.evaluate(_CLIPPED)}"
         shot(page, f"mobile-phone-{lang}")
+    page.get_by_test_id("rules-button").tap()  # the rules reference: its links fit fingers too
+    expect(page.get_by_test_id("rules-dialog")).to_be_visible()
+    no_sideways_scroll(page)
+    targets_fit_fingers(page)
+    shot(page, "mobile-phone-rules")
+    page.get_by_test_id("rules-close").tap()
+    expect(page.get_by_test_id("rules-dialog")).to_be_hidden()
     assert not page.js_errors, page.js_errors
 
 
