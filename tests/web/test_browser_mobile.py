@@ -190,6 +190,10 @@ def start_game_by_taps(page: Page, seed: int) -> None:
         expect(page.get_by_test_id(f"seat-{seat}")).to_have_attribute("data-kind", "bot")
 
 
+_WIDTHS = """() => [Math.round(document.querySelector(".board-svg").getBoundingClientRect().width),
+    document.querySelector("#board").clientWidth]"""
+
+
 # --- 1-4: a game played by tapping, at each phone and tablet size -------------------------------
 @pytest.mark.parametrize("size", list(TOUCH))
 def test_a_game_is_played_by_tapping_without_sideways_scroll(sized: Callable[[str], Any],
@@ -251,6 +255,14 @@ def test_a_game_is_played_by_tapping_without_sideways_scroll(sized: Callable[[st
         expect(page.get_by_test_id("board")).to_be_in_viewport()
         page.evaluate("() => window.scrollTo(0, 0)")
         shot(page, f"mobile-{size}-game-sheet-closed")
+        # zoomed in, the board pans sideways inside its frame; the corner button shows it whole
+        svg, frame = page.evaluate(_WIDTHS)
+        assert svg >= 600 > frame, (svg, frame)
+        page.get_by_test_id("board-zoom").tap()
+        page.wait_for_function(f"() => (({_WIDTHS})()).every((w, _, a) => w === a[1])")
+        shot(page, f"mobile-{size}-game-whole-board")
+        page.get_by_test_id("board-zoom").tap()
+        page.wait_for_function(f"() => (({_WIDTHS})())[0] >= 600")
     no_sideways_scroll(page)
     assert not page.js_errors, page.js_errors
 
