@@ -204,7 +204,7 @@ function hatchSvg(model, h, targets) {
   })}>`;
   s += `<line class="corridor" x1="${h.x1}" y1="${h.y1}" x2="${h.x2}" y2="${h.y2}"/>`;
   s += `<g transform="translate(${h.x},${h.y})">`;
-  // an invisible hit circle around a hatch that may be tapped (mobile.css widens it for fingers)
+  // an invisible hit circle around a hatch that may be tapped (board.css widens it on touch screens)
   if (target) s += `<circle class="hit" r="20"/><circle class="target-ring" r="15"/>`;
   s += `<circle class="hatch-door" r="10"/>`;
   s += `<g class="wheel"><circle r="5.5"/><path d="M-7,0 H7 M0,-7 V7 M-5,-5 L5,5 M-5,5 L5,-5"/></g>`;
