@@ -44,6 +44,7 @@ def test_chat_between_two_players_and_a_spectator(new_context: Any) -> None:
     expect(again.locator("[data-testid=chat-message]")).to_have_count(2)
     ada.locator("[data-testid=chat]").screenshot(path=str(SHOTS / "chat-desktop.png"))
     ada.set_viewport_size(PHONE)
+    ada.click("[data-testid=sheet-tab-chat]")  # on a phone the chat is a tab of the bottom sheet
     ada.locator("[data-testid=chat]").scroll_into_view_if_needed()
     shot(ada, "chat-phone")
 

@@ -204,7 +204,8 @@ function hatchSvg(model, h, targets) {
   })}>`;
   s += `<line class="corridor" x1="${h.x1}" y1="${h.y1}" x2="${h.x2}" y2="${h.y2}"/>`;
   s += `<g transform="translate(${h.x},${h.y})">`;
-  if (target) s += `<circle class="target-ring" r="15"/>`;
+  // an invisible hit circle around a hatch that may be tapped (board.css widens it on touch screens)
+  if (target) s += `<circle class="hit" r="20"/><circle class="target-ring" r="15"/>`;
   s += `<circle class="hatch-door" r="10"/>`;
   s += `<g class="wheel"><circle r="5.5"/><path d="M-7,0 H7 M0,-7 V7 M-5,-5 L5,5 M-5,5 L5,-5"/></g>`;
   if (blocked) s += `<g class="bar"><rect x="-13" y="-3.5" width="26" height="7" rx="2" transform="rotate(45)"/><rect x="-13" y="-3.5" width="26" height="7" rx="2" transform="rotate(-45)"/></g>`;

@@ -17,6 +17,7 @@ import { ChatPanel } from "./chat.js";
 import { Pings } from "./pings.js";
 import { loadGame, stopLoading } from "./load.js";
 import { Show } from "./show.js";
+import { MobileLayout } from "./mobile.js";
 
 const SPEC = "spec";
 
@@ -47,6 +48,7 @@ export class GamePage {
     this.pings = new Pings(this);
     this.end = new EndScreen(id, () => this.render());
     this.show = new Show(this); // dice, cards and the keeper's walk of each new state; the recap
+    this.mobile = new MobileLayout(this);
   }
 
   // --- lifecycle --------------------------------------------------------------------------------
@@ -132,7 +134,7 @@ export class GamePage {
         break;
       }
       case "state": this.onState(msg); return;
-      case "chat": this.chat.add(msg.message); return;
+      case "chat": this.chat.add(msg.message); this.mobile.render(); return;
       case "ping": this.pings.show(msg); return;
       case "rematch": this.followRematch(msg.next); return;
       case "seats": this.onSeats(msg.seats); break;
@@ -330,6 +332,7 @@ export class GamePage {
     this.pings.mount(this.root.querySelector(".col-board"));
     this.end.mount(this.root.querySelector("#result"), this.root.querySelector("#board-overlay"));
     this.show.mount(this.root);
+    this.mobile.mount(this.root);
     this.root.addEventListener("click", (e) => this.onClick(e));
     this.root.addEventListener("keydown", (e) => {
       if ((e.key === "Enter" || e.key === " ") && e.target.matches("g[data-act], g[data-pick]")) { e.preventDefault(); this.onClick(e); }
@@ -526,6 +529,7 @@ export class GamePage {
       delete gameEl.dataset.version;
       delete gameEl.dataset.seat;
       this.root.querySelector("#turn-banner").textContent = raw("web", `conn_${this.status}`) || "…";
+      this.mobile.render();
       return;
     }
     this.renderBanner(model, st);
@@ -579,6 +583,7 @@ export class GamePage {
     gameEl.dataset.version = String(st.version);
     gameEl.dataset.seat = String(key);
     this.pings.render();
+    this.mobile.render();
   }
 }
 

@@ -1,0 +1,157 @@
+// Phones and tablets: the side column's cards behind tabs (a bottom sheet over the page on a phone
+// held upright, a side column on a phone held sideways; app.css decides which, by media
+// queries), the sheet's collapse toggle, the board's zoom (pans sideways when zoomed) and scrolling
+// the zoomed board to the choices on it. On a desktop the tabs are hidden and nothing here shows.
+
+import { raw } from "./i18n.js";
+import { attrs, esc } from "./svg.js";
+
+// tab -> the side column's cards it shows
+const TABS = [
+  ["options", ["result", "reclaim", "actions"]],
+  ["crew", ["crew"]],
+  ["log", ["log"]],
+  ["chat", ["chat"]],
+  ["table", ["seats", "decks"]],
+];
+export const SHEET_QUERY = "(max-width: 700px)";
+
+export class MobileLayout {
+  constructor(page) {
+    this.page = page; // the GamePage
+    this.tab = null; // null: the default for the game's status
+    this.open = true; // the sheet shows its tab (false: only the tab bar)
+    this.zoom = localStorage.getItem("rn.zoom") !== "fit";
+    this.wasTurn = false;
+    this.wasOver = null; // null: no state seen yet
+    this.shown = null; // the version and seat the board was last scrolled for
+    this.chatSeen = null; // chat lines read; the history the game opens with counts as read
+    this.root = null;
+  }
+
+  mount(root) {
+    this.root = root;
+    const side = root.querySelector(".col-side");
+    for (const [tab, ids] of TABS) for (const id of ids) root.querySelector(`#${id}`).dataset.panel = tab;
+    const bar = document.createElement("div");
+    bar.className = "sheet-bar";
+    bar.dataset.testid = "sheet-bar";
+    bar.innerHTML = `<div class="sheet-tabs" role="tablist">${TABS.map(([tab]) => `<button type="button" role="tab" ${attrs({
+      class: "sheet-tab", "data-sheet-tab": tab, "data-testid": `sheet-tab-${tab}` })}><span class="sheet-tab-label"></span></button>`).join("")}</div>
+      <button type="button" class="sheet-toggle" data-sheet-toggle data-testid="sheet-toggle"><span aria-hidden="true"></span></button>`;
+    side.prepend(bar);
+    const zoom = document.createElement("button");
+    zoom.type = "button";
+    zoom.className = "board-zoom";
+    zoom.dataset.boardZoom = "";
+    zoom.dataset.testid = "board-zoom";
+    root.querySelector(".board-holder").append(zoom);
+    root.addEventListener("click", (e) => this.onClick(e));
+    // the board and time track fit under the page's head, however many lines the head takes
+    if (window.ResizeObserver) new ResizeObserver(() => this.fit()).observe(root.querySelector(".game"));
+  }
+
+  // Where the board starts (app.css sizes the board and the time track to the height below it).
+  fit() {
+    const game = this.root?.querySelector(".game");
+    const holder = this.root?.querySelector(".board-holder");
+    if (!game || !holder) return;
+    const top = `${Math.round(holder.getBoundingClientRect().top + window.scrollY)}px`;
+    if (game.style.getPropertyValue("--board-top") !== top) game.style.setProperty("--board-top", top);
+  }
+
+  onClick(e) {
+    const el = e.target.closest("[data-sheet-tab],[data-sheet-toggle],[data-board-zoom]");
+    if (!el || !this.root.contains(el)) return;
+    if (el.dataset.sheetTab !== undefined) {
+      const tab = el.dataset.sheetTab;
+      // a tap on the open tab folds the sheet away (on a phone held upright), on another opens it
+      if (tab === this.current() && this.open && this.isSheet()) this.open = false;
+      else { this.tab = tab; this.open = true; }
+    } else if (el.dataset.sheetToggle !== undefined) {
+      this.open = !this.open;
+    } else {
+      this.zoom = !this.zoom;
+      localStorage.setItem("rn.zoom", this.zoom ? "zoom" : "fit");
+      this.shown = null;
+    }
+    this.render();
+    if (el.dataset.sheetTab !== undefined) {
+      const side = this.root.querySelector(".col-side");
+      side.scrollTop = 0;
+      const log = side.querySelector(".log-list");  // drawn while hidden: show its newest lines
+      if (log && el.dataset.sheetTab === "log") log.scrollTop = log.scrollHeight;
+    }
+  }
+
+  isSheet() { return window.matchMedia(SHEET_QUERY).matches; }
+
+  current() {
+    if (this.tab) return this.tab;
+    const st = this.page.state();
+    return !st || st.status === "waiting" ? "table" : "options";
+  }
+
+  // Called at the end of every GamePage.render().
+  render() {
+    if (!this.root) return;
+    const st = this.page.state();
+    const turn = !!(st && st.your_turn);
+    const over = !!(st && st.view.result);
+    // our choice, or the game's end: show it
+    if ((turn && !this.wasTurn) || (over && this.wasOver === false)) { this.tab = "options"; this.open = true; }
+    this.wasTurn = turn;
+    if (st) this.wasOver = over;
+    const tab = this.current();
+    const chat = this.page.chat.messages.length;
+    if ((tab === "chat" && this.open) || (st && this.chatSeen === null)) this.chatSeen = chat;
+    const side = this.root.querySelector(".col-side");
+    side.dataset.tab = tab;
+    side.classList.toggle("collapsed", !this.open);
+    this.root.querySelector(".game").classList.toggle("sheet-open", this.open);
+    for (const btn of side.querySelectorAll("[data-sheet-tab]")) {
+      const name = btn.dataset.sheetTab;
+      const on = name === tab;
+      btn.classList.toggle("current", on);
+      btn.setAttribute("aria-selected", String(on));
+      btn.classList.toggle("ready", name === "options" && turn && !(on && this.open));
+      btn.classList.toggle("unread", name === "chat" && chat > (this.chatSeen ?? chat) && !(on && this.open));
+      btn.querySelector(".sheet-tab-label").textContent = raw("web_mobile", `tab_${name}`);
+    }
+    side.querySelector(".sheet-tabs").setAttribute("aria-label", raw("web_mobile", "panels"));
+    const toggle = side.querySelector("[data-sheet-toggle]");
+    toggle.setAttribute("aria-expanded", String(this.open));
+    toggle.setAttribute("aria-label", raw("web_mobile", this.open ? "sheet_collapse" : "sheet_expand"));
+    toggle.title = toggle.getAttribute("aria-label");
+    const holder = this.root.querySelector(".board-holder");
+    holder.classList.toggle("zoomed", this.zoom);
+    const zoom = holder.querySelector("[data-board-zoom]");
+    zoom.innerHTML = `<span aria-hidden="true">${this.zoom ? "⤡" : "⤢"}</span><span class="sr-only">${esc(raw("web_mobile", this.zoom ? "zoom_fit" : "zoom_in"))}</span>`;
+    zoom.title = raw("web_mobile", this.zoom ? "zoom_fit" : "zoom_in");
+    zoom.setAttribute("aria-pressed", String(this.zoom));
+    this.fit();
+    const key = st ? `${st.version}:${st.seat}` : null;
+    if (key !== this.shown) { this.shown = key; this.scrollBoard(); }
+  }
+
+  // A zoomed board wider than the screen: bring the choices on it (else the gnome whose turn it
+  // is) into view; likewise the time track at the keeper whose turn it is.
+  scrollBoard() {
+    centre(this.root.querySelector("#board"), [".target", ".gnome.active"]);
+    centre(this.root.querySelector("#track"), [".keeper.active", ".ghost"]);
+  }
+}
+
+// Scrolls a box that pans sideways so that the elements of the first selector that has any are
+// in the middle.
+function centre(wrap, selectors) {
+  if (!wrap || wrap.scrollWidth <= wrap.clientWidth + 1) return;
+  let els = [];
+  for (const sel of selectors) if (!els.length) els = [...wrap.querySelectorAll(sel)];
+  if (!els.length) return;
+  const box = wrap.getBoundingClientRect();
+  const rects = els.map((el) => el.getBoundingClientRect());
+  const left = Math.min(...rects.map((r) => r.left)), right = Math.max(...rects.map((r) => r.right));
+  const mid = (left + right) / 2 - box.left + wrap.scrollLeft;
+  wrap.scrollLeft = Math.max(0, Math.min(wrap.scrollWidth - wrap.clientWidth, mid - wrap.clientWidth / 2));
+}
