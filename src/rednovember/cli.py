@@ -93,6 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--takeover-grace", type=float, default=30.0, metavar="SECONDS",
                        help="how long a player must be gone before others may hand the seat to "
                             "a bot (default 30)")
+    serve.add_argument("--waiting-expiry", type=float, default=24 * 3600.0, metavar="SECONDS",
+                       help="delete tables still waiting for players that nobody touched for "
+                            "this long (default 86400: 24 h)")
+    serve.add_argument("--turn-timer-min", type=float, default=30.0, metavar="SECONDS",
+                       help="the shortest turn timer a table may ask for (default 30; lower "
+                            "values are for tests)")
 
     sub.add_parser("data", help="show which data set the game uses")
     return p

@@ -29,6 +29,14 @@ from . import security
 from .chat import HISTORY, RateLimit, clean, message
 from .protocol import ProtocolError, action_info, jsonable, result_info, suggestions
 from .store import GameRecord, SeatRow, Store
+from .tables import (
+    DEFAULT_WAITING_EXPIRY,
+    MIN_TURN_TIMER,
+    Tables,
+    TableSettings,
+    chat_message,
+    timeout_row_seat,
+)
 
 log = logging.getLogger("rednovember.web")
 
@@ -107,6 +115,9 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     chat: list[dict[str, Any]] | None = None  # the last chat messages, loaded when first asked
     rematch: str | None = None  # the id of the game that follows this one (same seats)
+    settings: TableSettings = field(default_factory=TableSettings)  # listed, turn timer
+    changed_at: float = 0.0  # time.time() of the last change (the turn timer counts from it)
+    clock_version: int = -1  # the version changed_at belongs to
 
     def connected(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -154,7 +165,8 @@ class Hub:
     """All live games of this server process."""
 
     def __init__(self, store: Store, data: GameData, bot_delay: float = 0.6,
-                 takeover_grace: float = 30.0) -> None:
+                 takeover_grace: float = 30.0, waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
+                 min_turn_timer: float = MIN_TURN_TIMER) -> None:
         self.store = store
         self.data = data
         self.bot_delay = bot_delay
@@ -162,10 +174,17 @@ class Hub:
         self.games: dict[str, LiveGame] = {}
         self.broken: dict[str, str] = {}
         self._closing = False
+        self.tables = Tables(self, waiting_expiry, min_turn_timer)
+
+    @property
+    def closing(self) -> bool:
+        return self._closing
 
     # --- life cycle -------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Rebuild every unfinished game from its stored seed and actions; restart bot seats."""
+        """Rebuild every unfinished game from its stored seed and actions; restart bot seats
+        (after deleting the expired waiting tables)."""
+        self.tables.start()
         for gid in self.store.game_ids(unfinished_only=True):
             lg = self._load(gid)
             if lg is not None:
@@ -173,6 +192,7 @@ class Hub:
 
     async def stop(self) -> None:
         self._closing = True
+        await self.tables.stop()
         tasks = [lg.bot_task for lg in self.games.values() if lg.bot_task is not None]
         for t in tasks:
             t.cancel()
@@ -206,6 +226,8 @@ class Hub:
                       rec.creator_hash, list(rec.actors))
         now = time.monotonic()
         lg.gone_since = {s.seat: now for s in seats if s.kind == "human"}
+        lg.settings = TableSettings.from_stored(rec.listed, rec.settings)
+        lg.changed_at, lg.clock_version = rec.updated, rec.version
         return lg
 
     @staticmethod
@@ -234,7 +256,8 @@ class Hub:
 
     # --- creating and seating ------------------------------------------------------------------------
     def create_game(self, players: int, gnomes_per_player: int | None, variants: Iterable[str],
-                    seed: int | None, creator_hash: str | None = None) -> tuple[LiveGame, str]:
+                    seed: int | None, creator_hash: str | None = None,
+                    settings: TableSettings | None = None) -> tuple[LiveGame, str]:
         """A new game waiting for its seats; returns it with its creator token (with
         ``creator_hash``, a rematch keeps the first game's creator and the token is unused)."""
         import secrets
@@ -252,7 +275,9 @@ class Hub:
         token = security.new_token()
         lg = LiveGame(gid, config, game, self._empty_seats(game), 0, "waiting", time.time(),
                       creator_hash or security.hash_token(token))
-        self.store.create_game(gid, config.to_dict(), lg.creator_hash, config.players)
+        lg.settings = settings or TableSettings()
+        self.store.create_game(gid, config.to_dict(), lg.creator_hash, config.players,
+                               lg.settings.listed, lg.settings.stored())
         self.games[gid] = lg
         return lg, token
 
@@ -324,7 +349,8 @@ class Hub:
         if lg.rematch is not None:
             return self.get(lg.rematch)
         c = lg.config
-        new, _ = self.create_game(c.players, c.gnomes_per_player, c.variants, None, lg.creator_hash)
+        new, _ = self.create_game(c.players, c.gnomes_per_player, c.variants, None, lg.creator_hash,
+                                  lg.settings)
         lg.rematch = new.id
         for s in lg.seats:
             self._change_seat(new, Seat(s.seat, s.gnomes, s.colours, s.kind, s.name, s.bot,
@@ -418,6 +444,10 @@ class Hub:
         self.broadcast(lg, len(g.log))
         self.kick(lg)
 
+    def apply_for(self, lg: LiveGame, seat: int, action: Action) -> None:
+        """Applies an action the server chose for a seat (the turn timer ran out)."""
+        self._apply(lg, seat, action)
+
     def undo(self, lg: LiveGame, seat: int, version: int | None = None) -> None:
         self._check_turn(lg, seat, version)
         g = lg.game
@@ -451,7 +481,8 @@ class Hub:
 
     # --- bots -------------------------------------------------------------------------------------
     def kick(self, lg: LiveGame) -> None:
-        """Start the game's bot task when a bot seat must decide."""
+        """Start the game's bot task when a bot seat must decide (and its turn clock)."""
+        self.tables.schedule(lg)
         if self._closing or lg.status != "playing" or (lg.bot_task and not lg.bot_task.done()):
             return
         seat = lg.game.player_to_move
@@ -516,6 +547,7 @@ class Hub:
             "status": lg.status, "version": lg.version, "created": _iso(lg.created),
             "turn": g.turn, "to_move": -1 if lg.status == "over" else g.player_to_move,
             "result": result_info(g), "seats": self.seats_info(lg),
+            "settings": lg.settings.to_dict(), "clock": self.tables.clock(lg),
         }
 
     def seats_info(self, lg: LiveGame) -> list[dict[str, Any]]:
@@ -544,6 +576,7 @@ class Hub:
             "log_start": log_start, "log": jsonable(log_for(g, seat, log_start)),
             "result": result_info(g),
             "seats": self.seats_info(lg) if seats is None else seats,
+            "clock": self.tables.clock(lg),
         }
 
     def broadcast(self, lg: LiveGame, stable: int) -> None:
@@ -603,6 +636,7 @@ class Hub:
         c.creator = lg.is_creator(creator)
         c.hello = True
         lg.conns.add(c)
+        self.tables.touch(lg)
         now = time.monotonic()
         for seat in before - set(c.seats):
             if not lg.connected(seat):
@@ -623,6 +657,7 @@ class Hub:
 
     def detach(self, lg: LiveGame, c: Connection) -> None:
         lg.conns.discard(c)
+        self.tables.touch(lg)
         self.release(lg)
         now = time.monotonic()
         changed = False
@@ -636,7 +671,7 @@ class Hub:
     # --- table talk ---------------------------------------------------------------------------------
     def chat_history(self, lg: LiveGame) -> list[dict[str, Any]]:
         if lg.chat is None:
-            lg.chat = self.store.load_chat(lg.id, HISTORY)
+            lg.chat = [chat_message(m) for m in self.store.load_chat(lg.id, HISTORY)]
         return lg.chat
 
     def chat(self, lg: LiveGame, c: Connection, seat: int, text: str) -> None:
@@ -650,6 +685,21 @@ class Hub:
         name = lg.seats[seat].name
         self.store.add_chat(lg.id, idx, seat, name, body, now)
         msg = message(idx, seat, name, body, now)
+        history.append(msg)
+        del history[:-HISTORY]
+        out = json.dumps({"type": "chat", "game": lg.id, "message": msg}, separators=(",", ":"))
+        for conn in lg.conns:
+            if conn.hello:
+                conn.push(out)
+
+    def note_timeout(self, lg: LiveGame, seat: int) -> None:
+        """Tells the table (a chat note, stored) that the server decides for a seat out of time."""
+        history = self.chat_history(lg)
+        idx = history[-1]["idx"] + 1 if history else 0
+        now, row = time.time(), timeout_row_seat(seat)
+        text = f"Time ran out: the server decides for seat {seat}."
+        self.store.add_chat(lg.id, idx, row, None, text, now)
+        msg = chat_message(message(idx, row, None, text, now))
         history.append(msg)
         del history[:-HISTORY]
         out = json.dumps({"type": "chat", "game": lg.id, "message": msg}, separators=(",", ":"))

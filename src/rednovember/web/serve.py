@@ -19,7 +19,9 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
     from .app import create_app
 
     app = create_app(args.db, data=data, bot_delay=max(0.0, args.bot_delay),
-                     takeover_grace=max(0.0, args.takeover_grace))
+                     takeover_grace=max(0.0, args.takeover_grace),
+                     waiting_expiry=max(1.0, args.waiting_expiry),
+                     min_turn_timer=max(1.0, args.turn_timer_min))
     print(f"Red November: http://{args.host}:{args.port}/  (database {args.db})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME_BYTES,
                 log_level="warning", access_log=False, workers=1)
