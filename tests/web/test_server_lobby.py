@@ -216,6 +216,8 @@ def test_turn_timer_moves_for_the_seat_once(own_server: Callable[..., Server]) -
             assert note["for_seat"] == mover and note["seat"] == -1
             assert moved["seats"][mover]["kind"] == "human"  # the seat stays the player's
             assert moved["version"] == v0 + 1
+            # the next decision's clock starts with the move (in the very state that shows it)
+            assert moved["clock"] is not None and moved["clock"]["remaining"] > 1.5
         after = api.get(f"/api/games/{gid}").json()
         assert after["seats"][mover]["kind"] == "human"
         # the note is stored with the game's chat (a new connection gets it in its welcome)

@@ -161,8 +161,17 @@ class Tables:
             self.hub.store.touch(lg.id)
 
     # --- the turn timer ---------------------------------------------------------------------------
+    @staticmethod
+    def _mark(lg: LiveGame) -> None:
+        """A new version is a change: the clock of the decision in play starts now. (Called
+        before the change is broadcast as well as when it is scheduled.)"""
+        if lg.version != lg.clock_version:
+            lg.clock_version = lg.version
+            lg.changed_at = time.time()
+
     def deadline(self, lg: LiveGame) -> float | None:
         """When the seat to move runs out of time (time.time() seconds), or None: no clock."""
+        self._mark(lg)
         timer = lg.settings.turn_timer
         if not timer or lg.status != "playing":
             return None
@@ -181,9 +190,7 @@ class Tables:
 
     def schedule(self, lg: LiveGame) -> None:
         """After a change (or a load): restart the game's clock for the decision now in play."""
-        if lg.version != lg.clock_version:
-            lg.clock_version = lg.version
-            lg.changed_at = time.time()
+        self._mark(lg)
         old = self.timers.pop(lg.id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()

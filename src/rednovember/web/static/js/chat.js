@@ -3,6 +3,7 @@
 // read. The server keeps the last messages with the game and sends them on connecting.
 
 import { raw, t } from "./i18n.js";
+import { timeoutLine } from "./timer.js";
 
 const MAX = 300;
 
@@ -63,6 +64,7 @@ export class ChatPanel {
   }
 
   line(m) {
+    if (m.system === "timeout") return timeoutLine(this.page, m);
     const li = document.createElement("li");
     li.dataset.testid = "chat-message";
     const seat = (this.page.summary?.seats || []).find((s) => s.seat === m.seat);
