@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 from browsertools import SKIP, expect, play_one, shot, state
-from webtools import new_game, take
+from webtools import Server, new_game, take
 
 pytestmark = SKIP
 
@@ -161,3 +163,25 @@ def test_turn_clock_counts_down_for_everyone(new_context: MakeContext, api: http
     assert restarted == 30
     expect(watcher.get_by_test_id("turn-clock")).to_be_visible()
     assert not player.js_errors and not watcher.js_errors
+
+
+def test_expired_table_link_shows_not_found(browser: Any, tmp_path: Path) -> None:
+    server = Server(tmp_path / "expiry.db", extra=["--waiting-expiry", "1"]).start()
+    ctx = None
+    try:
+        with httpx.Client(base_url=server.url, timeout=10.0) as api:
+            gid, _ = new_game(api, 2, seed=75, listed=True)
+            deadline = time.monotonic() + 15
+            while api.get(f"/api/games/{gid}").status_code != 404:  # the sweeper deletes it
+                assert time.monotonic() < deadline, "the untouched table did not expire"
+                time.sleep(0.1)
+        ctx = browser.new_context(viewport=DESKTOP, base_url=server.url)
+        page = open_page(ctx, f"/g/{gid}")
+        expect(page.get_by_test_id("not-found")).to_be_visible()
+        assert not page.js_errors
+        lobby = open_page(ctx, "/")
+        expect(lobby.get_by_test_id("no-open-tables")).to_be_visible()
+    finally:
+        if ctx is not None:
+            ctx.close()
+        server.stop()
