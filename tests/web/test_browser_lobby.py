@@ -185,3 +185,30 @@ def test_expired_table_link_shows_not_found(browser: Any, tmp_path: Path) -> Non
         if ctx is not None:
             ctx.close()
         server.stop()
+
+
+def test_timeout_note_in_the_chat(browser: Any, tmp_path: Path) -> None:
+    server = Server(tmp_path / "timer.db", extra=["--turn-timer-min", "1"]).start()
+    ctx = None
+    try:
+        with httpx.Client(base_url=server.url, timeout=10.0) as api:
+            gid, _ = new_game(api, 1, seed=76, turn_timer=3)
+            token = take(api, gid, 0)
+            v0 = api.get(f"/api/games/{gid}").json()["version"]
+        ctx = browser.new_context(viewport=DESKTOP, base_url=server.url)
+        ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
+                            f"JSON.stringify({{seats: {{'0': '{token}'}}}}))")
+        page = open_page(ctx, f"/g/{gid}")
+        expect(page.get_by_test_id("turn-clock")).to_be_visible()
+        note = page.get_by_test_id("chat-timeout")
+        expect(note).to_have_text(re.compile(r"^Time ran out for P0: the server made one decision"))
+        after = state(page, after=v0)
+        assert after["seat"] == 0 and after["version"] > v0
+        expect(page.get_by_test_id("seat-tab-0")).to_be_visible()  # still the player's seat
+        page.get_by_test_id("chat").scroll_into_view_if_needed()
+        shot(page, "lobby-timeout-note-desktop")
+        assert not page.js_errors
+    finally:
+        if ctx is not None:
+            ctx.close()
+        server.stop()
