@@ -321,6 +321,8 @@ def test_reduced_motion_shows_the_same_cards_without_movement(browser: Any, rn_u
         ctx.close()
 
 
+_WALKER_AT_57 = "() => document.querySelector('[data-testid=show-walker]').dataset.space === '57'"
+
 def test_screenshots_of_a_roll_an_event_card_and_the_walk(new_context: Any, table: Table) -> None:
     page = open_seat(new_context(), table.gid, table.tokens[0])
     st = state(page, your_turn=True)
@@ -333,12 +335,12 @@ def test_screenshots_of_a_roll_an_event_card_and_the_walk(new_context: Any, tabl
     table.mirror("end")
     expect(page.locator("[data-testid=show-card][data-kind=walk]")).to_be_visible()
     walker = page.locator("[data-testid=show-walker]")
-    page.wait_for_function("() => document.querySelector('[data-testid=show-walker]').dataset.space === '57'")
+    page.wait_for_function(_WALKER_AT_57)
     expect(walker).to_be_visible()
     shot(page, "show-walk-desktop")
     page.set_viewport_size(PHONE)
     page.evaluate("window.rnGame.show.walk(window.rnGame.show.current)")
-    page.wait_for_function("() => document.querySelector('[data-testid=show-walker]').dataset.space === '57'")
+    page.wait_for_function(_WALKER_AT_57)
     shot(page, "show-walk-phone")
     page.evaluate("window.rnGame.show.next()")
     expect(page.locator("[data-testid=show-card][data-kind=event]")).to_be_visible()

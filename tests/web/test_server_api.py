@@ -29,7 +29,7 @@ def test_meta_data_and_health(api: httpx.Client) -> None:
 
 def test_create_game_and_summary(api: httpx.Client) -> None:
     r = api.post("/api/games", json={"players": 2, "gnomes_per_player": 2,
-                                     "variants": ["harder"], "seed": 42})
+                                     "variants": ["harder"], "seed": 42, "listed": True})
     assert r.status_code == 201
     body = r.json()
     game = body["game"]

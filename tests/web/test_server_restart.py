@@ -51,7 +51,7 @@ def test_killed_server_restarts_with_every_game(server_factory: Callable[..., Se
         opening = next(a["text"] for a in st["actions"] if a["kind"] == "open")
         api.post(f"/api/games/{undo_game}/act", json={"action": opening},
                  headers=auth(undo_tokens[seat]))
-        waiting, creator = new_game(api, 3, seed=33)
+        waiting, creator = new_game(api, 3, seed=33, listed=True)
         waiting_token = take(api, waiting, 1)
         bots, bot_creator = new_game(api, 3, seed=34)
         for s in range(3):
@@ -67,6 +67,7 @@ def test_killed_server_restarts_with_every_game(server_factory: Callable[..., Se
                   ((plain, plain_tokens), (mad, mad_tokens), (undo_game, undo_tokens),
                    (waiting, [waiting_token]))}
         listed = {g["id"] for g in api.get("/api/games", params={"limit": 200}).json()["games"]}
+        assert waiting in listed  # an open table stays open across the restart
     spectator.close()
     server.kill()
     assert not server.alive()

@@ -52,6 +52,15 @@ from .replay import replay_step
 from .rules_page import rules_html, rules_reference, safe_back
 from .store import Store
 from .story import StoryCache
+from .tables import (
+    DEFAULT_WAITING_EXPIRY,
+    MAX_TURN_TIMER,
+    MIN_TURN_TIMER,
+    TableSettings,
+    check_turn_timer,
+    origin_of,
+    seat_link,
+)
 
 log = logging.getLogger("rednovember.web")
 
@@ -76,6 +85,11 @@ class CreateGame(_Body):
                                           description="1 player: 3..8 (default 3); 2: 2..4 (2)")
     variants: list[str] = Field(default_factory=list, max_length=len(VARIANTS))
     seed: int | None = Field(None, ge=0, lt=2**63, description="null: a random seed")
+    listed: bool = Field(False, description="an open table, shown in the lobby while it waits "
+                                            "(default: unlisted, reachable only by its link)")
+    turn_timer: int | None = Field(None, ge=0, le=MAX_TURN_TIMER,
+                                   description="seconds per decision (30, 60, 120, 300); null or "
+                                               "0: no clock")
 
 
 class TakeSeat(_Body):
@@ -95,6 +109,13 @@ class UndoBody(_Body):
 
 class BotBody(_Body):
     bot: str = Field(..., min_length=1, max_length=32)
+
+
+class SeatLinkBody(_Body):
+    origin: str | None = Field(None, max_length=240,
+                               description="the page's origin for the QR code's link "
+                                           "(default: the request's)")
+    seat: int | None = Field(None, ge=0, le=7, description="the seat meant (must be the token's)")
 
 
 class ReclaimBody(_Body):
@@ -161,9 +182,11 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
 # --- the application -----------------------------------------------------------------------------
 def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | None = None,
                bot_delay: float = 0.6, takeover_grace: float = 30.0,
-               static_dir: Path | None = None, limits: Limits | None = None) -> FastAPI:
-    """The ASGI application. The database is opened (and its tables created) on startup.
-    ``limits``: per-client limits (web/limits.py); None, none (``rednovember serve`` sets them)."""
+               static_dir: Path | None = None, limits: Limits | None = None,
+               waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
+               min_turn_timer: float = MIN_TURN_TIMER) -> FastAPI:
+    """The ASGI application. The database is opened (and migrated) on startup. ``limits``:
+    per-client limits (web/limits.py); None, none (``rednovember serve`` sets them)."""
     static = static_dir or STATIC_DIR
     game_data = data or load_data()
     limit = ClientLimits(limits or Limits.none())
@@ -172,7 +195,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         log.info("database schema at revision %s", store.schema)
-        hub = Hub(store, game_data, bot_delay, takeover_grace)
+        hub = Hub(store, game_data, bot_delay, takeover_grace, waiting_expiry, min_turn_timer)
         app.state.hub = hub
         await hub.start()
         try:
@@ -307,16 +330,20 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         hub = hub_of(request)
         who = client_of(request)
         limit.new_game(who, lambda gid: gid in hub.games and hub.games[gid].status == "waiting")
-        lg, token = hub.create_game(body.players, body.gnomes_per_player, body.variants, body.seed)
+        settings = TableSettings(body.listed,
+                                 check_turn_timer(body.turn_timer, hub.tables.min_turn_timer))
+        lg, token = hub.create_game(body.players, body.gnomes_per_player, body.variants, body.seed,
+                                    settings=settings)
         limit.created(who, lg.id)
         return {"game": hub.summary(lg), "creator_token": token}
 
     @app.get("/api/games")
     async def list_games(request: Request,
                          limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+        """The open tables: listed games waiting for players (unlisted ones only by link)."""
         hub = hub_of(request)
         out = []
-        for gid in hub.store.game_ids(limit=limit):
+        for gid in hub.store.listed_waiting_ids(limit):
             lg = hub.find(gid)
             if lg is not None:
                 out.append(hub.summary(lg))
@@ -393,6 +420,22 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             raise ProtocolError("unauthorised", "this is not the game's creator token")
         hub.hand_to_bot(lg, seat, body.bot, by, creator)
         return {"ok": True, "game": hub.summary(lg)}
+
+    @app.post("/api/games/{game_id}/seat-link")
+    async def make_seat_link(game_id: str, request: Request, body: SeatLinkBody | None = None,
+                             authorization: Auth = None,
+                             x_seat_token: SeatTok = None) -> dict[str, Any]:
+        """The holder's seat link (token in the URL fragment) and its QR code (SVG)."""
+        hub = hub_of(request)
+        lg = hub.get(game_id)
+        token = bearer(authorization, x_seat_token)
+        seat = seat_of(lg, token)
+        assert token is not None
+        if body is not None and body.seat is not None and body.seat != seat:
+            raise ProtocolError("forbidden", f"this token holds seat {seat}, not seat {body.seat}",
+                                "no_token_for_seat", seat=body.seat)
+        origin = origin_of(body.origin if body else None, str(request.base_url))
+        return seat_link(lg.id, seat, token, origin)
 
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay_at(game_id: str, step: int, request: Request) -> dict[str, Any]:

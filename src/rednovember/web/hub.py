@@ -39,6 +39,14 @@ from .chat import (
 from .limits import Window
 from .protocol import ProtocolError, action_info, jsonable, result_info, suggestions
 from .store import GameRecord, SeatRow, StaleWrite, Store
+from .tables import (
+    DEFAULT_WAITING_EXPIRY,
+    MIN_TURN_TIMER,
+    Tables,
+    TableSettings,
+    chat_message,
+    timeout_row_seat,
+)
 
 log = logging.getLogger("rednovember.web")
 
@@ -119,6 +127,9 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     chat: list[dict[str, Any]] | None = None  # the last chat messages, loaded when first asked
     rematch: str | None = None  # the id of the game that follows this one (same seats)
+    settings: TableSettings = field(default_factory=TableSettings)  # listed, turn timer
+    changed_at: float = 0.0  # time.time() of the last change (the turn timer counts from it)
+    clock_version: int = -1  # the version changed_at belongs to
 
     def connected(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -166,7 +177,8 @@ class Hub:
     """All live games of this server process."""
 
     def __init__(self, store: Store, data: GameData, bot_delay: float = 0.6,
-                 takeover_grace: float = 30.0) -> None:
+                 takeover_grace: float = 30.0, waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
+                 min_turn_timer: float = MIN_TURN_TIMER) -> None:
         self.store = store
         self.data = data
         self.bot_delay = bot_delay
@@ -174,15 +186,23 @@ class Hub:
         self.games: dict[str, LiveGame] = {}
         self.broken: dict[str, str] = {}
         self._closing = False
+        self.tables = Tables(self, waiting_expiry, min_turn_timer)
+
+    @property
+    def closing(self) -> bool:
+        return self._closing
 
     # --- life cycle -------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Nothing to rebuild up front: a game is rebuilt from its stored seed and actions when
-        first asked for (``find``), and its bots resume then, so the server starts in bounded time
-        however many games the database holds (issue 9)."""
+        """Delete the expired waiting tables (and keep doing so). Nothing is rebuilt up front: a
+        game is rebuilt from its stored seed and actions when first asked for (``find``), and its
+        bots and clock resume then, so the server starts in bounded time however many games the
+        database holds (issue 9)."""
+        self.tables.start()
 
     async def stop(self) -> None:
         self._closing = True
+        await self.tables.stop()
         tasks = [lg.bot_task for lg in self.games.values() if lg.bot_task is not None]
         for t in tasks:
             t.cancel()
@@ -217,6 +237,8 @@ class Hub:
                       rec.creator_hash, list(rec.actors))
         now = time.monotonic()
         lg.gone_since = {s.seat: now for s in seats if s.kind == "human"}
+        lg.settings = TableSettings.from_stored(rec.listed, rec.settings)
+        lg.changed_at, lg.clock_version = rec.updated, rec.version
         return lg
 
     @staticmethod
@@ -245,7 +267,8 @@ class Hub:
 
     # --- creating and seating ------------------------------------------------------------------------
     def create_game(self, players: int, gnomes_per_player: int | None, variants: Iterable[str],
-                    seed: int | None, creator_hash: str | None = None) -> tuple[LiveGame, str]:
+                    seed: int | None, creator_hash: str | None = None,
+                    settings: TableSettings | None = None) -> tuple[LiveGame, str]:
         """A new game waiting for its seats; returns it with its creator token (with
         ``creator_hash``, a rematch keeps the first game's creator and the token is unused)."""
         import secrets
@@ -263,7 +286,9 @@ class Hub:
         token = security.new_token()
         lg = LiveGame(gid, config, game, self._empty_seats(game), 0, "waiting", time.time(),
                       creator_hash or security.hash_token(token))
-        self.store.create_game(gid, config.to_dict(), lg.creator_hash, config.players)
+        lg.settings = settings or TableSettings()
+        self.store.create_game(gid, config.to_dict(), lg.creator_hash, config.players,
+                               lg.settings.listed, lg.settings.stored())
         self.games[gid] = lg
         return lg, token
 
@@ -335,7 +360,8 @@ class Hub:
         if lg.rematch is not None:
             return self.get(lg.rematch)
         c = lg.config
-        new, _ = self.create_game(c.players, c.gnomes_per_player, c.variants, None, lg.creator_hash)
+        new, _ = self.create_game(c.players, c.gnomes_per_player, c.variants, None, lg.creator_hash,
+                                  lg.settings)
         lg.rematch = new.id
         for s in lg.seats:
             self._change_seat(new, Seat(s.seat, s.gnomes, s.colours, s.kind, s.name, s.bot,
@@ -458,6 +484,10 @@ class Hub:
         self.broadcast(lg, len(g.log))
         self.kick(lg)
 
+    def apply_for(self, lg: LiveGame, seat: int, action: Action) -> None:
+        """Applies an action the server chose for a seat (the turn timer ran out)."""
+        self._apply(lg, seat, action)
+
     def undo(self, lg: LiveGame, seat: int, version: int | None = None) -> None:
         self._check_turn(lg, seat, version)
         g = lg.game
@@ -492,7 +522,8 @@ class Hub:
 
     # --- bots -------------------------------------------------------------------------------------
     def kick(self, lg: LiveGame) -> None:
-        """Start the game's bot task when a bot seat must decide."""
+        """Start the game's bot task when a bot seat must decide (and its turn clock)."""
+        self.tables.schedule(lg)
         if self._closing or lg.status != "playing" or (lg.bot_task and not lg.bot_task.done()):
             return
         seat = lg.game.player_to_move
@@ -557,6 +588,7 @@ class Hub:
             "status": lg.status, "version": lg.version, "created": _iso(lg.created),
             "turn": g.turn, "to_move": -1 if lg.status == "over" else g.player_to_move,
             "result": result_info(g), "seats": self.seats_info(lg),
+            "settings": lg.settings.to_dict(), "clock": self.tables.clock(lg),
         }
 
     def seats_info(self, lg: LiveGame) -> list[dict[str, Any]]:
@@ -585,6 +617,7 @@ class Hub:
             "log_start": log_start, "log": jsonable(log_for(g, seat, log_start)),
             "result": result_info(g),
             "seats": self.seats_info(lg) if seats is None else seats,
+            "clock": self.tables.clock(lg),
         }
 
     def broadcast(self, lg: LiveGame, stable: int) -> None:
@@ -644,6 +677,7 @@ class Hub:
         c.creator = lg.is_creator(creator)
         c.hello = True
         lg.conns.add(c)
+        self.tables.touch(lg)
         now = time.monotonic()
         for seat in before - set(c.seats):
             if not lg.connected(seat):
@@ -664,6 +698,7 @@ class Hub:
 
     def detach(self, lg: LiveGame, c: Connection) -> None:
         lg.conns.discard(c)
+        self.tables.touch(lg)
         self.release(lg)
         now = time.monotonic()
         changed = False
@@ -677,7 +712,7 @@ class Hub:
     # --- table talk ---------------------------------------------------------------------------------
     def chat_history(self, lg: LiveGame) -> list[dict[str, Any]]:
         if lg.chat is None:
-            lg.chat = self.store.load_chat(lg.id, HISTORY)
+            lg.chat = [chat_message(m) for m in self.store.load_chat(lg.id, HISTORY)]
         return lg.chat
 
     def chat(self, lg: LiveGame, c: Connection, seat: int, text: str) -> None:
@@ -720,6 +755,21 @@ class Hub:
                 for text_out in out:
                     conn.push(text_out)
         return msg
+
+    def note_timeout(self, lg: LiveGame, seat: int) -> None:
+        """Tells the table (a chat note, stored) that the server decides for a seat out of time."""
+        history = self.chat_history(lg)
+        idx = history[-1]["idx"] + 1 if history else 0
+        now, row = time.time(), timeout_row_seat(seat)
+        text = f"Time ran out: the server decides for seat {seat}."
+        self.store.add_chat(lg.id, idx, row, None, text, now)
+        msg = chat_message(message(idx, row, None, text, now))
+        history.append(msg)
+        del history[:-HISTORY]
+        out = json.dumps({"type": "chat", "game": lg.id, "message": msg}, separators=(",", ":"))
+        for conn in lg.conns:
+            if conn.hello:
+                conn.push(out)
 
     def held_seat(self, lg: LiveGame, c: Connection, seat: int) -> int:
         """The seat, if this connection holds it (its token still valid)."""

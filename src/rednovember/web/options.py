@@ -50,6 +50,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="log lines as text or one JSON object each ($REDNOVEMBER_LOG_FORMAT)")
     p.add_argument("--access-log", action="store_true", default=_env_flag("ACCESS_LOG"),
                    help="log every HTTP request ($REDNOVEMBER_ACCESS_LOG=1)")
+    p.add_argument("--waiting-expiry", type=float,
+                   default=float(_env("WAITING_EXPIRY", str(24 * 3600))), metavar="SECONDS",
+                   help="delete tables still waiting for players that nobody touched for this "
+                        "long (default 86400: 24 h; $REDNOVEMBER_WAITING_EXPIRY)")
+    p.add_argument("--turn-timer-min", type=float, default=float(_env("TURN_TIMER_MIN", "30")),
+                   metavar="SECONDS",
+                   help="the shortest turn timer a table may ask for (default 30; lower values "
+                        "are for tests; $REDNOVEMBER_TURN_TIMER_MIN)")
     add_limit_arguments(p)
 
 

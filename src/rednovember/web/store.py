@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -88,6 +89,14 @@ chat_kinds_table = Table(
     Column("detail", Text, nullable=False),  # JSON object
 )
 
+# Table settings (migration 0003): a game without a row has the defaults.
+settings_table = Table(
+    "rn_table_settings", metadata,
+    Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
+    Column("listed", Boolean, nullable=False, default=False),  # shown in the lobby while waiting
+    Column("settings", Text, nullable=False),  # {"turn_timer": seconds | null} as JSON
+)
+
 
 # Prepared once: building statements costs more than running them (the hot path is one action).
 _INSERT_ACTION = insert(actions_table)
@@ -123,6 +132,8 @@ class GameRecord:
     seats: list[SeatRow] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
     actors: list[int] = field(default_factory=list)
+    listed: bool = False
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -156,12 +167,15 @@ class Store:
 
     # --- writes ---------------------------------------------------------------------------------
     def create_game(self, game_id: str, config: dict[str, Any], creator_hash: str,
-                    seats: int) -> None:
+                    seats: int, listed: bool = False,
+                    settings: dict[str, Any] | None = None) -> None:
         now = time.time()
         with self.engine.begin() as c:
             c.execute(insert(games_table).values(
                 id=game_id, config=json.dumps(config), status="waiting", version=0,
                 creator_hash=creator_hash, result=None, created=now, updated=now))
+            c.execute(insert(settings_table).values(game_id=game_id, listed=listed,
+                                                    settings=json.dumps(settings or {})))
             c.execute(insert(seats_table), [
                 {"game_id": game_id, "seat": s, "kind": "free", "name": None, "bot": None,
                  "token_hash": None} for s in range(seats)])
@@ -199,6 +213,24 @@ class Store:
                                   "result": None if result is None else json.dumps(result)})
         if done.rowcount != 1:
             raise StaleWrite(f"game {game_id} is no longer at version {version - 1}")
+
+    def touch(self, game_id: str) -> None:
+        """Marks the game as touched now (a connection to a waiting game) without a new version."""
+        with self.engine.begin() as c:
+            c.execute(update(games_table).where(games_table.c.id == game_id)
+                      .values(updated=time.time()))
+
+    def delete_if_stale(self, game_id: str, cutoff: float) -> bool:
+        """Deletes a waiting game untouched since ``cutoff`` (checked again in the transaction);
+        whether it was deleted."""
+        with self.engine.begin() as c:
+            gone = c.execute(delete(games_table).where(
+                games_table.c.id == game_id, games_table.c.status == "waiting",
+                games_table.c.updated < cutoff)).rowcount
+            if gone:  # ON DELETE CASCADE needs the pragma; delete the rows explicitly as well
+                for t in (settings_table, seats_table, actions_table, chat_kinds_table, chat_table):
+                    c.execute(delete(t).where(t.c.game_id == game_id))
+        return bool(gone)
 
     def add_chat(self, game_id: str, idx: int, seat: int, name: str | None, text: str,
                  at: float, kind: str | None = None, detail: dict[str, Any] | None = None) -> None:
@@ -248,6 +280,10 @@ class Store:
                                .order_by(actions_table.c.idx)):
                 rec.actions.append(a.action)
                 rec.actors.append(a.seat)
+            st = c.execute(select(settings_table).where(settings_table.c.game_id == game_id)).first()
+            if st is not None:
+                rec.listed = bool(st.listed)
+                rec.settings = json.loads(st.settings)
         return rec
 
     def game_ids(self, unfinished_only: bool = False, limit: int | None = None) -> list[str]:
@@ -259,6 +295,22 @@ class Store:
         with self.engine.connect() as c:
             return [r.id for r in c.execute(q)]
 
+    def listed_waiting_ids(self, limit: int) -> list[str]:
+        """The open tables: listed games that wait for players, newest first."""
+        q = (select(games_table.c.id)
+             .join(settings_table, settings_table.c.game_id == games_table.c.id)
+             .where(games_table.c.status == "waiting", settings_table.c.listed.is_(True))
+             .order_by(games_table.c.created.desc()).limit(limit))
+        with self.engine.connect() as c:
+            return [r.id for r in c.execute(q)]
+
+    def stale_waiting_ids(self, cutoff: float) -> list[str]:
+        """Waiting games nobody has touched since ``cutoff``."""
+        q = select(games_table.c.id).where(games_table.c.status == "waiting",
+                                           games_table.c.updated < cutoff)
+        with self.engine.connect() as c:
+            return [r.id for r in c.execute(q)]
+
 
 __all__ = ["GameRecord", "SeatRow", "StaleWrite", "Store", "actions_table", "chat_kinds_table",
-           "chat_table", "games_table", "metadata", "seats_table", "sqlite_url"]
+           "chat_table", "games_table", "metadata", "seats_table", "settings_table", "sqlite_url"]

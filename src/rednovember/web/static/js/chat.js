@@ -5,6 +5,7 @@
 
 import { raw, t } from "./i18n.js";
 import { talkLine } from "./pings.js";
+import { timeoutLine } from "./timer.js";
 
 const MAX = 300;
 
@@ -65,6 +66,7 @@ export class ChatPanel {
   }
 
   line(m) {
+    if (m.system === "timeout") return timeoutLine(this.page, m);
     const li = document.createElement("li");
     li.dataset.testid = "chat-message";
     const seat = (this.page.summary?.seats || []).find((s) => s.seat === m.seat);

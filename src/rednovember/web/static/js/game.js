@@ -18,6 +18,8 @@ import { Pings } from "./pings.js";
 import { loadGame, stopLoading } from "./load.js";
 import { Show } from "./show.js";
 import { MobileLayout } from "./mobile.js";
+import { adoptSeatLink, openSeatLink } from "./seatlink.js";
+import { renderClock } from "./timer.js";
 
 const SPEC = "spec";
 
@@ -54,6 +56,7 @@ export class GamePage {
   // --- lifecycle --------------------------------------------------------------------------------
   async start() {
     this.root.innerHTML = `<p class="loading">…</p>`;
+    await adoptSeatLink(this.id);
     this.summary = await loadGame(this);
     if (!this.summary) return;
     this.build();
@@ -355,12 +358,14 @@ export class GamePage {
   }
 
   onClick(e) {
-    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-reclaim],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result],[data-rematch]");
+    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-reclaim],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result],[data-rematch],[data-seat-link]");
     if (!el || !this.root.contains(el)) return;
     if (el.disabled) return;
     if (el.dataset.closeOverlay !== undefined) {
       this.overlayClosed = true;
       this.render();
+    } else if (el.dataset.seatLink !== undefined) {
+      openSeatLink(this, Number(el.dataset.seatLink));
     } else if (el.dataset.rematch !== undefined) {
       this.socket.send({ type: "rematch" });
     } else if (el.dataset.act !== undefined) {
@@ -473,6 +478,7 @@ export class GamePage {
     }
     el.className = cls;
     el.innerHTML = `<strong data-testid="turn-text">${esc(text)}</strong>${sub ? `<span class="sub" data-testid="decision-text">${esc(sub)}</span>` : ""}`;
+    renderClock(el, st, this.summary);
   }
 
   // Our seats that went to a bot while we were away (or that we handed over): say so, offer them back.

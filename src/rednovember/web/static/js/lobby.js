@@ -1,19 +1,24 @@
-// The start page: create a game (players, gnomes, variants, seed), open a game by link or id,
-// and the list of recent games (yours marked).
+// The start page: create a game (players, gnomes, variants, seed, open or unlisted table, turn
+// timer), open a game by link or id, the open tables (listed, waiting for players) with their
+// free seats, and this browser's own games.
 
 import { raw, t } from "./i18n.js";
 import { api, store } from "./net.js";
-import { esc } from "./svg.js";
+import { COLOURS, esc } from "./svg.js";
 import { errorText, navigate, toast } from "./app.js";
+import { timerText } from "./timer.js";
 
 const VARIANTS = ["harder", "hardest", "less-deadly-death", "mad-gnomes"];
+const TIMERS = [0, 30, 60, 120, 300]; // seconds per decision; 0: off
+const MY_GAMES = 12; // at most this many of the browser's own games are looked up
 
 export class LobbyPage {
   constructor(root, ctx) {
     this.root = root;
     this.ctx = ctx;
     this.games = [];
-    this.form = { players: 4, per: null, variants: new Set(), seed: "" };
+    this.mine = [];
+    this.form = { players: 4, per: null, variants: new Set(), seed: "", listed: false, timer: 0 };
   }
 
   start() {
@@ -25,9 +30,13 @@ export class LobbyPage {
   destroy() {}
 
   async refresh() {
-    try {
-      this.games = (await api("/api/games?limit=30")).games || [];
-    } catch { this.games = []; }
+    const ids = store.myGames().slice(-MY_GAMES).reverse();
+    const [open, mine] = await Promise.all([
+      api("/api/games?limit=30").then((r) => r.games || []).catch(() => []),
+      Promise.all(ids.map((id) => api(`/api/games/${encodeURIComponent(id)}`).catch(() => null))),
+    ]);
+    this.games = open;
+    this.mine = mine.filter(Boolean).sort((a, b) => (a.created < b.created ? 1 : -1));
     this.renderGames();
   }
 
@@ -58,6 +67,10 @@ export class LobbyPage {
           <h1>${esc(raw("ui", "title"))}</h1>
           <p>${esc(raw("web", "intro"))}</p>
         </section>
+        <section class="card open-tables" aria-labelledby="open-h">
+          <h2 id="open-h">${esc(raw("web_lobby", "open_tables"))}</h2>
+          <div id="games" data-testid="game-list"></div>
+        </section>
         <section class="card create" aria-labelledby="create-h">
           <h2 id="create-h">${esc(raw("web", "create_title"))}</h2>
           <form id="create-form" data-testid="create-form">
@@ -69,6 +82,10 @@ export class LobbyPage {
               ${variants.map((v) => `<label class="check"><input type="checkbox" value="${esc(v)}" data-testid="variant-${esc(v)}" ${f.variants.has(v) ? "checked" : ""}>
                 <span>${esc(raw("variants", v))}</span></label>`).join("")}
             </fieldset>
+            <label class="field"><span>${esc(raw("web_lobby", "turn_timer"))}</span>
+              <select id="f-timer" data-testid="create-timer">${TIMERS.map((s) => `<option value="${s}" ${s === f.timer ? "selected" : ""}>${esc(s ? t("web_lobby", "timer_setting", { time: timerText(s) }) : raw("web_lobby", "timer_off"))}</option>`).join("")}</select></label>
+            <label class="check listed-check"><input type="checkbox" id="f-listed" data-testid="create-listed" ${f.listed ? "checked" : ""}>
+              <span>${esc(raw("web_lobby", "listed"))}<small>${esc(raw("web_lobby", "listed_help"))}</small></span></label>
             <label class="field"><span>${esc(raw("web", "seed"))}</span>
               <input id="f-seed" type="number" inputmode="numeric" min="0" step="1" placeholder="${esc(raw("web", "seed_random"))}" value="${esc(f.seed)}" data-testid="create-seed"></label>
             <button class="btn primary" type="submit" data-testid="create-game">${esc(raw("web", "create_button"))}</button>
@@ -80,8 +97,8 @@ export class LobbyPage {
             <input id="f-join" type="text" placeholder="${esc(raw("web", "join_placeholder"))}" aria-label="${esc(raw("web", "join_placeholder"))}" data-testid="join-input">
             <button class="btn" type="submit" data-testid="join-button">${esc(raw("web", "join_button"))}</button>
           </form>
-          <h3>${esc(raw("web", "recent_games"))}</h3>
-          <div id="games" data-testid="game-list"></div>
+          <h3>${esc(raw("web_lobby", "your_games"))}</h3>
+          <div id="my-games" data-testid="my-games"></div>
         </section>
       </div>`;
     const el = (id) => this.root.querySelector(id);
@@ -91,6 +108,8 @@ export class LobbyPage {
       box.onchange = () => { if (box.checked) f.variants.add(box.value); else f.variants.delete(box.value); };
     }
     el("#f-seed").oninput = (e) => { f.seed = e.target.value; };
+    el("#f-timer").onchange = (e) => { f.timer = Number(e.target.value); };
+    el("#f-listed").onchange = (e) => { f.listed = e.target.checked; };
     el("#create-form").onsubmit = (e) => { e.preventDefault(); this.create(); };
     el("#join-form").onsubmit = (e) => {
       e.preventDefault();
@@ -102,28 +121,49 @@ export class LobbyPage {
   }
 
   renderGames() {
-    const box = this.root.querySelector("#games");
+    this.renderOpen();
+    const box = this.root.querySelector("#my-games");
     if (!box) return;
-    if (!this.games.length) { box.innerHTML = `<p class="muted">${esc(raw("web", "no_games"))}</p>`; return; }
-    const mine = new Set(store.myGames());
-    box.innerHTML = `<ul class="game-list">${this.games.map((g) => {
+    if (!this.mine.length) { box.innerHTML = `<p class="muted">${esc(raw("web_lobby", "no_your_games"))}</p>`; return; }
+    box.innerHTML = `<ul class="game-list">${this.mine.map((g) => {
       const status = raw("web", `status_${g.status}`);
       const free = g.seats.filter((s) => s.kind === "free").length;
       const vs = (g.config.variants || []).length ? " · " + g.config.variants.join(", ") : "";
       return `<li><a href="/g/${esc(g.id)}" data-id="${esc(g.id)}" data-testid="game-${esc(g.id)}">
         <span class="gl-id">${esc(g.id)}</span>
         <span class="gl-info">${esc(t("web", "game_line", { players: g.config.players, turn: g.turn, free }))}${esc(vs)}</span>
-        <span class="badge status-${esc(g.status)}">${esc(status)}</span>${mine.has(g.id) ? `<span class="badge mine">${esc(raw("web", "yours"))}</span>` : ""}</a></li>`;
+        <span class="badge status-${esc(g.status)}">${esc(status)}</span></a></li>`;
     }).join("")}</ul>`;
     for (const a of box.querySelectorAll("a[data-id]")) {
       a.onclick = (e) => { e.preventDefault(); navigate(`/g/${a.dataset.id}`); };
     }
   }
 
+  // The open tables: each with its players, variants, turn timer, free seats (colours) and Join.
+  renderOpen() {
+    const box = this.root.querySelector("#games");
+    if (!box) return;
+    if (!this.games.length) { box.innerHTML = `<p class="muted" data-testid="no-open-tables">${esc(raw("web_lobby", "no_open_tables"))}</p>`; return; }
+    box.innerHTML = `<ul class="open-list">${this.games.map((g) => {
+      const free = g.seats.filter((s) => s.kind === "free");
+      const vs = (g.config.variants || []).map((v) => raw("variants", v).split(" (")[0]).join(", ");
+      const timer = g.settings && g.settings.turn_timer ? `<span class="badge timer">${esc(timerText(g.settings.turn_timer))}</span>` : "";
+      const swatches = free.map((s) => `<span class="swatch" style="background:${COLOURS[s.colour] || s.colour}" title="${esc(raw("colours", s.colour))}"></span>`).join("");
+      const names = free.map((s) => raw("colours", s.colour)).join(", ");
+      return `<li class="open-table" data-testid="open-table-${esc(g.id)}">
+        <div class="ot-main"><span class="ot-line">${esc(t("web_lobby", "table_line", { players: g.config.players, free: free.length }))}</span>
+          ${vs ? `<span class="muted ot-variants">${esc(vs)}</span>` : ""}${timer}</div>
+        <div class="ot-seats" aria-label="${esc(t("web_lobby", "free_seats", { colours: names }))}">${swatches}<span class="sr-only">${esc(t("web_lobby", "free_seats", { colours: names }))}</span></div>
+        <button type="button" class="btn primary small" data-join="${esc(g.id)}" data-testid="join-table-${esc(g.id)}">${esc(raw("web_lobby", "join"))}</button></li>`;
+    }).join("")}</ul>`;
+    for (const b of box.querySelectorAll("button[data-join]")) b.onclick = () => navigate(`/g/${b.dataset.join}`);
+  }
+
   async create() {
     const f = this.form;
     const body = { players: f.players, gnomes_per_player: this.perRange() ? (f.per ?? this.perRange()[2]) : null,
-      variants: [...f.variants], seed: f.seed === "" ? null : Number(f.seed) };
+      variants: [...f.variants], seed: f.seed === "" ? null : Number(f.seed), listed: f.listed,
+      turn_timer: f.timer || null };
     try {
       const res = await api("/api/games", { method: "POST", body });
       store.setCreator(res.game.id, res.creator_token);

@@ -6,6 +6,7 @@ import {
   cardName, describeEntry, describeResult, gnomeName, gnomeWon, itemName, roomShort,
 } from "./describe.js";
 import { attrs, COLOURS, esc, gnomeGlyph } from "./svg.js";
+import { seatLinkButton } from "./seatlink.js";
 
 function miniGnome(colour, fainted = false) {
   return `<svg class="mini-gnome" viewBox="-17 -36 34 40" aria-hidden="true">${gnomeGlyph(colour, { fainted })}</svg>`;
@@ -149,7 +150,7 @@ export function renderSeats(model, page, compact = false) {
     s += `<li class="${cls}" data-testid="seat-${seat.seat}" data-kind="${esc(seat.kind)}">
       <span class="seat-colours">${colours}</span>
       <span class="seat-label">${esc(raw("colours", seat.colour))} · ${esc(t("ui", "player_long", { seat: seat.seat + 1 }))}</span>
-      <span class="seat-who">${seatWho(seat)}${mine ? ` <span class="badge mine">${esc(raw("web", "you"))}</span>` : ""}</span>
+      <span class="seat-who">${seatWho(seat)}${mine ? ` <span class="badge mine">${esc(raw("web", "you"))}</span>` : ""}${mine && !model.over ? seatLinkButton(seat.seat) : ""}</span>
       <span class="seat-actions">${buttons}</span></li>`;
   }
   s += `</ul>`;
