@@ -68,9 +68,13 @@ _SMALL = """() => {
         if (el.matches(".hatch.target")) hit = el.querySelector(".hit") || el;
         const r = hit.getBoundingClientRect();
         if (!r.width || !r.height || getComputedStyle(el).visibility === "hidden") continue;
-        if (r.width < 43.5 || r.height < 43.5) {
+        // an HTML control by its layout size: a card sliding in is scaled for a moment, its
+        // buttons are not smaller for it; the board's SVG targets by what the zoom shows
+        const [w, h] = hit instanceof HTMLElement ? [hit.offsetWidth, hit.offsetHeight]
+            : [r.width, r.height];
+        if (w < 43.5 || h < 43.5) {
             out.push(`${el.tagName.toLowerCase()}[${el.dataset.testid || el.className.baseVal
-                || el.className || el.id}] ${r.width.toFixed(1)}×${r.height.toFixed(1)}`);
+                || el.className || el.id}] ${w.toFixed(1)}×${h.toFixed(1)}`);
         }
     }
     return out;

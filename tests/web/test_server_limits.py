@@ -53,8 +53,9 @@ def test_new_games_and_seats_are_limited_per_client(strict: Server) -> None:
                  for s in range(5)]
         assert [r.status_code for r in seats][:4] == [200, 200, 200, 409]  # the 4th: taken
         assert seats[4].status_code == 429
-        # a refused request changed nothing: three games, seat 0 still held by its first taker
-        assert len(api.get("/api/games").json()["games"]) == 3
+        # a refused request changed nothing: seat 0 is still its first taker's
+        seats_now = api.get(f"/api/games/{gid}").json()["seats"]
+        assert [s["kind"] for s in seats_now] == ["human"] * 3
 
 
 def test_a_client_behind_a_trusted_proxy_is_told_apart(strict: Server) -> None:

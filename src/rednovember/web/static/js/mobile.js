@@ -8,7 +8,7 @@ import { attrs, esc } from "./svg.js";
 
 // tab -> the side column's cards it shows
 const TABS = [
-  ["options", ["result", "reclaim", "actions"]],
+  ["options", ["result", "reclaim", "actions", "recap"]],
   ["crew", ["crew"]],
   ["log", ["log"]],
   ["chat", ["chat"]],
@@ -32,7 +32,12 @@ export class MobileLayout {
   mount(root) {
     this.root = root;
     const side = root.querySelector(".col-side");
-    for (const [tab, ids] of TABS) for (const id of ids) root.querySelector(`#${id}`).dataset.panel = tab;
+    for (const [tab, ids] of TABS) {
+      for (const id of ids) {
+        const card = root.querySelector(`#${id}`);
+        if (card) card.dataset.panel = tab;
+      }
+    }
     const bar = document.createElement("div");
     bar.className = "sheet-bar";
     bar.dataset.testid = "sheet-bar";

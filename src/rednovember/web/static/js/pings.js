@@ -149,8 +149,9 @@ export class Pings {
     this.bar.className = "ping-bar";
     this.bar.innerHTML = `<span class="ping-hint" data-testid="ping-hint" role="status" aria-live="polite"></span>
       <button type="button" class="btn small ping-toggle" data-testid="ping-button" aria-pressed="false"></button>`;
-    const holder = col.querySelector(".board-holder");
-    holder.after(this.bar);
+    // over the board's lower right corner (open sea): a row of its own would push the time track
+    // out of the window (the board and the track are sized to fit it)
+    col.querySelector(".board-holder").append(this.bar);
     this.layer = document.createElement("div");
     this.layer.className = "ping-layer";
     this.layer.dataset.testid = "ping-layer";

@@ -291,6 +291,7 @@ export class Show {
     this.walker = this.marks.firstElementChild;
     this.recapBox = document.createElement("section");
     this.recapBox.className = "card show-recap";
+    this.recapBox.id = "recap"; // on a phone: in the sheet's Options tab (mobile.js)
     this.recapBox.dataset.testid = "recap";
     this.recapBox.hidden = true;
     this.recapBox.addEventListener("click", (ev) => {
