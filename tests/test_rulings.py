@@ -305,7 +305,7 @@ def test_R7_repair_fails_when_ghost_passes_token() -> None:
     g.rng.forced = [1]
     g.apply_text("stop_missile_launch 5")  # ghost 44 -> 39, past the token on 40
     (rep,) = logged(g, "repair")
-    assert rep[5:] == (1, False, True)  # roll 1, failure, doomed
+    assert rep[5:8] == (1, False, True)  # roll 1, failure, doomed
     assert g.tokens[_token(g, "missile_launch")] == 40
 
 
@@ -314,7 +314,7 @@ def test_R7_repair_succeeds_when_ghost_ends_on_the_token_space() -> None:
     g.rng.forced = [1]
     g.apply_text("stop_missile_launch 4")  # ghost 40: not past
     (rep,) = logged(g, "repair")
-    assert rep[6:] == (True, False)
+    assert rep[6:8] == (True, False)
     assert g.tokens[_token(g, "missile_launch")] == -1
 
 
@@ -329,7 +329,7 @@ def test_R7_amended_fix_engine_past_its_token_fails_entirely_track_reset_include
     g.rng.forced = [1]
     g.apply_text("fix_engine 5")  # ghost 39 < 42: doomed, whatever the roll
     (rep,) = logged(g, "repair")
-    assert rep[5:] == (1, False, True)
+    assert rep[5:8] == (1, False, True)
     assert g.tracks[_track(g, "pressure")] == pressure  # not reset
     assert g.tokens[_token(g, "crushed")] == 42
     assert not logged(g, "track_reset")
@@ -357,7 +357,7 @@ def test_R7_amended_fix_reactor_has_no_token_and_is_never_doomed() -> None:
     g.rng.forced = [1]
     g.apply_text("fix_reactor 10")
     (rep,) = logged(g, "repair")
-    assert rep[6:] == (True, False)
+    assert rep[6:8] == (True, False)
     assert g.tracks[_track(g, "heat")] == 5
 
 
@@ -379,7 +379,7 @@ def test_R7_fix_engine_only_for_a_passed_token_is_doomed() -> None:
     g.rng.forced = [1]
     g.apply_text("fix_engine 5")
     (rep,) = logged(g, "repair")
-    assert rep[6:] == (False, True)
+    assert rep[6:8] == (False, True)
     assert g.tokens[_token(g, "crushed")] == 42
 
 
@@ -704,7 +704,7 @@ def test_R7_low_water_penalty_counts_when_checking_the_passed_token() -> None:
     g.rng.forced = [1]
     g.apply_text("stop_missile_launch 3")  # 3 + 2 minutes: ghost 39, past the token
     (rep,) = logged(g, "repair")
-    assert rep[6:] == (False, True)
+    assert rep[6:8] == (False, True)
 
 
 def test_R13_replacement_after_air_ran_out_draws_the_items_on_the_way() -> None:
