@@ -158,3 +158,18 @@ def test_rematch_from_the_end_screen_keeps_the_seat(new_context: Any, rn_url: st
     page.wait_for_url(re.compile(r"/g/(?!" + re.escape(gid) + r")[A-Za-z0-9_-]+$"))
     expect(page.locator("[data-testid=seat-tab-0]")).to_be_visible()  # Ada holds her seat again
     assert state(page, seat=0)["status"] == "playing"
+
+
+def test_rooms_and_hatches_explain_themselves_on_hover(new_context: Any) -> None:
+    """Issue 8: hover help on rooms and hatches (SVG titles, the browser's tooltip), translated."""
+    page = _page(new_context(), "/")
+    gid = create_game(page, 3, seed=32)
+    take_seat(page, 0, "Ada")
+    state(page)
+    title = page.locator("[data-testid=room-1] > title")
+    expect(title).to_have_text(re.compile(r"Engine Room[\s\S]*Repaired here: Fix Engine"))
+    hatch = page.locator("[data-testid^=hatch-] > title").first
+    expect(hatch).to_have_text(re.compile(r"Hatch between|Exterior hatch"))
+    page.select_option("[data-testid=language-select]", "de")
+    expect(title).to_have_text(re.compile(r"Hier repariert man: "))
+    assert gid and not page.js_errors, page.js_errors

@@ -4,7 +4,7 @@
 // data-pick (a UI choice such as a repair group), and a data-testid for tests.
 
 import { raw, t } from "./i18n.js";
-import { gnomeName, roomName, roomTitle, SEA, trackName, tokenName } from "./describe.js";
+import { gnomeName, kindName, roomName, roomTitle, SEA, trackName, tokenName } from "./describe.js";
 import {
   attrs, esc, flameIcon, gnomeGlyph, itemIcon, ROOM_ICONS, skullIcon, starPath, TRACK_COLOURS,
 } from "./svg.js";
@@ -147,12 +147,15 @@ function roomSvg(model, r, targets) {
   const target = targets.rooms[r];
   const drawArea = data.draw_rooms[String(r)];
   const changed = targets.changes && targets.changes.rooms.has(r);
+  const state = roomName(model, r) + (fire ? ", " + raw("ui", "fire") : "")
+    + (water === 1 ? ", " + raw("ui", "low_water") : water === 2 ? ", " + raw("ui", "high_water") : "");
+  const here = Object.entries(data.room_repairs).filter(([, rep]) => rep.room === r).map(([k]) => kindName(k));
+  const help = here.length ? `${state}\n${t("web", "repair_here", { kinds: here.join(", ") })}` : state;
   let s = `<g class="room${target ? " target" : ""}${fire ? " burning" : ""}${changed ? " changed" : ""}" ${attrs({
     "data-testid": `room-${r}`, "data-room": r, "data-act": target?.act, "data-pick": target?.pick,
     role: target ? "button" : "img", tabindex: target ? 0 : undefined,
-    "aria-label": target ? target.label : roomName(model, r) + (fire ? ", " + raw("ui", "fire") : "")
-      + (water === 1 ? ", " + raw("ui", "low_water") : water === 2 ? ", " + raw("ui", "high_water") : ""),
-  })}>`;
+    "aria-label": target ? target.label : state,
+  })}><title>${esc(target ? `${target.label}\n${help}` : help)}</title>`;
   s += `<rect class="room-bg" x="${rc.x}" y="${rc.y}" width="${rc.w}" height="${rc.h}" rx="10"/>`;
   if (fire) s += `<rect x="${rc.x}" y="${rc.y}" width="${rc.w}" height="${rc.h}" rx="10" fill="url(#fire-grad)" class="fire-tint"/>`;
   if (water) {
@@ -201,7 +204,7 @@ function hatchSvg(model, h, targets) {
     "data-testid": `hatch-${h.key}`, "data-act": target?.act, "data-pick": target?.pick,
     role: target ? "button" : "img", tabindex: target ? 0 : undefined,
     "aria-label": target ? target.label : label + (blocked ? " — " + raw("web", "blocked") : ""),
-  })}>`;
+  })}><title>${esc((target ? target.label + "\n" : "") + label + (blocked ? " — " + raw("web", "blocked") : ""))}</title>`;
   s += `<line class="corridor" x1="${h.x1}" y1="${h.y1}" x2="${h.x2}" y2="${h.y2}"/>`;
   s += `<g transform="translate(${h.x},${h.y})">`;
   // an invisible hit circle around a hatch that may be tapped (board.css widens it on touch screens)
