@@ -4,7 +4,6 @@ database made before the table settings existed (issue 8)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,7 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import MetaData, create_engine
+from pgcluster import database_url
+from sqlalchemy import MetaData, create_engine, text
+from sqlalchemy.engine import Engine
 from webtools import Server, WsClient, auth, new_game, seated_game, take
 
 from rednovember.rules import Config
@@ -123,10 +124,18 @@ def test_seat_token_never_in_a_url_or_the_log(own_server: Callable[..., Server])
 
 
 # --- expiry ---------------------------------------------------------------------------------------
+def _sql(db: Path) -> Engine:
+    """The test database of ``db`` (SQLite, or PostgreSQL with RN_TEST_DB=postgresql)."""
+    return create_engine(database_url(db))
+
+
 def _age(db: Path, gids: list[str], seconds: float) -> None:
-    with sqlite3.connect(db) as c:
+    engine = _sql(db)
+    with engine.begin() as c:
         for gid in gids:
-            c.execute("UPDATE rn_games SET updated = ? WHERE id = ?", (time.time() - seconds, gid))
+            c.execute(text("UPDATE rn_games SET updated = :t WHERE id = :g"),
+                      {"t": time.time() - seconds, "g": gid})
+    engine.dispose()
 
 
 def test_expiry_at_start_deletes_only_untouched_waiting_games(
@@ -150,15 +159,20 @@ def test_expiry_at_start_deletes_only_untouched_waiting_games(
         assert api.get(f"/api/games/{fresh}").status_code == 200
         assert api.get(f"/api/games/{playing}").json()["status"] == "playing"
         assert stale not in [g["id"] for g in api.get("/api/games").json()["games"]]
-    with sqlite3.connect(db) as c:
+    engine = _sql(db)
+    with engine.connect() as c:
         for table in ("rn_seats", "rn_table_settings", "rn_actions", "rn_chat"):
-            assert c.execute(f"SELECT COUNT(*) FROM {table} WHERE game_id IN (?, ?)",
-                             (stale, stale_seated)).fetchone()[0] == 0
+            assert c.execute(text(f"SELECT COUNT(*) FROM {table} WHERE game_id IN (:a, :b)"),
+                             {"a": stale, "b": stale_seated}).scalar_one() == 0
+    engine.dispose()
 
 
 def _updated(db: Path, gid: str) -> float:
-    with sqlite3.connect(db) as c:
-        return float(c.execute("SELECT updated FROM rn_games WHERE id = ?", (gid,)).fetchone()[0])
+    engine = _sql(db)
+    with engine.connect() as c:
+        value = c.execute(text("SELECT updated FROM rn_games WHERE id = :g"), {"g": gid}).scalar_one()
+    engine.dispose()
+    return float(value)
 
 
 def test_seats_and_connections_touch_a_waiting_game(own_server: Callable[..., Server],
@@ -250,7 +264,7 @@ def test_turn_timer_survives_a_restart_and_skips_bots(own_server: Callable[..., 
 # --- a database made before the table settings ------------------------------------------------------
 def test_old_schema_database_opens(own_server: Callable[..., Server], tmp_path: Path) -> None:
     db = tmp_path / "old.db"
-    engine = create_engine(f"sqlite:///{db}")
+    engine = create_engine(database_url(db))
     old = MetaData()
     for table in (games_table, seats_table, actions_table, chat_table):
         table.to_metadata(old)
@@ -265,7 +279,7 @@ def test_old_schema_database_opens(own_server: Callable[..., Server], tmp_path: 
                                           "name": None, "bot": None, "token_hash": None}
                                          for s in range(2)])
     engine.dispose()
-    store = Store(f"sqlite:///{db}")
+    store = Store(database_url(db))
     rec = store.load_game("oldgame0001")
     assert rec is not None and rec.listed is False and rec.settings == {}
     store.close()

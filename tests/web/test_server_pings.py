@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pgcluster import database_url
 from sqlalchemy import create_engine, insert
 from webtools import Server, WsClient, seated_game
 
@@ -191,7 +192,7 @@ def test_a_database_made_before_pings_keeps_working(tmp_path: Path,
     """The old schema has no rn_chat_kinds table: its chat rows load as they are, the table is
     created on start, and pings and undo lines are stored next to the old messages."""
     db = tmp_path / "old.db"
-    engine = create_engine(f"sqlite:///{db}")
+    engine = create_engine(database_url(db))
     metadata.create_all(engine, tables=[games_table, seats_table, actions_table, chat_table])
     with engine.begin() as c:
         c.execute(insert(games_table).values(
@@ -205,7 +206,7 @@ def test_a_database_made_before_pings_keeps_working(tmp_path: Path,
         c.execute(insert(chat_table).values(game_id="oldgame12345", idx=0, seat=1, name="Old1",
                                             text="hello from before", at=1.0))
     engine.dispose()
-    store = Store(f"sqlite:///{db}")
+    store = Store(database_url(db))
     assert store.load_chat("oldgame12345", 100) == [
         {"idx": 0, "seat": 1, "name": "Old1", "text": "hello from before", "at": 1.0}]
     store.add_chat("oldgame12345", 1, 0, "Old0", "I'll go here — the Sea", 2.0, "ping",
