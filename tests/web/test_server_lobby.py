@@ -292,3 +292,23 @@ def test_old_schema_database_opens(own_server: Callable[..., Server], tmp_path: 
         assert api.get("/api/games/oldgame0001").json()["status"] == "playing"
         gid, _ = new_game(api, 2, listed=True)
         assert gid in [g["id"] for g in api.get("/api/games").json()["games"]]
+
+
+def test_an_undo_buys_no_time_on_the_turn_timer(own_server: Callable[..., Server]) -> None:
+    """Every change restarts the clock of the decision in play, except an undo: taking a move
+    back must not give the player a fresh clock."""
+    server = own_server("--turn-timer-min", "1")
+    with httpx.Client(base_url=server.url, timeout=10.0) as api:
+        gid, _ = new_game(api, 3, seed=5, turn_timer=30)
+        tokens = [take(api, gid, s) for s in range(3)]
+        mover = api.get(f"/api/games/{gid}").json()["to_move"]
+        st = api.get(f"/api/games/{gid}/state", headers=auth(tokens[mover])).json()
+        opening = next(a["text"] for a in st["actions"] if a["kind"] == "open")
+        assert api.post(f"/api/games/{gid}/act", json={"action": opening},
+                        headers=auth(tokens[mover])).status_code == 200
+        after_move = api.get(f"/api/games/{gid}").json()["clock"]["remaining"]
+        time.sleep(1.2)
+        assert api.post(f"/api/games/{gid}/undo", json={},
+                        headers=auth(tokens[mover])).status_code == 200
+        clock = api.get(f"/api/games/{gid}").json()["clock"]
+        assert clock["seat"] == mover and clock["remaining"] <= after_move - 1.0, clock

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -271,8 +272,6 @@ class Hub:
                     settings: TableSettings | None = None) -> tuple[LiveGame, str]:
         """A new game waiting for its seats; returns it with its creator token (with
         ``creator_hash``, a rematch keeps the first game's creator and the token is unused)."""
-        import secrets
-
         if seed is None:
             seed = secrets.randbits(48)
         try:
@@ -512,6 +511,7 @@ class Hub:
         lg.game = new
         lg.actors.pop()
         lg.version += 1
+        lg.clock_version = lg.version  # the turn timer goes on: an undo buys no time
         self.broadcast(lg, stable)
         self.kick(lg)
         try:  # said in the table talk: the others' logs just shrink
