@@ -45,12 +45,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(db_url: str, port: int, log_path: Path) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "rednovember.cli", "serve", "--host", "127.0.0.1", "--port",
            str(port), "--db", db_url, "--bot-delay", "0", "--takeover-grace", "0",
-           "--no-limits"]  # one client address plays every seat
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+           "--no-limits",  # one client address plays every seat
+           "--log-level", "warning"]  # not a line per connection
+    # The log goes to a file: a pipe nobody reads fills up and then blocks the server's loop.
+    log = open(log_path, "ab")  # noqa: SIM115 - the server's, closed with the process
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    log.close()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -187,7 +191,7 @@ def main() -> int:
             url = pgcluster.Cluster().start().database("load")  # stopped at exit
         else:
             url = args.db
-        proc = start_server(url, port)
+        proc = start_server(url, port, Path(tmp) / "server.log")
         try:
             stats = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
         finally:
