@@ -28,3 +28,10 @@ def test_python_dash_m_runs_the_command() -> None:
     done = subprocess.run([sys.executable, "-m", "rednovember", "--version"], capture_output=True,
                           text=True, timeout=60, check=False)
     assert done.returncode == 0 and done.stdout.strip() == f"rednovember {__version__}"
+
+
+def test_play_help_lists_the_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert all(name in out for name in ("random", "heuristic", "search"))

@@ -20,7 +20,14 @@ from rednovember.rules.serialize import to_dict, to_json
 from rednovember.terminal import board
 from rednovember.terminal.app import PlayApp, play
 from rednovember.terminal.menu import build_menu
-from rednovember.terminal.newgame import Setup, SetupError, load_setup, new_setup, parse_bots
+from rednovember.terminal.newgame import (
+    DEFAULT_BOT,
+    Setup,
+    SetupError,
+    load_setup,
+    new_setup,
+    parse_bots,
+)
 
 
 def console() -> tuple[Console, io.StringIO]:
@@ -215,7 +222,7 @@ def test_interactive_setup() -> None:
     assert cfg.players == 2 and cfg.gnomes_per_player == 2
     assert cfg.variants == {"harder", "mad-gnomes"}
     assert set(setup.bots) == {1}
-    assert setup.bots[1].name == "random"  # an empty answer takes the default bot
+    assert setup.bots[1].name == DEFAULT_BOT == "search"  # an empty answer: the strongest bot
     assert "not a valid answer" in buf.getvalue()
 
 

@@ -7,6 +7,7 @@ import os
 import sys
 
 from . import __version__
+from .bots import BOTS
 from .rules import VARIANTS, DataError, load_data
 from .web.options import add_arguments as add_serve_arguments
 
@@ -32,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     _variants(play)
     play.add_argument("--seed", type=int, help="random seed (default: random)")
     play.add_argument("--bot", action="append", default=[], metavar="SEAT=NAME",
-                      help="let a bot play a seat, e.g. --bot 2=random (seats count from 1)")
+                      help="let a bot play a seat, e.g. --bot 2=search (seats count from 1); "
+                           f"bots: {', '.join(sorted(BOTS))}")
     play.add_argument("--load", metavar="FILE", help="resume a saved game")
     play.add_argument("--lang", default="en",
                       help="language of the texts: en, de, fr, pl, ru or es (default en)")
