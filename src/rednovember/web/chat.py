@@ -10,15 +10,14 @@ its own language; ``text`` is the English sentence for pages that do not know th
 
 from __future__ import annotations
 
-import time
 import unicodedata
-from collections import deque
 from typing import Any
 
 from ..i18n import Catalog, catalog, names
 from ..i18n.describe import describe_entry
 from ..rules import SEA, Game, GameData
 from ..rules.view import log_for
+from .limits import Window
 from .protocol import PING_TARGETS, PING_WHATS, ProtocolError, jsonable
 
 MAX_CHARS = 300
@@ -44,16 +43,12 @@ class RateLimit:
         self.burst = burst
         self.window = window
         self.name = name  # what is limited, for the error message
-        self.times: deque[float] = deque()
+        self._times = Window(burst, window, name)  # one connection: one key
 
     def check(self, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
-        while self.times and now - self.times[0] > self.window:
-            self.times.popleft()
-        if len(self.times) >= self.burst:
+        if self._times.wait("", now):
             raise ProtocolError("rate_limited", f"{self.name}: at most {self.burst} messages in "
                                                 f"{self.window:g} seconds")
-        self.times.append(now)
 
 
 def message(idx: int, seat: int, name: str | None, text: str, at: float, kind: str | None = None,

@@ -738,13 +738,22 @@ class Hub:
 
     def post(self, lg: LiveGame, seat: int, text: str, kind: str | None,
              detail: dict[str, Any] | None, before: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Stores a chat line and sends it to every connection (after ``before``, if given)."""
+        """Stores a seat's chat line and sends it to every connection (after ``before``)."""
+        return self._add_line(lg, seat, lg.seats[seat].name, text, kind, detail, before)
+
+    def note_timeout(self, lg: LiveGame, seat: int) -> None:
+        """Tells the table (a chat note, stored) that the server decides for a seat out of time."""
+        self._add_line(lg, timeout_row_seat(seat), None,
+                       f"Time ran out: the server decides for seat {seat}.", None, None)
+
+    def _add_line(self, lg: LiveGame, row_seat: int, name: str | None, text: str,
+                  kind: str | None, detail: dict[str, Any] | None,
+                  before: dict[str, Any] | None = None) -> dict[str, Any]:
         history = self.chat_history(lg)
         idx = history[-1]["idx"] + 1 if history else 0
         now = time.time()
-        name = lg.seats[seat].name
-        self.store.add_chat(lg.id, idx, seat, name, text, now, kind, detail)
-        msg = message(idx, seat, name, text, now, kind, detail)
+        self.store.add_chat(lg.id, idx, row_seat, name, text, now, kind, detail)
+        msg = chat_message(message(idx, row_seat, name, text, now, kind, detail))
         history.append(msg)
         del history[:-HISTORY]
         sent = [{**before, "idx": idx, "at": now}] if before else []
@@ -755,21 +764,6 @@ class Hub:
                 for text_out in out:
                     conn.push(text_out)
         return msg
-
-    def note_timeout(self, lg: LiveGame, seat: int) -> None:
-        """Tells the table (a chat note, stored) that the server decides for a seat out of time."""
-        history = self.chat_history(lg)
-        idx = history[-1]["idx"] + 1 if history else 0
-        now, row = time.time(), timeout_row_seat(seat)
-        text = f"Time ran out: the server decides for seat {seat}."
-        self.store.add_chat(lg.id, idx, row, None, text, now)
-        msg = chat_message(message(idx, row, None, text, now))
-        history.append(msg)
-        del history[:-HISTORY]
-        out = json.dumps({"type": "chat", "game": lg.id, "message": msg}, separators=(",", ":"))
-        for conn in lg.conns:
-            if conn.hello:
-                conn.push(out)
 
     def held_seat(self, lg: LiveGame, c: Connection, seat: int) -> int:
         """The seat, if this connection holds it (its token still valid)."""

@@ -43,22 +43,28 @@ class Window:
     what: str
     keys: OrderedDict[str, deque[float]] = field(default_factory=OrderedDict)
 
-    def check(self, key: str, now: float | None = None) -> None:
+    def wait(self, key: str, now: float | None = None) -> int:
+        """0 when the event is admitted (and counted), else the whole seconds until it would be."""
         if self.limit <= 0:
-            return
+            return 0
         now = time.monotonic() if now is None else now
         times = self.keys.pop(key, None) or deque()
-        while times and now - times[0] >= self.seconds:
+        while times and now - times[0] > self.seconds:
             times.popleft()
         self.keys[key] = times  # most recently seen last
         if len(self.keys) > MAX_CLIENTS:
             self.keys.popitem(last=False)
         if len(times) >= self.limit:
-            wait = max(1, math.ceil(self.seconds - (now - times[0])))
+            return max(1, math.ceil(self.seconds - (now - times[0])))
+        times.append(now)
+        return 0
+
+    def check(self, key: str, now: float | None = None) -> None:
+        wait = self.wait(key, now)
+        if wait:
             raise ProtocolError("rate_limited", f"too many {self.what}: at most {self.limit} in "
                                                 f"{self.seconds:g} s; try again in {wait} s",
                                 "rate", limit=self.limit, seconds=wait)
-        times.append(now)
 
 
 class ClientLimits:
