@@ -209,8 +209,8 @@ def test_a_database_made_before_pings_keeps_working(tmp_path: Path,
     store = Store(database_url(db))
     assert store.load_chat("oldgame12345", 100) == [
         {"idx": 0, "seat": 1, "name": "Old1", "text": "hello from before", "at": 1.0}]
-    store.add_chat("oldgame12345", 1, 0, "Old0", "I'll go here — the Sea", 2.0, "ping",
-                   {"target": {"kind": "room", "id": 0}, "what": "go"})
+    assert store.add_chat("oldgame12345", 0, "Old0", "I'll go here — the Sea", 2.0, "ping",
+                          {"target": {"kind": "room", "id": 0}, "what": "go"}) == 1
     history = store.load_chat("oldgame12345", 100)
     assert history[0] == {"idx": 0, "seat": 1, "name": "Old1", "text": "hello from before",
                           "at": 1.0}

@@ -35,6 +35,7 @@ from ..i18n.describe import VARIANTS as LOG_VARIANTS
 from ..rules import COLOURS, VARIANTS, GameData, load_data
 from ..rules.serialize import to_dict
 from . import PROTOCOL_VERSION
+from .cluster import nodes_for
 from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
 from .limits import ClientLimits, Limits, message_window
@@ -195,7 +196,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         log.info("database schema at revision %s", store.schema)
-        hub = Hub(store, game_data, bot_delay, takeover_grace, waiting_expiry, min_turn_timer)
+        hub = Hub(store, game_data, bot_delay, takeover_grace, waiting_expiry, min_turn_timer,
+                  nodes_for(store.shared, db_url, store.node))
         app.state.hub = hub
         await hub.start()
         try:
@@ -332,7 +334,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         limit.new_game(who, lambda gid: gid in hub.games and hub.games[gid].status == "waiting")
         settings = TableSettings(body.listed,
                                  check_turn_timer(body.turn_timer, hub.tables.min_turn_timer))
-        lg, token = hub.create_game(body.players, body.gnomes_per_player, body.variants, body.seed,
+        lg, token = await hub.create_game(body.players, body.gnomes_per_player, body.variants, body.seed,
                                     settings=settings)
         limit.created(who, lg.id)
         return {"game": hub.summary(lg), "creator_token": token}
@@ -344,7 +346,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         hub = hub_of(request)
         out = []
         for gid in hub.store.listed_waiting_ids(limit):
-            lg = hub.find(gid)
+            lg = await hub.find(gid)
             if lg is not None:
                 out.append(hub.summary(lg))
                 hub.release(lg)
@@ -353,24 +355,24 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     @app.get("/api/games/{game_id}")
     async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        return hub.summary(hub.get(game_id))
+        return hub.summary(await hub.get(game_id))
 
     @app.post("/api/games/{game_id}/seats")
     async def take_seat(game_id: str, body: TakeSeat, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        lg = hub.get(game_id)
+        lg = await hub.get(game_id)
         name = " ".join(body.name.split())
         if not name or not name.isprintable():
             raise ProtocolError("bad_message", "name: give a printable name")
         limit.seats.check(client_of(request))
-        seat, token = hub.take_seat(lg, body.seat, body.colour, name)
+        seat, token = await hub.take_seat(lg, body.seat, body.colour, name)
         return {"seat": seat, "token": token, "game": hub.summary(lg)}
 
     @app.get("/api/games/{game_id}/state")
     async def game_state(game_id: str, request: Request, authorization: Auth = None,
                          x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
-        lg = hub.get(game_id)
+        lg = await hub.get(game_id)
         token = bearer(authorization, x_seat_token)
         seat = seat_of(lg, token) if token else None
         return hub.state(lg, seat)
@@ -379,7 +381,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def legal(game_id: str, request: Request, authorization: Auth = None,
                     x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
-        lg = hub.get(game_id)
+        lg = await hub.get(game_id)
         seat = seat_of(lg, bearer(authorization, x_seat_token))
         st = hub.state(lg, seat, len(lg.game.log))
         return {"seat": seat, "version": lg.version, "actions": st["actions"]}
@@ -388,18 +390,18 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def act(game_id: str, body: ActBody, request: Request, authorization: Auth = None,
                   x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
-        lg = hub.get(game_id)
+        lg = await hub.get(game_id)
         seat = seat_of(lg, bearer(authorization, x_seat_token))
-        hub.act(lg, seat, body.action, body.version)
+        await hub.act(lg, seat, body.action, body.version)
         return {"ok": True, "version": lg.version, "state": hub.state(lg, seat)}
 
     @app.post("/api/games/{game_id}/undo")
     async def undo(game_id: str, request: Request, body: UndoBody | None = None,
                    authorization: Auth = None, x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
-        lg = hub.get(game_id)
+        lg = await hub.get(game_id)
         seat = seat_of(lg, bearer(authorization, x_seat_token))
-        hub.undo(lg, seat, body.version if body else None)
+        await hub.undo(lg, seat, body.version if body else None)
         return {"ok": True, "version": lg.version, "state": hub.state(lg, seat)}
 
     @app.post("/api/games/{game_id}/seats/{seat}/bot")
@@ -407,7 +409,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                           authorization: Auth = None, x_seat_token: SeatTok = None,
                           x_creator_token: CreatorTok = None) -> dict[str, Any]:
         hub = hub_of(request)
-        lg = hub.get(game_id)
+        lg = await hub.get(game_id)
         token = bearer(authorization, x_seat_token)
         by: set[int] = set()
         if token:
@@ -418,7 +420,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         creator = lg.is_creator(x_creator_token)
         if x_creator_token and not creator:
             raise ProtocolError("unauthorised", "this is not the game's creator token")
-        hub.hand_to_bot(lg, seat, body.bot, by, creator)
+        await hub.hand_to_bot(lg, seat, body.bot, by, creator)
         return {"ok": True, "game": hub.summary(lg)}
 
     @app.post("/api/games/{game_id}/seat-link")
@@ -427,7 +429,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                              x_seat_token: SeatTok = None) -> dict[str, Any]:
         """The holder's seat link (token in the URL fragment) and its QR code (SVG)."""
         hub = hub_of(request)
-        lg = hub.get(game_id)
+        lg = await hub.get(game_id)
         token = bearer(authorization, x_seat_token)
         seat = seat_of(lg, token)
         assert token is not None
@@ -440,32 +442,32 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay_at(game_id: str, step: int, request: Request) -> dict[str, Any]:
         """The game after its first ``step`` actions (spectator's rights while it runs)."""
-        return replay_step(hub_of(request).get(game_id), step)
+        return replay_step(await hub_of(request).get(game_id), step)
 
     stories = StoryCache()
 
     @app.get("/api/games/{game_id}/story")
     async def story(game_id: str, request: Request) -> dict[str, Any]:
         """A finished game's story for the end screen (409 ``not_over`` before the end)."""
-        return stories.story(hub_of(request).get(game_id))
+        return stories.story(await hub_of(request).get(game_id))
 
     @app.post("/api/games/{game_id}/seats/{seat}/reclaim")
     async def reclaim(game_id: str, seat: int, request: Request, body: ReclaimBody | None = None,
                       authorization: Auth = None, x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
-        lg = hub.get(game_id)
+        lg = await hub.get(game_id)
         token = bearer(authorization, x_seat_token)
         if not token:
             raise ProtocolError("unauthorised", "send the seat's original token (Authorization: "
                                                 "Bearer …)")
         name = " ".join(body.name.split()) if body and body.name else None
-        hub.reclaim(lg, seat, token, name or None)
+        await hub.reclaim(lg, seat, token, name or None)
         return {"ok": True, "seat": seat, "game": hub.summary(lg)}
 
     @app.get("/api/games/{game_id}/export")
     async def export(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        lg = hub.get(game_id)
+        lg = await hub.get(game_id)
         if lg.status != "over":
             raise ProtocolError("forbidden", "the save is available once the game is over (it "
                                              "holds the order of the decks)")
@@ -477,7 +479,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await ws.accept()
         hub = hub_of(ws)
         try:
-            lg = hub.find(game_id)
+            lg = await hub.find(game_id)
         except Exception:  # pragma: no cover - a broken record
             log.exception("loading game %s", game_id)
             lg = None
@@ -570,7 +572,7 @@ async def _serve_socket(hub: Hub, lg: LiveGame, ws: WebSocket, conn: Connection,
         except ProtocolError as exc:
             conn.push_obj({"type": "error", "id": _id_of(text), **exc.to_dict()})
             continue
-        handle(hub, lg, conn, text)
+        await handle(hub, lg, conn, text)
 
 
 def _id_of(text: str | bytes) -> str | int | None:
@@ -593,7 +595,7 @@ async def _receive_or_writer_done(receive: Awaitable[Message],
     return None
 
 
-def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
+async def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
     """One client message. Never raises: every refusal is an ``error`` message to the client."""
     rid: str | int | None = None
     ref: str | None = None
@@ -605,7 +607,7 @@ def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
             ref = ref[:40]
         msg = validate(raw)
         if msg.type == "hello":
-            hub.hello(lg, conn, msg.tokens, msg.creator)
+            await hub.hello(lg, conn, msg.tokens, msg.creator)
             return
         if not conn.hello:
             raise ProtocolError("bad_message", "send 'hello' first")
@@ -616,29 +618,29 @@ def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
             hub.send_states(lg, conn)
             return
         if msg.type == "rematch":
-            nxt = hub.rematch(lg, lg.held_seats(conn), conn.creator)
+            nxt = await hub.rematch(lg, lg.held_seats(conn), conn.creator)
             conn.push_obj({"type": "ack", "id": rid, "ref": msg.type, "version": lg.version,
                            "next": nxt.id})
             return
         assert msg.seat is not None
         if msg.type == "act":
             assert msg.action is not None
-            hub.act(lg, hub.held_seat(lg, conn, msg.seat), msg.action, msg.version)
+            await hub.act(lg, hub.held_seat(lg, conn, msg.seat), msg.action, msg.version)
         elif msg.type == "undo":
-            hub.undo(lg, hub.held_seat(lg, conn, msg.seat), msg.version)
+            await hub.undo(lg, hub.held_seat(lg, conn, msg.seat), msg.version)
         elif msg.type == "chat":
             assert msg.text is not None
-            hub.chat(lg, conn, msg.seat, msg.text)
+            await hub.chat(lg, conn, msg.seat, msg.text)
         elif msg.type == "ping":
             assert msg.target is not None and msg.what is not None
-            hub.ping(lg, conn, msg.seat, msg.target, msg.what)
+            await hub.ping(lg, conn, msg.seat, msg.target, msg.what)
         elif msg.type == "bot":
             assert msg.bot is not None
             by = lg.held_seats(conn)
-            hub.hand_to_bot(lg, msg.seat, msg.bot, by, conn.creator)
+            await hub.hand_to_bot(lg, msg.seat, msg.bot, by, conn.creator)
         elif msg.type == "reclaim":
             assert msg.token is not None
-            hub.reclaim(lg, msg.seat, msg.token, msg.name)
+            await hub.reclaim(lg, msg.seat, msg.token, msg.name)
         conn.push_obj({"type": "ack", "id": rid, "ref": msg.type, "version": lg.version})
     except ProtocolError as exc:
         conn.push_obj({"type": "error", **exc.to_dict(), "id": rid, "ref": ref})

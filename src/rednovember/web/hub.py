@@ -1,24 +1,26 @@
 """Live games: the engine state of every game in play, its seats and connections, the fan-out of
-per-seat views after every change, and the server-side bot seats.
+per-seat views after every change, the server-side bot seats, and the other server processes that
+share the database (web/cluster.py).
 
-Everything that changes a game runs synchronously on the event loop (no ``await`` between the
-checks, the database write and the broadcast), so two requests can never interleave. Only a bot's
-thinking runs in a worker thread, on a copy of the game; its move is applied only if the game has
-not changed meanwhile.
+A change of a game holds the game's lock (``LiveGame.lock``) from its checks through the database
+write to the broadcast, so two changes of one game never interleave while other games go on: the
+database work runs in a small pool of threads (never on the event loop), and a bot's thinking in
+another, on a copy of the game (its move is applied only if the game has not changed meanwhile).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Coroutine, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from ..bots import BOTS, Bot, make_bot
 from ..rules import Action, ActionError, Config, ConfigError, Game, GameData, new_game, parse_action
@@ -27,19 +29,11 @@ from ..rules.hidden import undo as engine_undo
 from ..rules.serialize import SaveError, replay
 from ..rules.view import log_for
 from . import security
-from .chat import (
-    HISTORY,
-    RateLimit,
-    clean,
-    message,
-    ping_target,
-    ping_text,
-    undo_detail,
-    undo_text,
-)
-from .limits import Window
+from .chat import HISTORY, clean, message, ping_target, ping_text, undo_detail, undo_text
+from .cluster import CLAIM_EVERY, Nodes, Solo
+from .live import PRESENCE_FRESH, Connection, LiveGame, Seat
 from .protocol import ProtocolError, action_info, jsonable, result_info, suggestions
-from .store import GameRecord, SeatRow, StaleWrite, Store
+from .store import GameRecord, StaleWrite, Store
 from .tables import (
     DEFAULT_WAITING_EXPIRY,
     MIN_TURN_TIMER,
@@ -51,127 +45,23 @@ from .tables import (
 
 log = logging.getLogger("rednovember.web")
 
-OUTBOX_LIMIT = 256  # unsent messages per connection before it is dropped (close 4008)
-
-
-@dataclass
-class Seat:
-    seat: int
-    gnomes: list[int]
-    colours: list[str]
-    kind: str = "free"  # free / human / bot
-    name: str | None = None
-    bot: str | None = None
-    token_hash: str | None = None
-
-    def row(self) -> SeatRow:
-        return SeatRow(self.seat, self.kind, self.name, self.bot, self.token_hash)
-
-
-class Connection:
-    """One WebSocket (one browser tab): the seats it holds and its queue of outgoing messages."""
-
-    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
-        self._send = send  # the WebSocket's send_text
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.seats: dict[int, str] = {}  # seat -> token hash it was authenticated with
-        self.creator = False
-        self.hello = False
-        self.log_sent: dict[int | None, int] = {}
-        self.close_code: int | None = None
-        self.chat_limit = RateLimit()
-        self.limit = Window(0, 10.0, "messages")  # all its messages (set by the server)
-        self.ping_limit = RateLimit(name="ping")
-
-    @property
-    def views(self) -> list[int | None]:
-        if not self.seats:
-            return [None]
-        return [*sorted(self.seats)]
-
-    def push(self, text: str) -> None:
-        if self.close_code is not None:
-            return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.close_code = 4008  # too slow: drop what is queued and close (it may reconnect)
-            while not self.outbox.empty():
-                self.outbox.get_nowait()
-            self.outbox.put_nowait(None)
-            return
-        self.outbox.put_nowait(text)
-
-    def push_obj(self, obj: dict[str, Any]) -> None:
-        self.push(json.dumps(obj, separators=(",", ":")))
-
-    async def writer(self) -> None:
-        while True:
-            item = await self.outbox.get()
-            if item is None:
-                return
-            await self._send(item)
-
-
-@dataclass
-class LiveGame:
-    id: str
-    config: Config
-    game: Game
-    seats: list[Seat]
-    version: int
-    status: str
-    created: float
-    creator_hash: str
-    actors: list[int] = field(default_factory=list)  # the seat that made each action
-    conns: set[Connection] = field(default_factory=set)
-    bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)  # seat -> (name, bot)
-    gone_since: dict[int, float] = field(default_factory=dict)
-    bot_task: asyncio.Task[None] | None = None
-    chat: list[dict[str, Any]] | None = None  # the last chat messages, loaded when first asked
-    rematch: str | None = None  # the id of the game that follows this one (same seats)
-    settings: TableSettings = field(default_factory=TableSettings)  # listed, turn timer
-    changed_at: float = 0.0  # time.time() of the last change (the turn timer counts from it)
-    clock_version: int = -1  # the version changed_at belongs to
-
-    def connected(self, seat: int) -> bool:
-        s = self.seats[seat]
-        if s.kind == "bot":
-            return True
-        return any(seat in c.seats for c in self.conns)
-
-    def holds(self, c: Connection, seat: int) -> bool:
-        """Whether the connection holds the seat with the seat's current (human) token."""
-        s = self.seats[seat] if 0 <= seat < len(self.seats) else None
-        return s is not None and s.kind == "human" and c.seats.get(seat) == s.token_hash
-
-    def held_seats(self, c: Connection) -> set[int]:
-        """The seats this connection holds with their current tokens."""
-        return {seat for seat in list(c.seats) if self.holds(c, seat)}
-
-    def owned_bot_seat(self, token: str | None) -> int | None:
-        """The bot seat this token's player handed over (or lost) to a bot, if any."""
-        if not token or not security.plausible_token(token):
-            return None
-        digest = security.hash_token(token)
-        for s in self.seats:
-            if s.kind == "bot" and s.token_hash == digest:
-                return s.seat
-        return None
-
-    def seat_for_token(self, token: str | None) -> int | None:
-        if not token or not security.plausible_token(token):
-            return None
-        digest = security.hash_token(token)
-        for s in self.seats:
-            if s.kind == "human" and s.token_hash == digest:
-                return s.seat
-        return None
-
-    def is_creator(self, token: str | None) -> bool:
-        return bool(token) and security.matches(token or "", self.creator_hash)
+T = TypeVar("T")
+DB_THREADS = 4  # threads doing the database work (SQLAlchemy's pool holds 5 connections)
+PRESENCE_EVERY = 5  # claim rounds between two presence notices of a game (web/cluster.py)
+ORPHANS_EVERY = 3  # claim rounds between two looks for bot games nobody owns
 
 
 def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _common_prefix(a: list[Any], b: list[Any]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 class Hub:
@@ -179,68 +69,123 @@ class Hub:
 
     def __init__(self, store: Store, data: GameData, bot_delay: float = 0.6,
                  takeover_grace: float = 30.0, waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
-                 min_turn_timer: float = MIN_TURN_TIMER) -> None:
+                 min_turn_timer: float = MIN_TURN_TIMER, nodes: Nodes | None = None) -> None:
         self.store = store
         self.data = data
         self.bot_delay = bot_delay
         self.takeover_grace = takeover_grace
         self.games: dict[str, LiveGame] = {}
         self.broken: dict[str, str] = {}
+        self.nodes: Nodes = nodes or Solo()
         self._closing = False
         self.tables = Tables(self, waiting_expiry, min_turn_timer)
+        self._pool = ThreadPoolExecutor(min(DB_THREADS, store.threads), thread_name_prefix="rn-db")
+        self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._claimer: asyncio.Task[None] | None = None
 
     @property
     def closing(self) -> bool:
         return self._closing
 
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Runs a store call in the database threads (the event loop goes on meanwhile)."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool,
+                                                                functools.partial(fn, *args))
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Runs ``work`` in the background (kept until done; a failure is logged)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background work failed", exc_info=task.exception())
+
     # --- life cycle -------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Delete the expired waiting tables (and keep doing so). Nothing is rebuilt up front: a
-        game is rebuilt from its stored seed and actions when first asked for (``find``), and its
-        bots and clock resume then, so the server starts in bounded time however many games the
-        database holds (issue 9)."""
-        self.tables.start()
+        """Listen to the other processes (PostgreSQL) and delete the expired waiting tables (and
+        keep doing so). Nothing is rebuilt up front: a game is rebuilt from its stored seed and
+        actions when first asked for (``find``), and its bots and clock resume then, so the server
+        starts in bounded time however many games the database holds (issue 9)."""
+        await self.nodes.start(self._hear, self._missed)
+        await self.tables.start()
+        if self.nodes.shared:
+            self._claimer = asyncio.get_running_loop().create_task(self._claim_loop())
 
     async def stop(self) -> None:
         self._closing = True
         await self.tables.stop()
         tasks = [lg.bot_task for lg in self.games.values() if lg.bot_task is not None]
+        tasks += [*self._tasks, *([self._claimer] if self._claimer else [])]
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(BaseException):
                 await t
+        await self.nodes.stop()
+        self._pool.shutdown(wait=True)
 
-    def _load(self, gid: str) -> LiveGame | None:
-        rec = self.store.load_game(gid)
+    # --- loading ----------------------------------------------------------------------------------
+    async def find(self, game_id: str) -> LiveGame | None:
+        """The live game, rebuilt from the database when first asked for (once, however many
+        ask at the same time)."""
+        if not security.valid_game_id(game_id):
+            return None
+        lg = self.games.get(game_id)
+        if lg is not None or game_id in self.broken:
+            return lg
+        pending = self._loading.get(game_id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._load(game_id))
+            self._loading[game_id] = pending
+            pending.add_done_callback(lambda _f: self._loading.pop(game_id, None))
+        return await asyncio.shield(pending)
+
+    async def get(self, game_id: str) -> LiveGame:
+        lg = await self.find(game_id)
+        if lg is None:
+            if game_id in self.broken:
+                raise ProtocolError("internal", "this game's stored record cannot be rebuilt")
+            raise ProtocolError("not_found", "no such game")
+        return lg
+
+    async def _load(self, gid: str) -> LiveGame | None:
+        rec = await self.db(self.store.load_game, gid)
         if rec is None:
             return None
         try:
-            lg = self._rebuild(rec)
+            lg = await self.db(self._rebuild, rec)
         except (SaveError, ConfigError, ActionError, ValueError) as exc:
             log.error("game %s cannot be rebuilt: %s", gid, exc)
             self.broken[gid] = str(exc)
             return None
         self.games[gid] = lg
-        self.kick(lg)  # a bot to move resumes as soon as the game is back in memory
+        if lg.status != "over" and await self.nodes.own(gid):
+            self.kick(lg)  # a bot to move resumes as soon as the game is back in memory
         return lg
 
     def _rebuild(self, rec: GameRecord) -> LiveGame:
         config = Config.from_dict(rec.config)
         game = replay(self.data, config, None, rec.actions)
+        status = "over" if game.is_over else rec.status
+        lg = LiveGame(rec.id, config, game, self._seats_of(rec, game), rec.version, status,
+                      rec.created, rec.creator_hash, list(rec.actors), list(rec.actions))
+        now = time.monotonic()
+        lg.gone_since = {s.seat: now for s in lg.seats if s.kind == "human"}
+        lg.settings = TableSettings.from_stored(rec.listed, rec.settings)
+        lg.changed_at, lg.clock_version = rec.updated, rec.version
+        return lg
+
+    def _seats_of(self, rec: GameRecord, game: Game) -> list[Seat]:
         seats = self._empty_seats(game)
         for row in rec.seats:
             if 0 <= row.seat < len(seats):
                 s = seats[row.seat]
                 s.kind, s.name, s.bot, s.token_hash = row.kind, row.name, row.bot, row.token_hash
-        status = "over" if game.is_over else rec.status
-        lg = LiveGame(rec.id, config, game, seats, rec.version, status, rec.created,
-                      rec.creator_hash, list(rec.actors))
-        now = time.monotonic()
-        lg.gone_since = {s.seat: now for s in seats if s.kind == "human"}
-        lg.settings = TableSettings.from_stored(rec.listed, rec.settings)
-        lg.changed_at, lg.clock_version = rec.updated, rec.version
-        return lg
+        return seats
 
     @staticmethod
     def _empty_seats(game: Game) -> list[Seat]:
@@ -250,26 +195,117 @@ class Hub:
             seats.append(Seat(p, numbers, [game.gnomes[n].colour for n in numbers]))
         return seats
 
-    def find(self, game_id: str) -> LiveGame | None:
-        if not security.valid_game_id(game_id):
-            return None
-        lg = self.games.get(game_id)
-        if lg is None and game_id not in self.broken:
-            lg = self._load(game_id)
-        return lg
+    def release(self, lg: LiveGame) -> None:
+        """Forget a game nobody here watches that this process need not keep: a finished one, or
+        another process's (both are rebuilt from the database when asked for again)."""
+        if lg.conns or self.games.get(lg.id) is not lg:
+            return
+        if lg.status == "over" or not self.nodes.owns(lg.id):
+            del self.games[lg.id]
+            if self.nodes.owns(lg.id):
+                self.spawn(self.nodes.disown(lg.id))
 
-    def get(self, game_id: str) -> LiveGame:
-        lg = self.find(game_id)
-        if lg is None:
-            if game_id in self.broken:
-                raise ProtocolError("internal", "this game's stored record cannot be rebuilt")
-            raise ProtocolError("not_found", "no such game")
-        return lg
+    # --- the other processes (web/cluster.py) -------------------------------------------------------
+    def _hear(self, notice: dict[str, Any]) -> None:
+        """Another process changed a game (a notice): bring this copy up to date."""
+        lg = self.games.get(notice["g"])
+        if lg is not None:
+            self.spawn(self._heard(lg, notice))
+
+    async def _heard(self, lg: LiveGame, notice: dict[str, Any]) -> None:
+        if isinstance(notice.get("v"), int):
+            if notice["v"] > lg.version:
+                async with lg.lock:
+                    if notice["v"] > lg.version:
+                        await self._refresh(lg)
+        elif isinstance(notice.get("chat"), int):
+            self._heard_line(lg, notice)
+        elif isinstance(notice.get("p"), list):
+            self._heard_presence(lg, str(notice.get("n")), notice["p"])
+        elif isinstance(notice.get("r"), str):
+            lg.rematch = notice["r"]
+            self._push(lg, [{"type": "rematch", "game": lg.id, "next": notice["r"]}])
+
+    def _missed(self) -> None:
+        """Notices may have been missed (the listening connection was made again)."""
+        for lg in list(self.games.values()):
+            self.spawn(self._refresh_locked(lg))
+
+    async def _refresh_locked(self, lg: LiveGame) -> None:
+        async with lg.lock:
+            await self._refresh(lg)
+
+    async def _claim_loop(self) -> None:
+        """Takes over the games that lost their owner, and says who is connected here."""
+        rounds = 0
+        while not self._closing:
+            await asyncio.sleep(CLAIM_EVERY)
+            rounds += 1
+            try:
+                await self._claim_held()
+                if rounds % PRESENCE_EVERY == 0:
+                    self._presence_round()
+                if rounds % ORPHANS_EVERY == 0:
+                    await self._adopt_orphans()
+            except Exception:  # the database is away: try again next round
+                log.exception("taking over games failed")
+
+    async def _claim_held(self) -> None:
+        for lg in list(self.games.values()):
+            if lg.status != "over" and not self.nodes.owns(lg.id) and \
+                    await self.nodes.own(lg.id):
+                log.info("game %s: this process took it over", lg.id)
+                await self._refresh_locked(lg)  # the last owner may have written just before
+
+    async def _adopt_orphans(self) -> None:
+        """Bot games nobody watches go on too: load the ones whose owner is gone."""
+        candidates = [g for g in await self.db(self.store.bot_game_ids, 500)
+                      if g not in self.games]
+        for gid in await self.nodes.unowned(candidates):
+            if await self.nodes.own(gid):
+                lg = await self.find(gid)
+                if lg is None or lg.status == "over":
+                    await self.nodes.disown(gid)
+                else:
+                    log.info("game %s: this process took it over", gid)
+
+    def _presence_round(self) -> None:
+        now = time.monotonic()
+        for lg in list(self.games.values()):
+            if lg.conns:
+                self.spawn(self._announce(lg))
+            stale = [n for n, (_, at) in lg.remote.items() if now - at >= PRESENCE_FRESH]
+            if stale:
+                before = frozenset(seat for seats, _ in lg.remote.values() for seat in seats)
+                for n in stale:
+                    del lg.remote[n]
+                self._presence_changed(lg, before)
+
+    async def _announce(self, lg: LiveGame) -> None:
+        """Tells the other processes which seats are connected here."""
+        if self.nodes.shared:
+            await self.db(self.store.notify, {"g": lg.id, "p": sorted(lg.local_seats())})
+
+    def _heard_presence(self, lg: LiveGame, node: str, seats: list[Any]) -> None:
+        before = lg.remote_seats()
+        lg.remote[node] = (frozenset(s for s in seats if isinstance(s, int)), time.monotonic())
+        self._presence_changed(lg, before)
+
+    def _presence_changed(self, lg: LiveGame, before: frozenset[int]) -> None:
+        after = lg.remote_seats()
+        if after == before:
+            return
+        now = time.monotonic()
+        for seat in before - after:
+            if 0 <= seat < len(lg.seats) and not lg.connected(seat):
+                lg.gone_since[seat] = now
+        self.presence(lg)
 
     # --- creating and seating ------------------------------------------------------------------------
-    def create_game(self, players: int, gnomes_per_player: int | None, variants: Iterable[str],
-                    seed: int | None, creator_hash: str | None = None,
-                    settings: TableSettings | None = None) -> tuple[LiveGame, str]:
+    async def create_game(self, players: int, gnomes_per_player: int | None,
+                          variants: Iterable[str], seed: int | None,
+                          creator_hash: str | None = None,
+                          settings: TableSettings | None = None) -> tuple[LiveGame, str]:
         """A new game waiting for its seats; returns it with its creator token (with
         ``creator_hash``, a rematch keeps the first game's creator and the token is unused)."""
         if seed is None:
@@ -286,13 +322,31 @@ class Hub:
         lg = LiveGame(gid, config, game, self._empty_seats(game), 0, "waiting", time.time(),
                       creator_hash or security.hash_token(token))
         lg.settings = settings or TableSettings()
-        self.store.create_game(gid, config.to_dict(), lg.creator_hash, config.players,
-                               lg.settings.listed, lg.settings.stored())
+        try:
+            await self.db(self.store.create_game, gid, config.to_dict(), lg.creator_hash,
+                          config.players, lg.settings.listed, lg.settings.stored())
+        except Exception:
+            log.exception("storing a new game failed")
+            raise ProtocolError("internal", "the game could not be stored; nothing changed") \
+                from None
         self.games[gid] = lg
+        await self.nodes.own(gid)
         return lg, token
 
-    def take_seat(self, lg: LiveGame, seat: int | None, colour: str | None,
-                  name: str) -> tuple[int, str]:
+    async def take_seat(self, lg: LiveGame, seat: int | None, colour: str | None,
+                        name: str) -> tuple[int, str]:
+        async with lg.lock:
+            seat = self._free_seat(lg, seat, colour)
+            s = lg.seats[seat]
+            token = security.new_token()
+            new = Seat(s.seat, s.gnomes, s.colours, "human", name, None, security.hash_token(token))
+            await self._change_seat(lg, new)
+            lg.gone_since[seat] = time.monotonic()
+            return seat, token
+
+    @staticmethod
+    def _free_seat(lg: LiveGame, seat: int | None, colour: str | None) -> int:
+        """The free seat asked for (by number or colour), or a clear refusal."""
         if seat is None and colour is None:
             raise ProtocolError("bad_message", "give the 'seat' or the 'colour' to take")
         if seat is None:
@@ -311,13 +365,10 @@ class Hub:
                                 "taken", seat=seat)
         if lg.status == "over":
             raise ProtocolError("game_over", "the game is over")
-        token = security.new_token()
-        new = Seat(s.seat, s.gnomes, s.colours, "human", name, None, security.hash_token(token))
-        self._change_seat(lg, new)
-        lg.gone_since[seat] = time.monotonic()
-        return seat, token
+        return seat
 
-    def hand_to_bot(self, lg: LiveGame, seat: int, bot: str, by: set[int], creator: bool) -> None:
+    async def hand_to_bot(self, lg: LiveGame, seat: int, bot: str, by: set[int],
+                          creator: bool) -> None:
         if bot not in BOTS:
             raise ProtocolError("unknown_bot", f"unknown bot {bot!r}; known: {', '.join(sorted(BOTS))}")
         if not 0 <= seat < len(lg.seats):
@@ -326,29 +377,35 @@ class Hub:
         if not by and not creator:
             raise ProtocolError("unauthorised", "only the game's creator or a seated player may "
                                                 "hand a seat to a bot")
-        if lg.status == "over":
-            raise ProtocolError("game_over", "the game is over")
-        s = lg.seats[seat]
-        if s.kind == "human" and seat not in by:
-            if lg.connected(seat):
-                raise ProtocolError("forbidden", f"seat {seat}'s player is connected: only they "
-                                                 "can hand the seat to a bot",
-                                    "player_connected", seat=seat)
-            gone = time.monotonic() - lg.gone_since.get(seat, 0.0)
-            if gone < self.takeover_grace:
-                wait = int(self.takeover_grace - gone) + 1
-                raise ProtocolError("forbidden", f"seat {seat}'s player left only recently: "
-                                                 f"try again in {wait} s",
-                                    "left_recently", seat=seat, seconds=wait)
-        # the seat's player keeps the right to take it back (their token's hash stays: Hub.reclaim)
-        owner = s.token_hash if s.kind in ("human", "bot") else None
-        new = Seat(s.seat, s.gnomes, s.colours, "bot", bot, bot, owner)
-        lg.bots.pop(seat, None)
-        for c in lg.conns:
-            c.seats.pop(seat, None)
-        self._change_seat(lg, new)
+        async with lg.lock:
+            if lg.status == "over":
+                raise ProtocolError("game_over", "the game is over")
+            s = lg.seats[seat]
+            if s.kind == "human" and seat not in by:
+                self._check_gone(lg, seat)
+            # the seat's player keeps the right to take it back (their token's hash stays:
+            # Hub.reclaim)
+            owner = s.token_hash if s.kind in ("human", "bot") else None
+            new = Seat(s.seat, s.gnomes, s.colours, "bot", bot, bot, owner)
+            lg.bots.pop(seat, None)
+            for c in lg.conns:
+                c.seats.pop(seat, None)
+            await self._change_seat(lg, new)
 
-    def rematch(self, lg: LiveGame, by: set[int], creator: bool) -> LiveGame:
+    def _check_gone(self, lg: LiveGame, seat: int) -> None:
+        """Another's seat goes to a bot only once its player has been away for the grace."""
+        if lg.connected(seat):
+            raise ProtocolError("forbidden", f"seat {seat}'s player is connected: only they "
+                                             "can hand the seat to a bot",
+                                "player_connected", seat=seat)
+        gone = time.monotonic() - lg.gone_since.get(seat, 0.0)
+        if gone < self.takeover_grace:
+            wait = int(self.takeover_grace - gone) + 1
+            raise ProtocolError("forbidden", f"seat {seat}'s player left only recently: "
+                                             f"try again in {wait} s",
+                                "left_recently", seat=seat, seconds=wait)
+
+    async def rematch(self, lg: LiveGame, by: set[int], creator: bool) -> LiveGame:
         """A finished game's next one: the same configuration and seats (players keep their seat
         tokens, bots their strength) with a new seed. One per game: asking again joins it."""
         if lg.status != "over":
@@ -356,87 +413,126 @@ class Hub:
         if not by and not creator:
             raise ProtocolError("unauthorised", "only a seated player or the game's creator may "
                                                 "start a rematch")
-        if lg.rematch is not None:
-            return self.get(lg.rematch)
-        c = lg.config
-        new, _ = self.create_game(c.players, c.gnomes_per_player, c.variants, None, lg.creator_hash,
-                                  lg.settings)
-        lg.rematch = new.id
-        for s in lg.seats:
-            self._change_seat(new, Seat(s.seat, s.gnomes, s.colours, s.kind, s.name, s.bot,
-                                        s.token_hash))
-        out = json.dumps({"type": "rematch", "game": lg.id, "next": new.id}, separators=(",", ":"))
-        for conn in lg.conns:
-            if conn.hello:
-                conn.push(out)
+        async with lg.lock:
+            if lg.rematch is not None:
+                return await self.get(lg.rematch)
+            c = lg.config
+            new, _ = await self.create_game(c.players, c.gnomes_per_player, c.variants, None,
+                                            lg.creator_hash, lg.settings)
+            lg.rematch = new.id
+            async with new.lock:
+                for s in lg.seats:
+                    await self._change_seat(new, Seat(s.seat, s.gnomes, s.colours, s.kind, s.name,
+                                                      s.bot, s.token_hash))
+        self._push(lg, [{"type": "rematch", "game": lg.id, "next": new.id}])
+        if self.nodes.shared:
+            await self.db(self.store.notify, {"g": lg.id, "r": new.id})
         return new
 
-    def reclaim(self, lg: LiveGame, seat: int, token: str, name: str | None = None) -> None:
+    async def reclaim(self, lg: LiveGame, seat: int, token: str, name: str | None = None) -> None:
         """The seat's player takes their seat back from the bot it was handed to, with the token
         they took it with. The bot's pending move (if it is thinking) is dropped: the player
         makes the seat's next decision."""
         if not 0 <= seat < len(lg.seats):
             raise ProtocolError("not_found", f"no seat {seat}: this game has {len(lg.seats)}",
                                 "no_seat", seat=seat, count=len(lg.seats))
-        if lg.status == "over":
-            raise ProtocolError("game_over", "the game is over")
-        s = lg.seats[seat]
-        if s.kind != "bot":
-            raise ProtocolError("forbidden", f"seat {seat} is not played by a bot: nothing to "
-                                             "take back", detail="not_a_bot", seat=seat)
-        if lg.owned_bot_seat(token) != seat:
-            raise ProtocolError("unauthorised", f"this token is not the one of seat {seat}'s "
-                                                "player", detail="not_the_owner", seat=seat)
-        who = name or f"Player {seat + 1}"
-        self._change_seat(lg, Seat(s.seat, s.gnomes, s.colours, "human", who, None, s.token_hash))
-        lg.bots.pop(seat, None)
-        lg.gone_since[seat] = time.monotonic()
+        async with lg.lock:
+            if lg.status == "over":
+                raise ProtocolError("game_over", "the game is over")
+            s = lg.seats[seat]
+            if s.kind != "bot":
+                raise ProtocolError("forbidden", f"seat {seat} is not played by a bot: nothing "
+                                                 "to take back", detail="not_a_bot", seat=seat)
+            if lg.owned_bot_seat(token) != seat:
+                raise ProtocolError("unauthorised", f"this token is not the one of seat {seat}'s "
+                                                    "player", detail="not_the_owner", seat=seat)
+            who = name or f"Player {seat + 1}"
+            await self._change_seat(lg, Seat(s.seat, s.gnomes, s.colours, "human", who, None,
+                                             s.token_hash))
+            lg.bots.pop(seat, None)
+            lg.gone_since[seat] = time.monotonic()
 
-    def _change_seat(self, lg: LiveGame, new: Seat) -> None:
+    async def _change_seat(self, lg: LiveGame, new: Seat) -> None:
+        """Stores a seat's new holder (the game's lock held) and shows it to everyone."""
         status = lg.status
         seats = lg.seats[:]
         seats[new.seat] = new
         if status == "waiting" and all(s.kind != "free" for s in seats):
             status = "playing"
         with self._guard(lg, "seat change"):
-            self.store.set_seat(lg.id, new.row(), lg.version + 1, status)
+            await self._write(lg, self.store.set_seat, lg.id, new.row(), lg.version + 1, status)
         lg.seats = seats
         lg.version += 1
         lg.status = status
         self.broadcast(lg, len(lg.game.log))
         self.kick(lg)
 
+    async def _write(self, lg: LiveGame, fn: Callable[..., None], *args: Any) -> None:
+        """A store write of ``lg`` (its lock held); a stale copy is reloaded before the
+        refusal (see ``_guard``)."""
+        try:
+            await self.db(fn, *args)
+        except StaleWrite:
+            await self._refresh(lg)
+            raise
+
     @contextlib.contextmanager
     def _guard(self, lg: LiveGame, what: str) -> Iterator[None]:
-        """A store write of ``lg``: a stale copy (another process wrote first) is reloaded and
-        the change refused as ``stale``; any other failure is ``internal``. Nothing changed."""
+        """A store write of ``lg``: a stale copy (another process wrote first) is refused as
+        ``stale`` (``_write`` reloaded it); any other failure is ``internal``. Nothing changed."""
+        held = lg.version
         try:
             yield
         except StaleWrite:
-            held = lg.version
-            log.warning("game %s changed elsewhere; reloading it (a %s was refused)", lg.id, what)
-            self._refresh(lg)
+            log.warning("game %s changed elsewhere; reloaded it (a %s was refused)", lg.id, what)
             raise ProtocolError("stale", f"the game was changed elsewhere (version {lg.version}, "
                                          f"not {held}): look again",
                                 "version", version=lg.version, sent=held) from None
+        except ProtocolError:
+            raise
         except Exception:
             log.exception("storing a %s of game %s failed", what, lg.id)
             raise ProtocolError("internal", f"the {what} could not be stored; nothing changed") \
                 from None
 
-    def _refresh(self, lg: LiveGame) -> None:
-        """Bring ``lg`` to what the database holds, and show it to its connections."""
-        rec = self.store.load_game(lg.id)
+    async def _refresh(self, lg: LiveGame) -> None:
+        """Bring ``lg`` (its lock held) to what the database holds, and show it to its
+        connections: the new actions are applied to this copy (a full rebuild after an undo)."""
+        rec = await self.db(self.store.load_game, lg.id)
         if rec is None:
             return
-        fresh = self._rebuild(rec)
-        lg.game, lg.seats, lg.version, lg.status = fresh.game, fresh.seats, fresh.version, fresh.status
-        lg.actors = fresh.actors
+        old_log = lg.game.log
+        game = self._caught_up(lg, rec)
+        if game is None:
+            game = (await self.db(self._rebuild, rec)).game
+        seats = self._seats_of(rec, game)
+        now = time.monotonic()
+        for s in seats:
+            if s.kind == "human" and lg.seats[s.seat].kind != "human":
+                lg.gone_since[s.seat] = now
+        lg.game, lg.seats, lg.version = game, seats, rec.version
+        lg.status = "over" if game.is_over else rec.status
+        lg.actors, lg.texts = list(rec.actors), list(rec.actions)
+        lg.changed_at, lg.clock_version = rec.updated, rec.version
         lg.bots.clear()
-        for c in list(lg.conns):
-            if c.hello:
-                self.send_states(lg, c)
+        self.broadcast(lg, _common_prefix(old_log, game.log))
         self.kick(lg)
+
+    def _caught_up(self, lg: LiveGame, rec: GameRecord) -> Game | None:
+        """This copy with the record's further actions applied, or None if the record does not
+        extend it (an undo happened elsewhere)."""
+        n = len(lg.texts)
+        if rec.actions[:n] != lg.texts:
+            return None
+        if len(rec.actions) == n:
+            return lg.game
+        game = lg.game.copy()
+        try:
+            for text in rec.actions[n:]:
+                game.apply(parse_action(text, self.data))
+        except (ActionError, ValueError):
+            return None
+        return game
 
     # --- playing --------------------------------------------------------------------------------
     def _check_turn(self, lg: LiveGame, seat: int, version: int | None) -> None:
@@ -451,20 +547,22 @@ class Hub:
                                          f"not {version}): look again",
                                 "version", version=lg.version, sent=version)
 
-    def act(self, lg: LiveGame, seat: int, text: str, version: int | None = None) -> None:
-        self._check_turn(lg, seat, version)
-        g = lg.game
-        if g.player_to_move != seat:
-            raise ProtocolError("not_your_turn", f"it is seat {g.player_to_move}'s decision, "
-                                                 f"not seat {seat}'s",
-                                "other_seat", to_move=g.player_to_move, seat=seat)
-        try:
-            action = parse_action(text, g.data)
-        except ActionError as exc:
-            raise ProtocolError("illegal", f"{text[:64]!r}: {exc}") from None
-        self._apply(lg, seat, action)  # an illegal action is refused with the engine's reason
+    async def act(self, lg: LiveGame, seat: int, text: str, version: int | None = None) -> None:
+        async with lg.lock:
+            self._check_turn(lg, seat, version)
+            g = lg.game
+            if g.player_to_move != seat:
+                raise ProtocolError("not_your_turn", f"it is seat {g.player_to_move}'s decision, "
+                                                     f"not seat {seat}'s",
+                                    "other_seat", to_move=g.player_to_move, seat=seat)
+            try:
+                action = parse_action(text, g.data)
+            except ActionError as exc:
+                raise ProtocolError("illegal", f"{text[:64]!r}: {exc}") from None
+            await self._apply(lg, seat, action)  # an illegal one is refused with the reason
 
-    def _apply(self, lg: LiveGame, seat: int, action: Action) -> None:
+    async def _apply(self, lg: LiveGame, seat: int, action: Action) -> None:
+        """Applies, stores and shows an action (the game's lock held)."""
         g = lg.game
         new = g.copy()
         try:
@@ -473,56 +571,65 @@ class Hub:
             raise ProtocolError("illegal", str(exc)) from None
         status = "over" if new.is_over else lg.status
         result = None if new.result is None else {"won": new.result.won, "cause": new.result.cause}
+        text = action.text(g.data)
         with self._guard(lg, "action"):
-            self.store.append_action(lg.id, len(g.history), action.text(g.data), seat,
-                                     lg.version + 1, status, result)
+            await self._write(lg, self.store.append_action, lg.id, len(g.history), text, seat,
+                              lg.version + 1, status, result)
         lg.game = new
         lg.actors.append(seat)
+        lg.texts.append(text)
         lg.version += 1
         lg.status = status
         self.broadcast(lg, len(g.log))
         self.kick(lg)
 
-    def apply_for(self, lg: LiveGame, seat: int, action: Action) -> None:
-        """Applies an action the server chose for a seat (the turn timer ran out)."""
-        self._apply(lg, seat, action)
+    async def apply_for(self, lg: LiveGame, seat: int, action: Action, version: int) -> bool:
+        """Applies an action the server chose for a seat (the turn timer ran out) if the game is
+        still at ``version``; whether it was."""
+        async with lg.lock:
+            if lg.version != version or lg.status != "playing":
+                return False
+            await self._apply(lg, seat, action)
+            return True
 
-    def undo(self, lg: LiveGame, seat: int, version: int | None = None) -> None:
-        self._check_turn(lg, seat, version)
-        g = lg.game
-        if not lg.actors or not g.history:
-            raise ProtocolError("cannot_undo", "there is nothing to undo", "nothing")
-        if lg.actors[-1] != seat:
-            raise ProtocolError("cannot_undo", "only the seat that made the last action may take "
-                                               "it back", "not_yours")
-        if not can_undo(g):
-            raise ProtocolError("cannot_undo", "the last action cannot be taken back: it revealed "
-                                               "information, rolled a die, drew a card, involved "
-                                               "another player or ended the turn",
-                                "hidden_information")
-        new = engine_undo(g)
-        with self._guard(lg, "undo"):
-            self.store.drop_last_action(lg.id, len(g.history) - 1, lg.version + 1, lg.status)
-        stable = 0
-        for a, b in zip(g.log, new.log, strict=False):
-            if a != b:
-                break
-            stable += 1
-        lg.game = new
-        lg.actors.pop()
-        lg.version += 1
-        lg.clock_version = lg.version  # the turn timer goes on: an undo buys no time
-        self.broadcast(lg, stable)
-        self.kick(lg)
+    async def undo(self, lg: LiveGame, seat: int, version: int | None = None) -> None:
+        async with lg.lock:
+            self._check_turn(lg, seat, version)
+            g = lg.game
+            if not lg.actors or not g.history:
+                raise ProtocolError("cannot_undo", "there is nothing to undo", "nothing")
+            if lg.actors[-1] != seat:
+                raise ProtocolError("cannot_undo", "only the seat that made the last action may "
+                                                   "take it back", "not_yours")
+            if not can_undo(g):
+                raise ProtocolError("cannot_undo", "the last action cannot be taken back: it "
+                                                   "revealed information, rolled a die, drew a "
+                                                   "card, involved another player or ended the "
+                                                   "turn", "hidden_information")
+            new = engine_undo(g)
+            with self._guard(lg, "undo"):
+                await self._write(lg, self.store.drop_last_action, lg.id, len(g.history) - 1,
+                                  lg.version + 1, lg.status)
+            stable = _common_prefix(g.log, new.log)
+            lg.game = new
+            lg.actors.pop()
+            lg.texts.pop()
+            lg.version += 1
+            lg.clock_version = lg.version  # the turn timer goes on: an undo buys no time
+            self.broadcast(lg, stable)
+            self.kick(lg)
         try:  # said in the table talk: the others' logs just shrink
             detail = undo_detail(g, stable)
-            self.post(lg, seat, undo_text(detail), "undo", detail)
+            await self.post(lg, seat, undo_text(detail), "undo", detail)
         except Exception:  # the undo itself is done and stored: only its chat line is lost
             log.exception("storing the undo line of game %s failed", lg.id)
 
     # --- bots -------------------------------------------------------------------------------------
     def kick(self, lg: LiveGame) -> None:
-        """Start the game's bot task when a bot seat must decide (and its turn clock)."""
+        """Start the game's bot task when a bot seat must decide (and its turn clock): on the
+        game's owner only (web/cluster.py)."""
+        if not self.nodes.owns(lg.id):
+            return
         self.tables.schedule(lg)
         if self._closing or lg.status != "playing" or (lg.bot_task and not lg.bot_task.done()):
             return
@@ -546,7 +653,7 @@ class Hub:
         return bot
 
     async def _drive(self, lg: LiveGame) -> None:
-        while not self._closing and lg.status == "playing":
+        while not self._closing and lg.status == "playing" and self.nodes.owns(lg.id):
             seat = lg.game.player_to_move
             if seat < 0 or lg.seats[seat].kind != "bot":
                 return
@@ -557,9 +664,8 @@ class Hub:
                     lg.seats[seat].kind != "bot":
                 continue
             bot = self._bot(lg, seat)
-            twin = lg.game.copy()
             try:
-                action = await asyncio.to_thread(bot.choose, twin)
+                action = await asyncio.to_thread(bot.choose, lg.game.copy())
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -568,17 +674,24 @@ class Hub:
                 action = lg.game.legal_actions()[0]
             if lg.version != version or self._closing:
                 continue  # the game changed while the bot was thinking
+            await self._bot_move(lg, seat, bot, action, version)
+            if self.bot_delay <= 0:
+                await asyncio.sleep(0)
+
+    async def _bot_move(self, lg: LiveGame, seat: int, bot: Bot, action: Action,
+                        version: int) -> None:
+        async with lg.lock:
+            if lg.version != version:
+                return
             try:
-                self._apply(lg, seat, action)
+                await self._apply(lg, seat, action)
             except ProtocolError as exc:
                 log.error("bot %s move %s refused in game %s: %s", bot.name, action, lg.id,
                           exc.message)
                 if exc.code == "internal":
                     await asyncio.sleep(1.0)
                 elif exc.code != "stale":  # stale: the game was reloaded, look again
-                    self._apply(lg, seat, lg.game.legal_actions()[0])
-            if self.bot_delay <= 0:
-                await asyncio.sleep(0)
+                    await self._apply(lg, seat, lg.game.legal_actions()[0])
 
     # --- what clients see -------------------------------------------------------------------------
     def summary(self, lg: LiveGame) -> dict[str, Any]:
@@ -650,16 +763,14 @@ class Hub:
 
     def presence(self, lg: LiveGame) -> None:
         """Tell everyone who is connected (no change of the game itself)."""
-        msg = json.dumps({"type": "seats", "game": lg.id, "version": lg.version,
-                          "seats": self.seats_info(lg)}, separators=(",", ":"))
-        for c in lg.conns:
-            if c.hello:
-                c.push(msg)
+        self._push(lg, [{"type": "seats", "game": lg.id, "version": lg.version,
+                         "seats": self.seats_info(lg)}])
 
     # --- connections ------------------------------------------------------------------------------
-    def hello(self, lg: LiveGame, c: Connection, tokens: tuple[str, ...],
-              creator: str | None) -> list[int]:
+    async def hello(self, lg: LiveGame, c: Connection, tokens: tuple[str, ...],
+                    creator: str | None) -> list[int]:
         """Authenticate a connection's tokens; returns the indices of rejected tokens."""
+        chat = await self.chat_history(lg)
         before = set(c.seats)
         c.seats = {}
         rejected: list[int] = []
@@ -677,28 +788,23 @@ class Hub:
         c.creator = lg.is_creator(creator)
         c.hello = True
         lg.conns.add(c)
-        self.tables.touch(lg)
+        await self.tables.touch(lg)
         now = time.monotonic()
         for seat in before - set(c.seats):
             if not lg.connected(seat):
                 lg.gone_since[seat] = now
         c.push_obj({"type": "welcome", "protocol": 1, "game": self.summary(lg),
                     "seats": sorted(c.seats), "spectator": not c.seats, "creator": c.creator,
-                    "rejected": rejected, "chat": self.chat_history(lg),
-                    "reclaimable": reclaimable})
+                    "rejected": rejected, "chat": chat, "reclaimable": reclaimable})
         self.send_states(lg, c)
         if set(c.seats) != before:
             self.presence(lg)
+            self.spawn(self._announce(lg))
         return rejected
-
-    def release(self, lg: LiveGame) -> None:
-        """Forget a finished game nobody watches (it is rebuilt from the database when asked)."""
-        if lg.status == "over" and not lg.conns and self.games.get(lg.id) is lg:
-            del self.games[lg.id]
 
     def detach(self, lg: LiveGame, c: Connection) -> None:
         lg.conns.discard(c)
-        self.tables.touch(lg)
+        self.spawn(self.tables.touch(lg))
         self.release(lg)
         now = time.monotonic()
         changed = False
@@ -708,22 +814,26 @@ class Hub:
                 changed = True
         if changed:
             self.presence(lg)
+        if c.seats:
+            self.spawn(self._announce(lg))
 
     # --- table talk ---------------------------------------------------------------------------------
-    def chat_history(self, lg: LiveGame) -> list[dict[str, Any]]:
+    async def chat_history(self, lg: LiveGame) -> list[dict[str, Any]]:
         if lg.chat is None:
-            lg.chat = [chat_message(m) for m in self.store.load_chat(lg.id, HISTORY)]
+            rows = await self.db(self.store.load_chat, lg.id, HISTORY)
+            if lg.chat is None:
+                lg.chat = [chat_message(m) for m in rows]
         return lg.chat
 
-    def chat(self, lg: LiveGame, c: Connection, seat: int, text: str) -> None:
+    async def chat(self, lg: LiveGame, c: Connection, seat: int, text: str) -> None:
         """A seated player's message to the table (spectators read only), stored and pushed."""
         seat = self.held_seat(lg, c, seat)
         body = clean(text)
         c.chat_limit.check()
-        self.post(lg, seat, body, None, None)
+        await self.post(lg, seat, body, None, None)
 
-    def ping(self, lg: LiveGame, c: Connection, seat: int, target: tuple[str, int | str],
-             what: str) -> None:
+    async def ping(self, lg: LiveGame, c: Connection, seat: int, target: tuple[str, int | str],
+                   what: str) -> None:
         """A seated player marks a room, hatch, time-track space or token for everyone: every
         connection gets a ``ping`` (the board marker, for live viewers only) and the chat line,
         which is stored like a message."""
@@ -732,38 +842,64 @@ class Hub:
         ping_target(self.data, kind, ident)
         c.ping_limit.check()
         detail = {"target": {"kind": kind, "id": ident}, "what": what}
-        self.post(lg, seat, ping_text(lg.game, kind, ident, what), "ping", detail,
-                  {"type": "ping", "game": lg.id, "seat": seat, "name": lg.seats[seat].name,
-                   "target": detail["target"], "what": what})
+        await self.post(lg, seat, ping_text(lg.game, kind, ident, what), "ping", detail,
+                        {"type": "ping", "game": lg.id, "seat": seat, "name": lg.seats[seat].name,
+                         "target": detail["target"], "what": what})
 
-    def post(self, lg: LiveGame, seat: int, text: str, kind: str | None,
-             detail: dict[str, Any] | None, before: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def post(self, lg: LiveGame, seat: int, text: str, kind: str | None,
+                   detail: dict[str, Any] | None,
+                   before: dict[str, Any] | None = None) -> dict[str, Any]:
         """Stores a seat's chat line and sends it to every connection (after ``before``)."""
-        return self._add_line(lg, seat, lg.seats[seat].name, text, kind, detail, before)
+        return await self._add_line(lg, seat, lg.seats[seat].name, text, kind, detail, before)
 
-    def note_timeout(self, lg: LiveGame, seat: int) -> None:
+    async def note_timeout(self, lg: LiveGame, seat: int) -> None:
         """Tells the table (a chat note, stored) that the server decides for a seat out of time."""
-        self._add_line(lg, timeout_row_seat(seat), None,
-                       f"Time ran out: the server decides for seat {seat}.", None, None)
+        await self._add_line(lg, timeout_row_seat(seat), None,
+                             f"Time ran out: the server decides for seat {seat}.", None, None)
 
-    def _add_line(self, lg: LiveGame, row_seat: int, name: str | None, text: str,
-                  kind: str | None, detail: dict[str, Any] | None,
-                  before: dict[str, Any] | None = None) -> dict[str, Any]:
-        history = self.chat_history(lg)
-        idx = history[-1]["idx"] + 1 if history else 0
+    async def _add_line(self, lg: LiveGame, row_seat: int, name: str | None, text: str,
+                        kind: str | None, detail: dict[str, Any] | None,
+                        before: dict[str, Any] | None = None) -> dict[str, Any]:
+        await self.chat_history(lg)
         now = time.time()
-        self.store.add_chat(lg.id, idx, row_seat, name, text, now, kind, detail)
-        msg = chat_message(message(idx, row_seat, name, text, now, kind, detail))
-        history.append(msg)
-        del history[:-HISTORY]
-        sent = [{**before, "idx": idx, "at": now}] if before else []
+        line = [row_seat, name, text, now, kind, detail]
+        notice = {"line": line, "live": before} if self.nodes.shared else None
+        try:
+            idx = await self.db(self.store.add_chat, lg.id, row_seat, name, text, now, kind,
+                                detail, notice)
+        except Exception:
+            log.exception("storing a chat line of game %s failed", lg.id)
+            raise ProtocolError("internal", "the message could not be stored") from None
+        return self._line(lg, idx, line, before)
+
+    def _heard_line(self, lg: LiveGame, notice: dict[str, Any]) -> None:
+        """Another process stored a chat line of this game."""
+        line, live = notice.get("line"), notice.get("live")
+        if isinstance(line, list) and len(line) == 6:
+            self._line(lg, notice["chat"], line, live if isinstance(live, dict) else None)
+
+    def _line(self, lg: LiveGame, idx: int, line: list[Any],
+              before: dict[str, Any] | None) -> dict[str, Any]:
+        """Keeps a stored chat line in the game's history and sends it to every connection."""
+        row_seat, name, text, at, kind, detail = line
+        msg = chat_message(message(idx, row_seat, name, text, at, kind, detail))
+        if lg.chat is not None:
+            lg.chat.append(msg)
+            if len(lg.chat) > 1 and lg.chat[-2]["idx"] > idx:  # two lines crossed on the way
+                lg.chat.sort(key=lambda m: int(m["idx"]))
+            del lg.chat[:-HISTORY]
+        sent = [{**before, "idx": idx, "at": at}] if before else []
         sent.append({"type": "chat", "game": lg.id, "message": msg})
-        out = [json.dumps(m, separators=(",", ":")) for m in sent]
+        self._push(lg, sent)
+        return msg
+
+    def _push(self, lg: LiveGame, messages: list[dict[str, Any]]) -> None:
+        """Sends messages to every connection of the game that said hello."""
+        out = [json.dumps(m, separators=(",", ":")) for m in messages]
         for conn in lg.conns:
             if conn.hello:
-                for text_out in out:
-                    conn.push(text_out)
-        return msg
+                for text in out:
+                    conn.push(text)
 
     def held_seat(self, lg: LiveGame, c: Connection, seat: int) -> int:
         """The seat, if this connection holds it (its token still valid)."""

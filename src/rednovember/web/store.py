@@ -5,11 +5,16 @@ Every write is one short transaction, so a process killed at any moment leaves e
 last action that was acknowledged. Every write of a game is conditional on its version
 (compare-and-set): a writer whose copy of the game is stale changes nothing and gets
 :class:`StaleWrite`, so two processes can never both extend the same version of a game.
+
+On PostgreSQL every write also sends a notice (``NOTIFY`` on :data:`CHANNEL`, in the same
+transaction, so it is heard only once committed): the other server processes listen and bring
+their copy of the game up to date (web/cluster.py).
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,11 +33,15 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import text as sql
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import StaticPool
 
 from . import schema
 
@@ -106,6 +115,11 @@ _TOUCH = update(games_table).where(games_table.c.id == bindparam("gid"),
     result=bindparam("result"))
 
 
+CHANNEL = "rn_changes"  # the NOTIFY channel of game changes (PostgreSQL)
+_NOTIFY = sql("SELECT pg_notify(:channel, :payload)")
+NOTICE_LIMIT = 7900  # bytes: PostgreSQL refuses payloads of 8000 bytes and more
+
+
 class StaleWrite(Exception):
     """The stored game is no longer at the version the writer holds: nothing was written."""
 
@@ -155,12 +169,18 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         kwargs: dict[str, Any] = {}
+        self.threads = 4  # threads that may use the store at once (web/hub.py)
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
+            if make_url(url).database in (None, "", ":memory:"):  # one database per connection:
+                kwargs["poolclass"] = StaticPool  # share one, used by one thread at a time
+                self.threads = 1
         self.engine: Engine = create_engine(url, **kwargs)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.schema = schema.upgrade(self.engine)  # the schema's revision (web/migrations)
+        self.shared = self.engine.dialect.name == "postgresql"  # other processes may share it
+        self.node = secrets.token_hex(6)  # this process, in the notices it sends
 
     def close(self) -> None:
         self.engine.dispose()
@@ -185,6 +205,7 @@ class Store:
     def set_seat(self, game_id: str, row: SeatRow, version: int, status: str) -> None:
         with self.engine.begin() as c:
             self._touch(c, game_id, version, status, None)
+            self._notice(c, {"g": game_id, "v": version})
             c.execute(update(seats_table)
                       .where(seats_table.c.game_id == game_id, seats_table.c.seat == row.seat)
                       .values(kind=row.kind, name=row.name, bot=row.bot, token_hash=row.token_hash))
@@ -194,12 +215,14 @@ class Store:
         now = time.time()
         with self.engine.begin() as c:
             self._touch(c, game_id, version, status, result, now)
+            self._notice(c, {"g": game_id, "v": version})
             c.execute(_INSERT_ACTION, {"game_id": game_id, "idx": idx, "action": action,
                                        "seat": seat, "at": now})
 
     def drop_last_action(self, game_id: str, idx: int, version: int, status: str) -> None:
         with self.engine.begin() as c:
             self._touch(c, game_id, version, status, None)
+            self._notice(c, {"g": game_id, "v": version})
             c.execute(delete(actions_table).where(actions_table.c.game_id == game_id,
                                                   actions_table.c.idx == idx))
 
@@ -213,6 +236,19 @@ class Store:
                                   "result": None if result is None else json.dumps(result)})
         if done.rowcount != 1:
             raise StaleWrite(f"game {game_id} is no longer at version {version - 1}")
+
+    def _notice(self, c: Connection, notice: dict[str, Any]) -> None:
+        """Tells the other processes (PostgreSQL) about a change, once this transaction commits."""
+        if self.shared:
+            payload = json.dumps({**notice, "n": self.node}, separators=(",", ":"))
+            if len(payload.encode()) <= NOTICE_LIMIT:
+                c.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
+
+    def notify(self, notice: dict[str, Any]) -> None:
+        """A notice of something that is not stored (presence, a rematch's link)."""
+        if self.shared:
+            with self.engine.begin() as c:
+                self._notice(c, notice)
 
     def touch(self, game_id: str) -> None:
         """Marks the game as touched now (a connection to a waiting game) without a new version."""
@@ -232,24 +268,38 @@ class Store:
                     c.execute(delete(t).where(t.c.game_id == game_id))
         return bool(gone)
 
-    def add_chat(self, game_id: str, idx: int, seat: int, name: str | None, text: str,
-                 at: float, kind: str | None = None, detail: dict[str, Any] | None = None) -> None:
-        with self.engine.begin() as c:
-            c.execute(insert(chat_table).values(game_id=game_id, idx=idx, seat=seat, name=name,
-                                                text=text, at=at))
-            if kind is not None:
-                c.execute(insert(chat_kinds_table).values(game_id=game_id, idx=idx, kind=kind,
-                                                          detail=json.dumps(detail or {})))
+    def add_chat(self, game_id: str, seat: int, name: str | None, text: str, at: float,
+                 kind: str | None = None, detail: dict[str, Any] | None = None,
+                 notice: dict[str, Any] | None = None) -> int:
+        """Stores a chat line as the game's next one and returns its index. Two processes may
+        write at once: the index is taken in the database, and a clash is tried again."""
+        for attempt in range(5):
+            try:
+                with self.engine.begin() as c:
+                    idx = c.execute(select(func.coalesce(func.max(chat_table.c.idx) + 1, 0))
+                                    .where(chat_table.c.game_id == game_id)).scalar_one()
+                    c.execute(insert(chat_table).values(game_id=game_id, idx=idx, seat=seat,
+                                                        name=name, text=text, at=at))
+                    if kind is not None:
+                        c.execute(insert(chat_kinds_table).values(
+                            game_id=game_id, idx=idx, kind=kind, detail=json.dumps(detail or {})))
+                    if notice is not None:
+                        self._notice(c, {"g": game_id, "chat": idx, **notice})
+                return int(idx)
+            except IntegrityError:
+                if attempt == 4:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     # --- reads ----------------------------------------------------------------------------------
-    def load_chat(self, game_id: str, limit: int) -> list[dict[str, Any]]:
-        """The game's last ``limit`` chat messages, oldest first (a ping or undo line with its
-        ``kind`` and detail fields)."""
+    def load_chat(self, game_id: str, limit: int, since: int = 0) -> list[dict[str, Any]]:
+        """The game's last ``limit`` chat messages from index ``since`` on, oldest first (a ping
+        or undo line with its ``kind`` and detail fields)."""
         k = chat_kinds_table
         q = (select(chat_table, k.c.kind, k.c.detail)
              .select_from(chat_table.outerjoin(k, (k.c.game_id == chat_table.c.game_id)
                                                & (k.c.idx == chat_table.c.idx)))
-             .where(chat_table.c.game_id == game_id)
+             .where(chat_table.c.game_id == game_id, chat_table.c.idx >= since)
              .order_by(chat_table.c.idx.desc()).limit(limit))
         with self.engine.connect() as c:
             rows = list(c.execute(q))
@@ -304,6 +354,17 @@ class Store:
         with self.engine.connect() as c:
             return [r.id for r in c.execute(q)]
 
+    def bot_game_ids(self, limit: int) -> list[str]:
+        """Games in play with a bot seat (they go on with nobody watching), oldest change
+        first."""
+        q = (select(games_table.c.id)
+             .where(games_table.c.status == "playing",
+                    games_table.c.id.in_(select(seats_table.c.game_id)
+                                         .where(seats_table.c.kind == "bot")))
+             .order_by(games_table.c.updated).limit(limit))
+        with self.engine.connect() as c:
+            return [r.id for r in c.execute(q)]
+
     def stale_waiting_ids(self, cutoff: float) -> list[str]:
         """Waiting games nobody has touched since ``cutoff``."""
         q = select(games_table.c.id).where(games_table.c.status == "waiting",
@@ -312,5 +373,6 @@ class Store:
             return [r.id for r in c.execute(q)]
 
 
-__all__ = ["GameRecord", "SeatRow", "StaleWrite", "Store", "actions_table", "chat_kinds_table",
-           "chat_table", "games_table", "metadata", "seats_table", "settings_table", "sqlite_url"]
+__all__ = ["CHANNEL", "GameRecord", "SeatRow", "StaleWrite", "Store", "actions_table",
+           "chat_kinds_table", "chat_table", "games_table", "metadata", "seats_table",
+           "settings_table", "sqlite_url"]

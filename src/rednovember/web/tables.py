@@ -114,9 +114,9 @@ class Tables:
         self.sweeper: asyncio.Task[None] | None = None
 
     # --- life cycle -------------------------------------------------------------------------------
-    def start(self) -> None:
+    async def start(self) -> None:
         """Deletes the expired waiting tables, then expires the others as they age."""
-        self.expire()
+        await self.expire()
         self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def stop(self) -> None:
@@ -133,32 +133,33 @@ class Tables:
         while True:
             await asyncio.sleep(interval)
             try:
-                self.expire()
+                await self.expire()
             except Exception:  # a database hiccup: try again next time
                 log.exception("expiring waiting tables failed")
 
     # --- expiry -----------------------------------------------------------------------------------
-    def expire(self) -> list[str]:
+    async def expire(self) -> list[str]:
         """Deletes the waiting tables untouched for ``waiting_expiry`` seconds; returns their ids.
         A table somebody is connected to counts as touched."""
         cutoff = time.time() - self.waiting_expiry
         gone = []
-        for gid in self.hub.store.stale_waiting_ids(cutoff):
+        store, db = self.hub.store, self.hub.db
+        for gid in await db(store.stale_waiting_ids, cutoff):
             lg = self.hub.games.get(gid)
             if lg is not None and lg.conns:
-                self.hub.store.touch(gid)
+                await db(store.touch, gid)
                 continue
-            if self.hub.store.delete_if_stale(gid, cutoff):
+            if await db(store.delete_if_stale, gid, cutoff):
                 self.hub.games.pop(gid, None)
                 gone.append(gid)
         if gone:
             log.info("expired %d waiting table(s)", len(gone))
         return gone
 
-    def touch(self, lg: LiveGame) -> None:
+    async def touch(self, lg: LiveGame) -> None:
         """A connection came or went: a waiting table counts as touched."""
         if lg.status == "waiting":
-            self.hub.store.touch(lg.id)
+            await self.hub.db(self.hub.store.touch, lg.id)
 
     # --- the turn timer ---------------------------------------------------------------------------
     @staticmethod
@@ -220,8 +221,9 @@ class Tables:
         if self.timers.get(lg.id) is asyncio.current_task():
             del self.timers[lg.id]
         try:
-            self.hub.note_timeout(lg, seat)
-            self.hub.apply_for(lg, seat, action)
+            if lg.version == version:
+                await self.hub.note_timeout(lg, seat)
+                await self.hub.apply_for(lg, seat, action, version)
         except ProtocolError as exc:
             log.error("timeout move %s refused in game %s: %s", action, lg.id, exc.message)
 
