@@ -85,15 +85,25 @@ def test_a_move_on_one_process_reaches_the_players_of_the_other(nodes: Start) ->
         assert pushed["version"] == r.json()["version"]
         assert watcher.logs[1] == httpx.get(f"{a.url}/api/games/{gid}/state",
                                             headers=auth(tokens[1]), timeout=10).json()["log"]
+        # an undo on a: b's players see the log shrink back
+        before = list(watcher.logs[1])
+        r = httpx.post(f"{a.url}/api/games/{gid}/undo", headers=auth(tokens[mover]), timeout=10)
+        assert r.status_code == 200, r.text
+        watcher.until(lambda m: m["type"] == "state" and m["version"] == r.json()["version"])
+        assert len(watcher.logs[1]) < len(before)
+        assert watcher.logs[1] == httpx.get(f"{a.url}/api/games/{gid}/state",
+                                            headers=auth(tokens[1]), timeout=10).json()["log"]
         # table talk written on a reaches b's players, once
         with WsClient(a.url, gid, [tokens[0]]) as talker:
             assert talker.request({"type": "chat", "seat": 0, "text": "hello b"})["type"] == "ack"
-            said = watcher.until(lambda m: m["type"] == "chat")
-            assert said["message"]["text"] == "hello b" and said["message"]["seat"] == 0
+            said = watcher.until(lambda m: m["type"] == "chat"
+                                 and m["message"]["text"] == "hello b")
+            assert said["message"]["seat"] == 0
             # and who is connected: seat 0 is connected on a, as b's players see
             _wait(lambda: any(m["type"] == "seats" and m["seats"][0]["connected"]
                               for m in [*watcher.received, *watcher.drain(0.1)]))
-        assert not [m for m in watcher.drain(0.5) if m["type"] == "chat"]
+        heard = [m["message"]["text"] for m in watcher.received if m["type"] == "chat"]
+        assert heard.count("hello b") == 1 and sum(t.startswith("took back") for t in heard) == 1
 
 
 def test_two_processes_driven_at_once_lose_and_repeat_nothing(nodes: Start) -> None:

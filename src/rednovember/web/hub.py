@@ -216,7 +216,7 @@ class Hub:
         if isinstance(notice.get("v"), int):
             if notice["v"] > lg.version:
                 async with lg.lock:
-                    if notice["v"] > lg.version:
+                    if notice["v"] > lg.version and not self._follow(lg, notice):
                         await self._refresh(lg)
         elif isinstance(notice.get("chat"), int):
             self._heard_line(lg, notice)
@@ -225,6 +225,52 @@ class Hub:
         elif isinstance(notice.get("r"), str):
             lg.rematch = notice["r"]
             self._push(lg, [{"type": "rematch", "game": lg.id, "next": notice["r"]}])
+
+    def _follow(self, lg: LiveGame, notice: dict[str, Any]) -> bool:
+        """Makes the change a notice describes (the game's lock held) if it is the very next
+        one; whether it did (else the game is reloaded from the database)."""
+        if notice["v"] != lg.version + 1 or not isinstance(notice.get("st"), str):
+            return False
+        old_log = lg.game.log
+        try:
+            if "act" in notice:
+                idx, text, seat = notice["act"]
+                if idx != len(lg.texts):
+                    return False
+                game = lg.game.copy()
+                game.apply(parse_action(text, self.data))
+                lg.game = game
+                lg.actors.append(int(seat))
+                lg.texts.append(str(text))
+            elif "undo" in notice:
+                if notice["undo"] != len(lg.texts) - 1:
+                    return False
+                lg.game = engine_undo(lg.game)
+                lg.actors.pop()
+                lg.texts.pop()
+            elif "seat" in notice:
+                self._seat_from(lg, notice["seat"])
+            else:
+                return False
+        except (ActionError, ValueError, TypeError, IndexError, KeyError):
+            return False
+        lg.version = notice["v"]
+        lg.status = "over" if lg.game.is_over else notice["st"]
+        undone = "undo" in notice
+        self.broadcast(lg, _common_prefix(old_log, lg.game.log) if undone else len(old_log))
+        self.kick(lg)
+        return True
+
+    def _seat_from(self, lg: LiveGame, row: list[Any]) -> None:
+        """A seat's new holder, as another process stored it."""
+        seat, kind, name, bot, token_hash = row
+        s = lg.seats[seat]
+        seats = lg.seats[:]
+        seats[seat] = Seat(s.seat, s.gnomes, s.colours, kind, name, bot, token_hash)
+        if kind == "human" and s.kind != "human":
+            lg.gone_since[seat] = time.monotonic()
+        lg.bots.pop(seat, None)
+        lg.seats = seats
 
     def _missed(self) -> None:
         """Notices may have been missed (the listening connection was made again)."""

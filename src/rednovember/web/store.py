@@ -205,7 +205,8 @@ class Store:
     def set_seat(self, game_id: str, row: SeatRow, version: int, status: str) -> None:
         with self.engine.begin() as c:
             self._touch(c, game_id, version, status, None)
-            self._notice(c, {"g": game_id, "v": version})
+            self._notice(c, {"g": game_id, "v": version, "st": status,
+                             "seat": [row.seat, row.kind, row.name, row.bot, row.token_hash]})
             c.execute(update(seats_table)
                       .where(seats_table.c.game_id == game_id, seats_table.c.seat == row.seat)
                       .values(kind=row.kind, name=row.name, bot=row.bot, token_hash=row.token_hash))
@@ -215,14 +216,15 @@ class Store:
         now = time.time()
         with self.engine.begin() as c:
             self._touch(c, game_id, version, status, result, now)
-            self._notice(c, {"g": game_id, "v": version})
+            self._notice(c, {"g": game_id, "v": version, "st": status,
+                             "act": [idx, action, seat]})
             c.execute(_INSERT_ACTION, {"game_id": game_id, "idx": idx, "action": action,
                                        "seat": seat, "at": now})
 
     def drop_last_action(self, game_id: str, idx: int, version: int, status: str) -> None:
         with self.engine.begin() as c:
             self._touch(c, game_id, version, status, None)
-            self._notice(c, {"g": game_id, "v": version})
+            self._notice(c, {"g": game_id, "v": version, "st": status, "undo": idx})
             c.execute(delete(actions_table).where(actions_table.c.game_id == game_id,
                                                   actions_table.c.idx == idx))
 
