@@ -38,10 +38,18 @@ class StripProxy:
         return self
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._loop.call_soon_threadsafe(self._server.close)
+        async def close() -> None:  # the server, then every connection's task
+            if self._server is not None:
+                self._server.close()
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(close(), self._loop).result(10)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
+        self._loop.close()
 
     def _target(self, target: str) -> str | None:
         path = target.split("?", 1)[0]
