@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import re
+import shutil
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from stripproxy import StripProxy, strip_proxy
-from webtools import Server, WsClient, new_game, take
+from webtools import ROOT, Server, WsClient, free_port, new_game, take
 
 from rednovember.web import logs
 from rednovember.web.options import add_arguments
@@ -122,6 +126,53 @@ def test_a_game_is_played_through_the_proxy_api_and_websocket(proxy: StripProxy)
     assert not proxy.refused
 
 
+def _caddy_example(upstream: int) -> str:
+    """deploy/Caddyfile's commented sub-path example, uncommented, for a local upstream."""
+    lines = (ROOT / "deploy" / "Caddyfile").read_text().splitlines()
+    start = lines.index("# {$SITE_ADDRESS:localhost} {")
+    block = "\n".join(line[2:] for line in lines[start:] if line.startswith("# "))
+    assert "handle_path /rn/*" in block and "app:8000" in block
+    return ("{\n\tadmin off\n}\n" + block.replace("app:8000", f"127.0.0.1:{upstream}")) + "\n"
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
+def test_the_documented_caddy_example_serves_the_game_under_rn(server: Server,
+                                                                tmp_path: Path) -> None:
+    port = free_port()
+    config = tmp_path / "Caddyfile"
+    config.write_text(_caddy_example(server.port))
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
+           "XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
+           "SITE_ADDRESS": f"http://127.0.0.1:{port}"}
+    with (tmp_path / "caddy.log").open("wb") as out:
+        caddy = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter",
+                                  "caddyfile"], stdout=out, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}/rn"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert caddy.poll() is None and time.monotonic() < deadline, \
+                (tmp_path / "caddy.log").read_text(errors="replace")
+            time.sleep(0.1)
+        assert httpx.get(f"http://127.0.0.1:{port}/rn").headers["location"] == "/rn/"
+        with httpx.Client(base_url=base, timeout=10) as http:
+            page = http.get("/")
+            assert '<html data-root="/rn"' in page.text
+            assert http.get("/static/js/root.js").status_code == 200
+            gid, _ = new_game(http, players=3)
+        ws = WsClient(base, gid)  # the WebSocket through Caddy
+        assert ws.received[-1]["type"] == "welcome"
+        ws.close()
+    finally:
+        caddy.terminate()
+        caddy.wait(10)
+
+
 def test_websocket_connections_are_not_logged_at_info(tmp_path: Path) -> None:
     quiet = Server(tmp_path / "quiet.db").start()
     loud = Server(tmp_path / "loud.db", extra=["--log-level", "debug"]).start()
@@ -139,7 +190,7 @@ def test_websocket_connections_are_not_logged_at_info(tmp_path: Path) -> None:
     assert "Red November: http" in text
     assert "WebSocket" not in text and "connection open" not in text, text
     debug = loud.log_path.read_text(errors="replace")
-    assert re.search(r" DEBUG +uvicorn\.error: .*\"WebSocket /ws/games/\w+\" \[accepted\]", debug)
+    assert re.search(r" DEBUG +uvicorn\.error: .*\"WebSocket /ws/games/[\w-]+\" \[accepted\]", debug)
     assert re.search(r" DEBUG +uvicorn\.error: connection open", debug), debug
 
 
