@@ -35,11 +35,13 @@ class Recorder:
 
     def __init__(self) -> None:
         self.urls: list[str] = []
+        self.failed: list[str] = []  # answers of 400 and more
 
     def context(self, browser: Any) -> Any:
         ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
         ctx.set_default_timeout(TIMEOUT)
         ctx.on("request", lambda r: self.urls.append(r.url))
+        ctx.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
         ctx.on("page", lambda page: page.on("websocket", lambda ws: self.urls.append(ws.url)))
         return ctx
 
@@ -107,6 +109,7 @@ def test_a_game_under_a_sub_path_keeps_every_request_under_it(
     full.click()
     page.wait_for_url(f"{base}/rules/en?back=%2Fg%2F{gid}")
     expect(page.get_by_test_id("rules-toc")).to_be_visible()
+    shot(page, "rootpath-rules")
     expect(page.get_by_test_id("rules-lang-de")).to_have_attribute("href",
                                                                    f"/rn/rules/de?back=/g/{gid}")
     page.click("[data-testid=rules-back]")
@@ -126,8 +129,12 @@ def test_a_game_under_a_sub_path_keeps_every_request_under_it(
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("my-games")).to_contain_text(gid)
     shot(page, "rootpath-lobby-with-game")
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(page.get_by_test_id("my-games")).to_be_visible()
+    shot(page, "rootpath-lobby-phone")
 
     assert not page.js_errors and not laptop.js_errors, (page.js_errors, laptop.js_errors)
     assert any(u.startswith(base.replace("http://", "ws://") + "/ws/games/") for u in rec.urls)
     assert not rec.outside(base), rec.outside(base)
     assert not proxy.refused, proxy.refused
+    assert not rec.failed, rec.failed  # every page's styles, scripts and images were found
