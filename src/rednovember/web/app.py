@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -50,6 +50,7 @@ from .protocol import (
     validate,
 )
 from .replay import replay_step
+from .rootpath import RootPath, page_html
 from .rules_page import rules_html, rules_reference, safe_back
 from .store import Store
 from .story import StoryCache
@@ -185,9 +186,10 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                bot_delay: float = 0.6, takeover_grace: float = 30.0,
                static_dir: Path | None = None, limits: Limits | None = None,
                waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
-               min_turn_timer: float = MIN_TURN_TIMER) -> FastAPI:
+               min_turn_timer: float = MIN_TURN_TIMER, root_path: str = "") -> FastAPI:
     """The ASGI application. The database is opened (and migrated) on startup. ``limits``:
-    per-client limits (web/limits.py); None, none (``rednovember serve`` sets them)."""
+    per-client limits (web/limits.py); None, none (``rednovember serve`` sets them).
+    ``root_path``: the sub-path it is served under (web/rootpath.py), "" for none."""
     static = static_dir or STATIC_DIR
     game_data = data or load_data()
     limit = ClientLimits(limits or Limits.none())
@@ -211,6 +213,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     app.add_middleware(BodyLimit)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(RootPath, root=root_path)  # outermost: every layer sees the app's paths
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -237,6 +240,10 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return _error("internal", "internal error; nothing changed")
 
     # --- auth helpers ---------------------------------------------------------------------------
+    def root_of(request: Request) -> str:
+        """The sub-path the app is served under ("" for none; web/rootpath.py)."""
+        return str(request.scope.get("root_path", "")).rstrip("/")
+
     def client_of(request: Request | WebSocket) -> str:
         """The client's address (uvicorn puts a trusted proxy's X-Forwarded-For there)."""
         return request.client.host if request.client else "unknown"
@@ -311,20 +318,21 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def rules_json(lang: str) -> dict[str, Any]:
         return rules_reference(_catalog(lang), game_data)
 
-    def _rules_page(lang: str, back: str | None) -> HTMLResponse:
+    def _rules_page(request: Request, lang: str, back: str | None) -> HTMLResponse:
         cat = _catalog(lang)
         names = [(code, catalog(code).raw("meta", "name")) for code in available()]
-        return HTMLResponse(rules_html(rules_reference(cat, game_data), safe_back(back), names))
+        return HTMLResponse(rules_html(rules_reference(cat, game_data), safe_back(back), names,
+                                       root=root_of(request)))
 
     @app.get("/rules", response_class=HTMLResponse)
-    async def rules_default(back: str | None = None) -> HTMLResponse:
-        return _rules_page("en", back)
+    async def rules_default(request: Request, back: str | None = None) -> HTMLResponse:
+        return _rules_page(request, "en", back)
 
     @app.get("/rules/{lang}", response_class=HTMLResponse)
-    async def rules_page(lang: str, back: str | None = None) -> HTMLResponse:
+    async def rules_page(request: Request, lang: str, back: str | None = None) -> HTMLResponse:
         """The full rules; ``back`` (``/g/{id}`` or ``/g/{id}/replay``, else ignored) adds a
         "Back to the game" link."""
-        return _rules_page(lang, back)
+        return _rules_page(request, lang, back)
 
     # --- games ----------------------------------------------------------------------------------
     @app.post("/api/games", status_code=201)
@@ -437,6 +445,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             raise ProtocolError("forbidden", f"this token holds seat {seat}, not seat {body.seat}",
                                 "no_token_for_seat", seat=body.seat)
         origin = origin_of(body.origin if body else None, str(request.base_url))
+        if body is not None and body.origin is not None:  # base_url has the root path already
+            origin += root_of(request)
         return seat_link(lg.id, seat, token, origin)
 
     @app.get("/api/games/{game_id}/replay/{step}")
@@ -512,25 +522,31 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     if static.is_dir():
         app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
-    def index() -> Response:
-        page = static / "index.html"
-        if page.is_file():
-            return FileResponse(page, media_type="text/html")
-        return HTMLResponse("<!doctype html><title>Red November</title><h1>Red November</h1>"
-                            "<p>The browser front-end is not installed. The API is at "
-                            "<a href='/docs'>/docs</a>.</p>")
+    pages: dict[str, str] = {}  # the front-end's page per root path (web/rootpath.page_html)
+
+    def index(request: Request) -> Response:
+        root = root_of(request)
+        if root not in pages:
+            page = static / "index.html"
+            if not page.is_file():
+                return HTMLResponse(
+                    "<!doctype html><title>Red November</title><h1>Red November</h1>"
+                    "<p>The browser front-end is not installed. The API is at "
+                    f"<a href='{root}/docs'>{root}/docs</a>.</p>")
+            pages[root] = page_html(page.read_text(encoding="utf-8"), root)
+        return HTMLResponse(pages[root], headers={"Cache-Control": "no-cache"})
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
-    async def root() -> Response:
-        return index()
+    async def root(request: Request) -> Response:
+        return index(request)
 
     @app.api_route("/g/{game_id}", methods=["GET", "HEAD"], include_in_schema=False)
-    async def game_page(game_id: str) -> Response:
-        return index()
+    async def game_page(request: Request, game_id: str) -> Response:
+        return index(request)
 
     @app.api_route("/g/{game_id}/replay", methods=["GET", "HEAD"], include_in_schema=False)
-    async def replay_page(game_id: str) -> Response:
-        return index()
+    async def replay_page(request: Request, game_id: str) -> Response:
+        return index(request)
 
     return app
 

@@ -2,7 +2,8 @@
 ``REDNOVEMBER_HOST``, ``REDNOVEMBER_PORT``, ``REDNOVEMBER_DB`` (or ``REDNOVEMBER_DB_FILE``, a file
 holding the URL, so a password appears neither in ``ps`` nor in the environment of child
 processes), ``REDNOVEMBER_LOG_LEVEL``, ``REDNOVEMBER_LOG_FORMAT``, ``REDNOVEMBER_ACCESS_LOG``,
-``REDNOVEMBER_BOT_DELAY``, ``REDNOVEMBER_TAKEOVER_GRACE``, ``REDNOVEMBER_FORWARDED_ALLOW_IPS``,
+``REDNOVEMBER_ROOT_PATH`` (a sub-path, web/rootpath.py), ``REDNOVEMBER_BOT_DELAY``,
+``REDNOVEMBER_TAKEOVER_GRACE``, ``REDNOVEMBER_FORWARDED_ALLOW_IPS``,
 ``REDNOVEMBER_NO_LIMITS`` and ``REDNOVEMBER_LIMIT_*`` (the per-client limits, web/limits.py).
 Only the standard library here: the ``rednovember`` command builds its parser on every start,
 the web server's imports wait for ``serve`` (web/serve.py).
@@ -12,10 +13,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from pathlib import Path
 
 DEFAULT_DB = "sqlite:///rednovember.db"
 LOG_LEVELS = ("debug", "info", "warning", "error")
+# A sub-path such as /rn: segments of URL-safe characters, no trailing slash ("" for none)
+ROOT_PATH_RE = re.compile(r"(/[A-Za-z0-9._~-]+)*")
+# The app's own top-level paths: a root path starting with one would be ambiguous
+APP_PREFIXES = ("api", "ws", "static", "g", "rules", "docs", "redoc", "openapi.json")
 
 
 def _env(name: str, default: str) -> str:
@@ -50,6 +56,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="log lines as text or one JSON object each ($REDNOVEMBER_LOG_FORMAT)")
     p.add_argument("--access-log", action="store_true", default=_env_flag("ACCESS_LOG"),
                    help="log every HTTP request ($REDNOVEMBER_ACCESS_LOG=1)")
+    p.add_argument("--root-path", type=root_path, default=_env("ROOT_PATH", ""), metavar="PATH",
+                   help="serve under this sub-path, e.g. /rn, behind a reverse proxy that strips "
+                        "it or passes it on (default none; $REDNOVEMBER_ROOT_PATH)")
     p.add_argument("--waiting-expiry", type=float,
                    default=float(_env("WAITING_EXPIRY", str(24 * 3600))), metavar="SECONDS",
                    help="delete tables still waiting for players that nobody touched for this "
@@ -86,6 +95,21 @@ def add_limit_arguments(p: argparse.ArgumentParser) -> None:
                        help=f"{text} (default {default}, 0: no limit; $REDNOVEMBER_{env})")
 
 
+def root_path(value: str) -> str:
+    """A --root-path value normalised to "" or "/seg[/seg…]" (no trailing slash)."""
+    path = value.strip()
+    if path and not path.startswith("/"):
+        path = "/" + path
+    path = path.rstrip("/")
+    if not ROOT_PATH_RE.fullmatch(path):
+        raise argparse.ArgumentTypeError(f"{value!r}: give a path such as /rn (letters, digits, "
+                                         "'.', '_', '~', '-' between slashes)")
+    if path.split("/")[1:2] and path.split("/")[1] in APP_PREFIXES:
+        raise argparse.ArgumentTypeError(f"{value!r}: a root path may not start with one of the "
+                                         f"game's own paths ({', '.join(APP_PREFIXES)})")
+    return path
+
+
 def database_url(args: argparse.Namespace) -> str:
     """--db, else --db-file's contents, else $REDNOVEMBER_DB, else the default SQLite file."""
     if args.db:
@@ -96,4 +120,4 @@ def database_url(args: argparse.Namespace) -> str:
 
 
 __all__ = ["DEFAULT_DB", "LIMITS", "LOG_LEVELS", "add_arguments", "add_limit_arguments",
-           "database_url"]
+           "database_url", "root_path"]

@@ -248,9 +248,13 @@ def _block_html(block: dict[str, Any]) -> str:
 
 
 def rules_html(ref: dict[str, Any], back: str | None = None,
-               languages: list[tuple[str, str]] | None = None) -> str:
-    """The whole rules page (everything escaped; ``back`` must already be :func:`safe_back`)."""
+               languages: list[tuple[str, str]] | None = None, root: str = "") -> str:
+    """The whole rules page (everything escaped; ``back`` must already be :func:`safe_back`).
+    ``root``: the sub-path the server is under (web/rootpath.py); ``back`` stays the game's path
+    without it (the ``?back=`` of the language links), its links get it."""
     e = html.escape
+    home = e(root + "/")
+    back_href = e(root + back) if back else ""
     page: dict[str, str] = ref.get("page", {})
     lang = ref["lang"]
     title = page.get("title") or ref["title"]
@@ -258,25 +262,26 @@ def rules_html(ref: dict[str, Any], back: str | None = None,
     parts = [f"<!doctype html><html lang='{e(lang)}'><head><meta charset='utf-8'>",
              "<meta name='viewport' content='width=device-width, initial-scale=1'>",
              f"<title>{e(title)}</title>",
-             "<link rel='icon' href='/static/img/favicon.svg' type='image/svg+xml'>",
-             "<link rel='stylesheet' href='/static/css/app.css'>",
-             "<link rel='stylesheet' href='/static/css/rules.css'></head>",
+             f"<link rel='icon' href='{e(root)}/static/img/favicon.svg' type='image/svg+xml'>",
+             f"<link rel='stylesheet' href='{e(root)}/static/css/app.css'>",
+             f"<link rel='stylesheet' href='{e(root)}/static/css/rules.css'></head>",
              "<body class='rules-page'><header class='topbar' role='banner'>",
-             "<a class='brand' href='/' data-testid='home-link'>"
+             f"<a class='brand' href='{home}' data-testid='home-link'>"
              f"<span class='brand-mark' aria-hidden='true'></span><span>{e(ref.get('brand', ''))}</span>"
              "</a>",
              "<div class='top-game'>"]
     if back:
-        parts.append(f"<a class='btn primary small rules-back' href='{e(back)}' "
+        parts.append(f"<a class='btn primary small rules-back' href='{back_href}' "
                      f"data-testid='rules-back'>← {e(page.get('back') or ref['back'])}</a>")
     elif page.get("home"):
-        parts.append(f"<a class='btn ghost small rules-home' href='/' data-testid='rules-home'>"
+        parts.append(f"<a class='btn ghost small rules-home' href='{home}' data-testid='rules-home'>"
                      f"← {e(page['home'])}</a>")
     parts.append("</div><nav class='top-tools rules-langs' data-testid='rules-languages' "
                  f"aria-label='{e(page.get('language', 'Language'))}'>")
     for code, name in languages or []:
         current = " aria-current='true'" if code == lang else ""
-        parts.append(f"<a href='/rules/{e(code)}{e(query)}' hreflang='{e(code)}' lang='{e(code)}' "
+        parts.append(f"<a href='{e(root)}/rules/{e(code)}{e(query)}' hreflang='{e(code)}' "
+                     f"lang='{e(code)}' "
                      f"title='{e(name)}' data-testid='rules-lang-{e(code)}'{current}>"
                      f"{e(code.upper())}</a>")
     parts.append("</nav></header><main class='rules-main' id='top'>")
@@ -313,7 +318,7 @@ def rules_html(ref: dict[str, Any], back: str | None = None,
         parts.append("</dl></section>")
     parts.append("</div>")
     if back:
-        parts.append(f"<p class='rules-foot'><a class='btn primary' href='{e(back)}' "
+        parts.append(f"<p class='rules-foot'><a class='btn primary' href='{back_href}' "
                      f"data-testid='rules-back-bottom'>← {e(page.get('back') or ref['back'])}"
                      "</a></p>")
     parts.append("</div></main></body></html>")

@@ -52,8 +52,9 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
     app = create_app(url, data=data, bot_delay=max(0.0, args.bot_delay),
                      takeover_grace=max(0.0, args.takeover_grace), limits=limits_of(args),
                      waiting_expiry=max(1.0, args.waiting_expiry),
-                     min_turn_timer=max(1.0, args.turn_timer_min))
-    log.info("Red November: http://%s:%s/  (database %s)", args.host, args.port, safe_url(url))
+                     min_turn_timer=max(1.0, args.turn_timer_min), root_path=args.root_path)
+    log.info("Red November: http://%s:%s%s/  (database %s)", args.host, args.port,
+             args.root_path, safe_url(url))
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME_BYTES,
                 log_config=None, access_log=args.access_log, workers=1,
                 proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips)

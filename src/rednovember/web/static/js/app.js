@@ -6,6 +6,7 @@ import { LobbyPage } from "./lobby.js";
 import { GamePage } from "./game.js";
 import { ReplayPage } from "./replay.js";
 import { openRules } from "./rules.js";
+import { appPath, url } from "./root.js";
 
 setCatalogFetcher(async (code) => (await api(`/api/i18n/${encodeURIComponent(code)}`)).catalog);
 
@@ -81,8 +82,9 @@ function fillLanguages() {
 }
 
 function route() {
-  const m = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,64})\/?$/);
-  const r = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,64})\/replay\/?$/);
+  const path = appPath();
+  const m = path.match(/^\/g\/([A-Za-z0-9_-]{1,64})\/?$/);
+  const r = path.match(/^\/g\/([A-Za-z0-9_-]{1,64})\/replay\/?$/);
   if (page && page.destroy) page.destroy();
   const root = document.getElementById("app");
   page = r ? new ReplayPage(root, r[1], ctx) : m ? new GamePage(root, m[1], ctx) : new LobbyPage(root, ctx);
@@ -90,7 +92,7 @@ function route() {
 }
 
 export function navigate(path) {
-  history.pushState({}, "", path);
+  history.pushState({}, "", url(path));
   route();
 }
 

@@ -20,6 +20,7 @@ import { Show } from "./show.js";
 import { MobileLayout } from "./mobile.js";
 import { adoptSeatLink, openSeatLink } from "./seatlink.js";
 import { renderClock } from "./timer.js";
+import { absoluteUrl, url } from "./root.js";
 
 const SPEC = "spec";
 
@@ -406,8 +407,8 @@ export class GamePage {
     } else if (el.dataset.undo !== undefined) {
       this.undo();
     } else if (el.dataset.copy !== undefined) {
-      const url = location.origin + `/g/${this.id}`;
-      (navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject())
+      const link = absoluteUrl(`/g/${this.id}`);
+      (navigator.clipboard ? navigator.clipboard.writeText(link) : Promise.reject())
         .then(() => toast(raw("web", "link_copied"), "info", 2500))
         .catch(() => { const inp = this.root.querySelector("#share-link"); inp?.select(); });
     } else if (el.id === "reconnect") {
@@ -421,7 +422,7 @@ export class GamePage {
   renderTableBar(model) {
     const st = this.state();
     const bar = this.root.querySelector("#table-bar");
-    const link = location.origin + `/g/${this.id}`;
+    const link = absoluteUrl(`/g/${this.id}`);
     const cfg = this.summary.config;
     const variants = (cfg.variants || []).map((v) => raw("variants", v).split(" (")[0]).join(", ");
     let tabs = "";
@@ -442,7 +443,7 @@ export class GamePage {
         <input id="share-link" readonly value="${esc(link)}" data-testid="share-link" aria-label="${esc(raw("web", "share_link"))}">
         <button type="button" class="btn small" data-copy data-testid="copy-link">${esc(raw("web", "copy_link"))}</button></div>
       ${tabs}
-      <a class="btn small" href="/g/${encodeURIComponent(this.id)}/replay" data-testid="replay-link">${esc(raw("web", "replay_link"))}</a>
+      <a class="btn small" href="${esc(url(`/g/${encodeURIComponent(this.id)}/replay`))}" data-testid="replay-link">${esc(raw("web", "replay_link"))}</a>
       <button type="button" class="btn small" id="reconnect" data-testid="reconnect" ${this.status === "open" || this.status === "connecting" ? "hidden" : ""}>${esc(raw("web", "reconnect"))}</button>`);
     void st; void model;
   }
@@ -578,8 +579,8 @@ export class GamePage {
       res.hidden = false;
       const again = this.holdsAny() || this.isCreator()
         ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", "rematch"))}</button> ` : "";
-      setHTML(res, this.end.render(model) + `<p class="export">${again}<a class="btn small" href="/g/${encodeURIComponent(this.id)}/replay" data-testid="result-replay">${esc(raw("web", "replay_link"))}</a>
-        <a href="/api/games/${encodeURIComponent(this.id)}/export" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
+      setHTML(res, this.end.render(model) + `<p class="export">${again}<a class="btn small" href="${esc(url(`/g/${encodeURIComponent(this.id)}/replay`))}" data-testid="result-replay">${esc(raw("web", "replay_link"))}</a>
+        <a href="${esc(url(`/api/games/${encodeURIComponent(this.id)}/export`))}" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
       if (!this.resultShown) { this.resultShown = true; res.scrollIntoView({ block: "nearest" }); }
     } else {
       res.hidden = true;

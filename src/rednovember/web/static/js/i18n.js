@@ -1,6 +1,8 @@
 // Translations: the server's JSON catalogs (section -> key -> template), English as fallback.
 // Templates use Python's str.format named fields: "{gnome} opens the hatch to {to_room}."
 
+import { url } from "./root.js";
+
 export const LANGUAGES = ["en", "de", "fr", "pl", "ru", "es"];
 
 let current = { code: "en", texts: {} };
@@ -98,7 +100,7 @@ export function preferredLanguage() {
 }
 
 let fetcher = async (code) => {
-  const r = await fetch(`/api/i18n/${code}`);
+  const r = await fetch(url(`/api/i18n/${code}`));
   if (!r.ok) throw new Error(`catalog ${code}: HTTP ${r.status}`);
   return r.json();
 };

@@ -8,6 +8,7 @@ import { api } from "./net.js";
 import { normalizeData } from "./model.js";
 import { esc } from "./svg.js";
 import { errorText } from "./app.js";
+import { url } from "./root.js";
 
 const LOAD_RETRY_FIRST_MS = 500;
 const LOAD_RETRY_MAX_MS = 10000;
@@ -34,7 +35,7 @@ export function stopLoading(page) {
 
 function showNotFound(page) {
   page.root.innerHTML = `<div class="card notfound" data-testid="not-found"><h2>${esc(raw("web", "game_not_found"))}</h2>
-    <p>${esc(t("web", "game_not_found_help", { id: page.id }))}</p><p><a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
+    <p>${esc(t("web", "game_not_found_help", { id: page.id }))}</p><p><a href="${esc(url("/"))}">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
 }
 
 // Shows why loading failed and when it is tried again; "Try now" cuts the wait short.
@@ -43,7 +44,7 @@ function waitToRetry(page, e, ms) {
   page.root.innerHTML = `<div class="card notfound" data-testid="load-retry" role="status"><h2>${esc(raw("web", "load_failed"))}</h2>
     <p>${esc(errorText(e))}</p><p class="muted">${esc(t("web", "load_retry_in", { seconds }))}</p>
     <p><button type="button" class="btn small" data-testid="load-retry-now">${esc(raw("web", "retry_now"))}</button>
-    <a href="/">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
+    <a href="${esc(url("/"))}">${esc(raw("web", "back_to_lobby"))}</a></p></div>`;
   return new Promise((resolve) => {
     const done = () => { clearTimeout(page.loadTimer); page.wakeLoad = null; resolve(); };
     page.wakeLoad = done;

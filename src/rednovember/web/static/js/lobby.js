@@ -7,6 +7,7 @@ import { api, store } from "./net.js";
 import { COLOURS, esc } from "./svg.js";
 import { errorText, navigate, toast } from "./app.js";
 import { timerText } from "./timer.js";
+import { url } from "./root.js";
 
 const VARIANTS = ["harder", "hardest", "less-deadly-death", "mad-gnomes"];
 const TIMERS = [0, 30, 60, 120, 300]; // seconds per decision; 0: off
@@ -129,7 +130,7 @@ export class LobbyPage {
       const status = raw("web", `status_${g.status}`);
       const free = g.seats.filter((s) => s.kind === "free").length;
       const vs = (g.config.variants || []).length ? " · " + g.config.variants.join(", ") : "";
-      return `<li><a href="/g/${esc(g.id)}" data-id="${esc(g.id)}" data-testid="game-${esc(g.id)}">
+      return `<li><a href="${esc(url(`/g/${g.id}`))}" data-id="${esc(g.id)}" data-testid="game-${esc(g.id)}">
         <span class="gl-id">${esc(g.id)}</span>
         <span class="gl-info">${esc(t("web", "game_line", { players: g.config.players, turn: g.turn, free }))}${esc(vs)}</span>
         <span class="badge status-${esc(g.status)}">${esc(status)}</span></a></li>`;

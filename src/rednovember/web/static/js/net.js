@@ -1,5 +1,7 @@
 // Talking to the server: JSON over HTTP, and one WebSocket per tab that reconnects by itself.
 
+import { url, wsUrl } from "./root.js";
+
 export class ApiError extends Error {
   constructor(code, message, status, detail = null, params = null) {
     super(message);
@@ -17,7 +19,7 @@ export async function api(path, { method = "GET", body, token, creator } = {}) {
   if (creator) headers["X-Creator-Token"] = creator;
   let r;
   try {
-    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    r = await fetch(url(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
     throw new ApiError("network", String(e), 0);
   }
@@ -71,8 +73,7 @@ export class GameSocket {
   }
 
   url() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${proto}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
+    return wsUrl(`/ws/games/${encodeURIComponent(this.gameId)}`);
   }
 
   connect() {

@@ -11,6 +11,7 @@ import { renderCrew, renderLog, renderResult } from "./panels.js";
 import { esc } from "./svg.js";
 import { errorText } from "./app.js";
 import { loadGame, stopLoading } from "./load.js";
+import { url } from "./root.js";
 
 export class ReplayPage {
   constructor(root, id, ctx) {
@@ -55,7 +56,7 @@ export class ReplayPage {
       if (target === null && at.steps > 0) at = await api(`/api/games/${encodeURIComponent(this.id)}/replay/${at.steps}`);
       if (ticket !== this.loading) return; // a later click won
       this.at = at;
-      history.replaceState({}, "", `/g/${encodeURIComponent(this.id)}/replay?step=${at.step}`);
+      history.replaceState({}, "", url(`/g/${encodeURIComponent(this.id)}/replay?step=${at.step}`));
       this.render();
     } catch (e) {
       this.root.querySelector("[data-testid=replay-status]")?.replaceChildren(document.createTextNode(errorText(e)));
@@ -75,7 +76,7 @@ export class ReplayPage {
     this.root.innerHTML = `
       <div class="game replay" data-testid="replay-page" data-step="${step}" data-steps="${steps}">
         <div class="replay-bar card">
-          <a href="/g/${encodeURIComponent(this.id)}" data-testid="replay-back">${esc(raw("web", "replay_back"))}</a>
+          <a href="${esc(url(`/g/${encodeURIComponent(this.id)}`))}" data-testid="replay-back">${esc(raw("web", "replay_back"))}</a>
           <h2>${esc(raw("web", "replay_title"))}</h2>
           <div class="replay-controls" role="group" aria-label="${esc(raw("web", "replay_title"))}">
             <button type="button" class="btn small" data-go="0" data-testid="replay-first" aria-label="${esc(raw("web", "replay_first"))}" ${step === 0 ? "disabled" : ""}>«</button>

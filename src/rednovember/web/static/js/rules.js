@@ -3,15 +3,16 @@
 import { lang, raw } from "./i18n.js";
 import { api } from "./net.js";
 import { esc } from "./svg.js";
+import { appPath, url } from "./root.js";
 
 // The full rules page in the page's language; from a game (or its replay) it carries ?back= so the
 // page can offer "Back to the game" (the server accepts only /g/{id} and /g/{id}/replay).
 const GAME_PATH = /^\/g\/[A-Za-z0-9_-]{1,32}(\/replay)?$/;
 
 export function fullRulesLink() {
-  const path = window.location.pathname;
+  const path = appPath();
   const back = GAME_PATH.test(path) ? `?back=${encodeURIComponent(path)}` : "";
-  return `/rules/${encodeURIComponent(lang())}${back}`;
+  return url(`/rules/${encodeURIComponent(lang())}${back}`);
 }
 
 export async function openRules(page, focusKey = null) {
