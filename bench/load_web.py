@@ -12,6 +12,17 @@ clients act the moment they may (a saturating load: latency is mostly queueing);
 paces them like people.
 
     .venv/bin/python bench/load_web.py --games 40 --players 4 --seconds 60
+    .venv/bin/python bench/load_web.py --db postgresql --procs 2      # two processes, one database
+    .venv/bin/python bench/load_web.py --suite     # the issue-9 table: SQLite, PostgreSQL with one
+                                                   # and two processes, human pace and saturating
+    .venv/bin/python bench/load_web.py --kill      # SIGKILL the owner of live games under load
+                                                   # (--suite ends with this run too)
+
+With ``--procs N`` (PostgreSQL) N server processes share the database and the clients spread over
+them by seat (client-side spread: the seats of one game sit on different processes, so every move
+crosses between processes). ``--kill`` plays on two processes with one bot seat per game, kills
+the process that owns every game half-way, lets the clients reconnect to the survivor, and reports
+how long the games stood still and how many acknowledged actions the database lacks (must be 0).
 """
 
 from __future__ import annotations
@@ -28,11 +39,15 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "web"))
@@ -68,6 +83,11 @@ def start_server(db_url: str, port: int, log_path: Path) -> subprocess.Popen[byt
 
 class Stats:
     def __init__(self) -> None:
+        self.killed_at: float | None = None
+        self.progress: dict[str, float] = {}  # game -> when it first moved after the kill
+        self.seen: dict[str, int] = {}  # game -> the highest version any client saw
+        self.acked: dict[tuple[str, int], int] = {}  # (game, seat) -> actions acknowledged
+        self.reconnects = 0
         self.latencies: list[float] = []
         self.messages = 0
         self.bytes = 0
@@ -76,13 +96,30 @@ class Stats:
         self.bot_versions = 0
 
 
-async def seat_client(url: str, gid: str, seat: int, token: str, stats: Stats, stop_at: float,
-                      max_actions: int, rng: random.Random, done: asyncio.Event,
+async def seat_client(urls: list[str], gid: str, seat: int, token: str, stats: Stats,
+                      stop_at: float, max_actions: int, rng: random.Random, done: asyncio.Event,
                       think: float) -> None:
+    """One seat's player; when its server goes away it reconnects to the next one."""
+    acted = [0]
+    turn = seat
+    while time.monotonic() < stop_at and not done.is_set():
+        url = urls[turn % len(urls)]
+        try:
+            await play_seat(url, gid, seat, token, stats, stop_at, max_actions, rng, done, think,
+                            acted)
+            return
+        except (OSError, ConnectionClosed):
+            stats.reconnects += 1
+            turn += 1
+            await asyncio.sleep(0.05)
+
+
+async def play_seat(url: str, gid: str, seat: int, token: str, stats: Stats, stop_at: float,
+                    max_actions: int, rng: random.Random, done: asyncio.Event, think: float,
+                    acted: list[int]) -> None:
     async with connect(f"{url}/ws/games/{gid}", max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "tokens": [token]}))
         pending: float | None = None
-        acted = 0
         last: dict[str, Any] | None = None
         while time.monotonic() < stop_at and not done.is_set():
             try:
@@ -95,12 +132,14 @@ async def seat_client(url: str, gid: str, seat: int, token: str, stats: Stats, s
             kind = msg["type"]
             if kind == "ack" and pending is not None:
                 stats.latencies.append(time.perf_counter() - pending)
+                stats.acked[gid, seat] = stats.acked.get((gid, seat), 0) + 1
                 pending = None
             elif kind == "error":
                 stats.errors += 1
                 pending = None
             elif kind == "state":
                 last = msg
+                seen(stats, gid, msg["version"])
                 if msg["status"] == "over":
                     if seat == min(s for s in range(len(msg["seats"]))
                                    if msg["seats"][s]["kind"] == "human"):
@@ -108,23 +147,33 @@ async def seat_client(url: str, gid: str, seat: int, token: str, stats: Stats, s
                     done.set()
                     break
             if last is not None and last["your_turn"] and pending is None and \
-                    acted < max_actions:
+                    acted[0] < max_actions:
                 choice = rng.choice(last["actions"])
                 if think > 0:  # a person looks at the board first (the socket is not read)
                     await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
                 pending = time.perf_counter()
-                acted += 1
+                acted[0] += 1
                 await ws.send(json.dumps({"type": "act", "seat": seat, "action": choice["text"],
                                           "version": last["version"]}))
                 last = None
 
 
-async def run(args: argparse.Namespace, base: str) -> Stats:
+def seen(stats: Stats, gid: str, version: int) -> None:
+    """A client saw the game at ``version``: after the kill, its first move counts."""
+    if version > stats.seen.get(gid, -1):
+        if stats.killed_at is not None and gid not in stats.progress and gid in stats.seen:
+            stats.progress[gid] = time.monotonic() - stats.killed_at
+        stats.seen[gid] = version
+
+
+async def run(args: argparse.Namespace, bases: list[str],
+              kill: Callable[[], None] | None = None) -> Stats:
+    """Plays the games; ``kill`` (if given) is called half-way through."""
     stats = Stats()
-    ws_base = base.replace("http://", "ws://")
+    ws_bases = [b.replace("http://", "ws://") for b in bases]
     rng = random.Random(args.seed)
     tasks = []
-    async with httpx.AsyncClient(base_url=base, timeout=30) as api:
+    async with httpx.AsyncClient(base_url=bases[0], timeout=30) as api:
         setups = []
         for i in range(args.games):
             r = await api.post("/api/games", json={"players": args.players,
@@ -146,14 +195,20 @@ async def run(args: argparse.Namespace, base: str) -> Stats:
             done = asyncio.Event()
             for s, token in tokens.items():
                 tasks.append(asyncio.create_task(seat_client(
-                    ws_base, gid, s, token, stats, stop_at, args.max_actions,
+                    ws_bases[s:] + ws_bases[:s], gid, s, token, stats, stop_at, args.max_actions,
                     random.Random(rng.random()), done, args.think / 1000)))
+        if kill is not None:
+            await asyncio.sleep(args.seconds / 2)
+            kill()
+            stats.killed_at = time.monotonic()
         await asyncio.gather(*tasks, return_exceptions=True)
         stats.elapsed = time.monotonic() - start  # type: ignore[attr-defined]
+    async with httpx.AsyncClient(base_url=bases[-1], timeout=30) as api:
         versions = 0
         for gid, _ in setups:
             versions += (await api.get(f"/api/games/{gid}")).json()["version"]
         stats.bot_versions = versions
+    stats.games = [gid for gid, _ in setups]  # type: ignore[attr-defined]
     return stats
 
 
@@ -163,6 +218,118 @@ def pct(values: list[float], p: float) -> float:
     values = sorted(values)
     k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
     return values[k] * 1000
+
+
+def lost_actions(url: str, stats: Stats) -> int:
+    """Acknowledged actions the database does not hold (counted per game and seat)."""
+    engine = create_engine(url)
+    stored: dict[tuple[str, int], int] = {}
+    with engine.connect() as c:
+        for gid in getattr(stats, "games", []):
+            for row in c.execute(text("SELECT seat, count(*) FROM rn_actions WHERE game_id = :g "
+                                      "GROUP BY seat"), {"g": gid}):
+                stored[gid, int(row[0])] = int(row[1])
+    engine.dispose()
+    return sum(max(0, n - stored.get(key, 0)) for key, n in stats.acked.items())
+
+
+def measure(args: argparse.Namespace, db: str, procs: int, kill: bool = False) -> dict[str, Any]:
+    """One run: ``procs`` server processes on a fresh database, the games played against them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        if db == "sqlite":
+            url = f"sqlite:///{Path(tmp) / 'load.db'}"
+        elif db == "postgresql":
+            url = pgcluster.cluster().database("load_" + uuid.uuid4().hex[:10])
+        else:
+            url = db
+        ports = [free_port() for _ in range(procs)]
+        servers = [start_server(url, port, Path(tmp) / f"server{i}.log")
+                   for i, port in enumerate(ports)]
+
+        def kill_first() -> None:
+            servers[0].send_signal(signal.SIGKILL)
+
+        try:
+            stats = asyncio.run(run(args, [f"http://127.0.0.1:{p}" for p in ports],
+                                    kill_first if kill else None))
+        finally:
+            for proc in servers:
+                proc.send_signal(signal.SIGTERM)
+            for proc in servers:
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        out = summary(args, stats, db, procs)
+        if kill:
+            waits = sorted(stats.progress.values())
+            out["kill"] = {
+                "games_moving_again": len(waits),
+                "takeover_s": {"median": round(statistics.median(waits), 2) if waits else None,
+                               "max": round(waits[-1], 2) if waits else None},
+                "reconnects": stats.reconnects,
+                "acked_actions_lost": lost_actions(url, stats),
+            }
+    return out
+
+
+def summary(args: argparse.Namespace, stats: Stats, db: str, procs: int) -> dict[str, Any]:
+    elapsed = getattr(stats, "elapsed", 0.0) or 1e-9
+    n = len(stats.latencies)
+    return {
+        "db": db if db in ("sqlite", "postgresql") else "url", "processes": procs,
+        "games": args.games, "players": args.players, "bot_seats": args.bots,
+        "think_ms": args.think,
+        "connections": args.games * (args.players - args.bots),
+        "seconds": round(elapsed, 2), "games_finished": stats.games_over,
+        "client_actions": n, "client_actions_per_s": round(n / elapsed, 1),
+        "all_changes": stats.bot_versions,
+        "all_changes_per_s": round(stats.bot_versions / elapsed, 1),
+        "latency_ms": {"p50": round(pct(stats.latencies, 50), 2),
+                       "p95": round(pct(stats.latencies, 95), 2),
+                       "p99": round(pct(stats.latencies, 99), 2),
+                       "mean": round(statistics.fmean(stats.latencies) * 1000, 2) if n else None},
+        "messages_received": stats.messages, "mb_received": round(stats.bytes / 1e6, 1),
+        "errors": stats.errors,
+    }
+
+
+def show(out: dict[str, Any]) -> None:
+    lat = out["latency_ms"]
+    print(f"{out['db']} x{out['processes']}: {out['games']} games x {out['players']} seats "
+          f"({out['bot_seats']} bot), think {out['think_ms']:g} ms, {out['connections']} "
+          f"WebSockets, {out['seconds']} s")
+    print(f"  games finished   {out['games_finished']}")
+    print(f"  client actions   {out['client_actions']}  ({out['client_actions_per_s']}/s)")
+    print(f"  all changes      {out['all_changes']}  ({out['all_changes_per_s']}/s, incl. "
+          "seats and bot moves)")
+    print(f"  latency act->ack p50 {lat['p50']} ms  p95 {lat['p95']} ms  p99 {lat['p99']} ms")
+    print(f"  received         {out['messages_received']} messages, {out['mb_received']} MB; "
+          f"errors {out['errors']}")
+    if "kill" in out:
+        k = out["kill"]
+        print(f"  kill: {k['games_moving_again']} games moved again; takeover median "
+              f"{k['takeover_s']['median']} s, max {k['takeover_s']['max']} s; "
+              f"{k['reconnects']} reconnects; acknowledged actions lost: "
+              f"{k['acked_actions_lost']}")
+
+
+SUITE = [  # (database, processes, games, think ms, seconds): the issue-9 table
+    ("sqlite", 1, 500, 3000.0, 30.0), ("postgresql", 1, 500, 3000.0, 30.0),
+    ("postgresql", 2, 500, 3000.0, 30.0),
+    ("sqlite", 1, 20, 0.0, 20.0), ("postgresql", 1, 20, 0.0, 20.0),
+    ("postgresql", 2, 20, 0.0, 20.0),
+]
+
+
+def table(rows: list[dict[str, Any]]) -> None:
+    print("| database | processes | games | think | actions/s | all changes/s | p50 | p95 | p99 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        lat = r["latency_ms"]
+        print(f"| {r['db']} | {r['processes']} | {r['games']} | {r['think_ms'] / 1000:g} s | "
+              f"{r['client_actions_per_s']} | {r['all_changes_per_s']} | {lat['p50']} ms | "
+              f"{lat['p95']} ms | {lat['p99']} ms |")
 
 
 def main() -> int:
@@ -179,57 +346,41 @@ def main() -> int:
     ap.add_argument("--db", default="sqlite", metavar="sqlite|postgresql|URL",
                     help="a temporary SQLite file (default), a throw-away PostgreSQL cluster "
                          "(Debian's packages, as the tests make it), or a database URL")
+    ap.add_argument("--procs", type=int, default=1, help="server processes (PostgreSQL)")
+    ap.add_argument("--suite", action="store_true",
+                    help="the whole table: SQLite, PostgreSQL x1 and x2; 500 games at human pace "
+                         "and 20 saturating")
+    ap.add_argument("--kill", action="store_true",
+                    help="two PostgreSQL processes, one bot seat per game; SIGKILL the owner "
+                         "half-way")
     args = ap.parse_args()
     args.games = max(1, min(args.games, 500))
     args.players = max(3, min(args.players, 8))
     args.bots = max(0, min(args.bots, args.players - 1))
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        if args.db == "sqlite":
-            url = f"sqlite:///{Path(tmp) / 'load.db'}"
-        elif args.db == "postgresql":
-            url = pgcluster.Cluster().start().database("load")  # stopped at exit
-        else:
-            url = args.db
-        proc = start_server(url, port, Path(tmp) / "server.log")
-        try:
-            stats = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-    elapsed = getattr(stats, "elapsed", 0.0) or 1e-9
-    n = len(stats.latencies)
-    out: dict[str, Any] = {
-        "games": args.games, "players": args.players, "bot_seats": args.bots,
-        "think_ms": args.think,
-        "connections": args.games * (args.players - args.bots),
-        "seconds": round(elapsed, 2), "games_finished": stats.games_over,
-        "client_actions": n, "client_actions_per_s": round(n / elapsed, 1),
-        "all_changes": stats.bot_versions,
-        "all_changes_per_s": round(stats.bot_versions / elapsed, 1),
-        "latency_ms": {"p50": round(pct(stats.latencies, 50), 2),
-                       "p95": round(pct(stats.latencies, 95), 2),
-                       "p99": round(pct(stats.latencies, 99), 2),
-                       "mean": round(statistics.fmean(stats.latencies) * 1000, 2) if n else None},
-        "messages_received": stats.messages, "mb_received": round(stats.bytes / 1e6, 1),
-        "errors": stats.errors,
-    }
+    if args.suite:
+        rows = []
+        for db, procs, games, think, seconds in SUITE:
+            run_args = argparse.Namespace(**{**vars(args), "games": games, "think": think,
+                                             "seconds": seconds})
+            rows.append(measure(run_args, db, procs))
+            show(rows[-1])
+        kill_args = argparse.Namespace(**{**vars(args), "games": 40, "think": 300.0,
+                                          "seconds": 20.0, "bots": 1})
+        killed = measure(kill_args, "postgresql", 2, kill=True)
+        show(killed)
+        print(json.dumps([*rows, killed]) if args.json else "")
+        table(rows)
+        return 0
+    if args.kill:  # people's pace by default, so that games are still running at the kill
+        args.db, args.procs, args.bots = "postgresql", 2, max(1, args.bots)
+        args.think = args.think or 300.0
+    if args.procs > 1 and args.db == "sqlite":
+        raise SystemExit("several processes need PostgreSQL (--db postgresql)")
+    out = measure(args, args.db, args.procs, args.kill)
     if args.json:
         print(json.dumps(out))
     else:
-        lat = out["latency_ms"]
-        print(f"{out['games']} games x {args.players} seats ({args.bots} bot), "
-              f"{out['connections']} WebSockets, {out['seconds']} s")
-        print(f"  games finished   {out['games_finished']}")
-        print(f"  client actions   {n}  ({out['client_actions_per_s']}/s)")
-        print(f"  all changes      {out['all_changes']}  ({out['all_changes_per_s']}/s, incl. "
-              "seats and bot moves)")
-        print(f"  latency act->ack p50 {lat['p50']} ms  p95 {lat['p95']} ms  p99 {lat['p99']} ms")
-        print(f"  received         {out['messages_received']} messages, {out['mb_received']} MB; "
-              f"errors {out['errors']}")
+        show(out)
     return 0
 
 
