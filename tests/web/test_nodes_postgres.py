@@ -9,6 +9,9 @@ nothing acknowledged is lost.
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import threading
 import time
 import uuid
@@ -20,7 +23,7 @@ import httpx
 import pytest
 from pgcluster import cluster
 from sqlalchemy import create_engine, text
-from webtools import Server, WsClient, auth, take
+from webtools import ROOT, Server, WsClient, auth, free_port, seated_game, take
 
 Start = Callable[..., Server]
 
@@ -223,3 +226,56 @@ def test_bot_games_nobody_watches_go_on_after_their_owner_dies(nodes: Start) -> 
     _wait(lambda: version() > after_kill + 2, timeout=15)  # b adopted it with nobody asking
     engine.dispose()
     assert b.alive()
+
+
+def _caddy_site(ports: tuple[int, int]) -> str:
+    """deploy/Caddyfile's site (the one compose.yaml runs) for two local processes."""
+    text_ = (ROOT / "deploy" / "Caddyfile").read_text()
+    start = text_.index("{$SITE_ADDRESS:localhost} {")
+    block = text_[start:text_.index("\n}\n", start) + 3]
+    assert "app1:8000 app2:8000" in block
+    return "{\n\tadmin off\n}\n" + block.replace(
+        "app1:8000 app2:8000", f"127.0.0.1:{ports[0]} 127.0.0.1:{ports[1]}")
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
+def test_the_compose_proxy_keeps_serving_when_one_process_dies(nodes: Start,
+                                                                tmp_path: Path) -> None:
+    a, b = nodes(), nodes()
+    port = free_port()
+    config = tmp_path / "Caddyfile"
+    config.write_text(_caddy_site((a.port, b.port)))
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
+           "XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
+           "SITE_ADDRESS": f"http://127.0.0.1:{port}"}
+    with (tmp_path / "caddy.log").open("wb") as out:
+        caddy = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter",
+                                  "caddyfile"], stdout=out, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait(lambda: caddy.poll() is None and _healthy(base), timeout=20)
+        with httpx.Client(base_url=base, timeout=10) as http:
+            gid, tokens, _ = seated_game(http, 3, seed=15)
+            with WsClient(base, gid, tokens[:1]) as ws:  # through the proxy, to either process
+                assert ws.received[0]["type"] == "welcome"
+            a.kill()
+            for _ in range(6):  # every request still answered, by b
+                assert http.get(f"/api/games/{gid}").status_code == 200
+            st = http.get(f"/api/games/{gid}/state").json()
+            mover = st["to_move"]
+            mine = http.get(f"/api/games/{gid}/state", headers=auth(tokens[mover])).json()
+            r = http.post(f"/api/games/{gid}/act", json={"action": mine["actions"][0]["text"]},
+                          headers=auth(tokens[mover]))
+            assert r.status_code == 200, r.text
+            with WsClient(base, gid, tokens[:1]) as ws:
+                ws.until(lambda m: m["type"] == "state" and m["version"] == r.json()["version"])
+    finally:
+        caddy.terminate()
+        caddy.wait(10)
+
+
+def _healthy(base: str) -> bool:
+    try:
+        return httpx.get(base + "/api/health", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False

@@ -131,8 +131,9 @@ def _caddy_example(upstream: int) -> str:
     lines = (ROOT / "deploy" / "Caddyfile").read_text().splitlines()
     start = lines.index("# {$SITE_ADDRESS:localhost} {")
     block = "\n".join(line[2:] for line in lines[start:] if line.startswith("# "))
-    assert "handle_path /rn/*" in block and "app:8000" in block
-    return ("{\n\tadmin off\n}\n" + block.replace("app:8000", f"127.0.0.1:{upstream}")) + "\n"
+    assert "handle_path /rn/*" in block and "app1:8000 app2:8000" in block
+    return ("{\n\tadmin off\n}\n"
+            + block.replace("app1:8000 app2:8000", f"127.0.0.1:{upstream}")) + "\n"
 
 
 @pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")

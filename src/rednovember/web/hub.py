@@ -17,7 +17,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -49,6 +49,11 @@ T = TypeVar("T")
 DB_THREADS = 4  # threads doing the database work (SQLAlchemy's pool holds 5 connections)
 PRESENCE_EVERY = 5  # claim rounds between two presence notices of a game (web/cluster.py)
 ORPHANS_EVERY = 3  # claim rounds between two looks for bot games nobody owns
+
+
+class Reloaded(ProtocolError):
+    """A change refused because this copy of the game was behind the database (it has been
+    reloaded since): worth one more try."""
 
 
 def _iso(t: float) -> str:
@@ -381,14 +386,16 @@ class Hub:
 
     async def take_seat(self, lg: LiveGame, seat: int | None, colour: str | None,
                         name: str) -> tuple[int, str]:
-        async with lg.lock:
-            seat = self._free_seat(lg, seat, colour)
-            s = lg.seats[seat]
+        async def attempt() -> tuple[int, str]:
+            at = self._free_seat(lg, seat, colour)
+            s = lg.seats[at]
             token = security.new_token()
             new = Seat(s.seat, s.gnomes, s.colours, "human", name, None, security.hash_token(token))
             await self._change_seat(lg, new)
-            lg.gone_since[seat] = time.monotonic()
-            return seat, token
+            lg.gone_since[at] = time.monotonic()
+            return at, token
+
+        return await self._locked(lg, attempt)
 
     @staticmethod
     def _free_seat(lg: LiveGame, seat: int | None, colour: str | None) -> int:
@@ -423,7 +430,7 @@ class Hub:
         if not by and not creator:
             raise ProtocolError("unauthorised", "only the game's creator or a seated player may "
                                                 "hand a seat to a bot")
-        async with lg.lock:
+        async def attempt() -> None:
             if lg.status == "over":
                 raise ProtocolError("game_over", "the game is over")
             s = lg.seats[seat]
@@ -437,6 +444,8 @@ class Hub:
             for c in lg.conns:
                 c.seats.pop(seat, None)
             await self._change_seat(lg, new)
+
+        await self._locked(lg, attempt)
 
     def _check_gone(self, lg: LiveGame, seat: int) -> None:
         """Another's seat goes to a bot only once its player has been away for the grace."""
@@ -482,7 +491,7 @@ class Hub:
         if not 0 <= seat < len(lg.seats):
             raise ProtocolError("not_found", f"no seat {seat}: this game has {len(lg.seats)}",
                                 "no_seat", seat=seat, count=len(lg.seats))
-        async with lg.lock:
+        async def attempt() -> None:
             if lg.status == "over":
                 raise ProtocolError("game_over", "the game is over")
             s = lg.seats[seat]
@@ -498,6 +507,8 @@ class Hub:
             lg.bots.pop(seat, None)
             lg.gone_since[seat] = time.monotonic()
 
+        await self._locked(lg, attempt)
+
     async def _change_seat(self, lg: LiveGame, new: Seat) -> None:
         """Stores a seat's new holder (the game's lock held) and shows it to everyone."""
         status = lg.status
@@ -512,6 +523,19 @@ class Hub:
         lg.status = status
         self.broadcast(lg, len(lg.game.log))
         self.kick(lg)
+
+    async def _locked(self, lg: LiveGame, attempt: Callable[[], Awaitable[T]],
+                      version: int | None = None) -> T:
+        """Runs a change of ``lg`` under its lock. If this copy turns out to be behind (another
+        process wrote first), it is reloaded and the change judged once more on the fresh game:
+        a player is refused as ``stale`` only for a version they really did not see."""
+        async with lg.lock:
+            if version is not None and version > lg.version:
+                await self._refresh(lg)  # the player saw a change this copy has not heard of
+            try:
+                return await attempt()
+            except Reloaded:
+                return await attempt()
 
     async def _write(self, lg: LiveGame, fn: Callable[..., None], *args: Any) -> None:
         """A store write of ``lg`` (its lock held); a stale copy is reloaded before the
@@ -531,9 +555,9 @@ class Hub:
             yield
         except StaleWrite:
             log.warning("game %s changed elsewhere; reloaded it (a %s was refused)", lg.id, what)
-            raise ProtocolError("stale", f"the game was changed elsewhere (version {lg.version}, "
-                                         f"not {held}): look again",
-                                "version", version=lg.version, sent=held) from None
+            raise Reloaded("stale", f"the game was changed elsewhere (version {lg.version}, "
+                                    f"not {held}): look again",
+                           "version", version=lg.version, sent=held) from None
         except ProtocolError:
             raise
         except Exception:
@@ -594,7 +618,7 @@ class Hub:
                                 "version", version=lg.version, sent=version)
 
     async def act(self, lg: LiveGame, seat: int, text: str, version: int | None = None) -> None:
-        async with lg.lock:
+        async def attempt() -> None:
             self._check_turn(lg, seat, version)
             g = lg.game
             if g.player_to_move != seat:
@@ -606,6 +630,8 @@ class Hub:
             except ActionError as exc:
                 raise ProtocolError("illegal", f"{text[:64]!r}: {exc}") from None
             await self._apply(lg, seat, action)  # an illegal one is refused with the reason
+
+        await self._locked(lg, attempt, version)
 
     async def _apply(self, lg: LiveGame, seat: int, action: Action) -> None:
         """Applies, stores and shows an action (the game's lock held)."""
@@ -639,7 +665,7 @@ class Hub:
             return True
 
     async def undo(self, lg: LiveGame, seat: int, version: int | None = None) -> None:
-        async with lg.lock:
+        async def attempt() -> tuple[Game, int]:
             self._check_turn(lg, seat, version)
             g = lg.game
             if not lg.actors or not g.history:
@@ -664,6 +690,9 @@ class Hub:
             lg.clock_version = lg.version  # the turn timer goes on: an undo buys no time
             self.broadcast(lg, stable)
             self.kick(lg)
+            return g, stable
+
+        g, stable = await self._locked(lg, attempt, version)
         try:  # said in the table talk: the others' logs just shrink
             detail = undo_detail(g, stable)
             await self.post(lg, seat, undo_text(detail), "undo", detail)
