@@ -37,6 +37,7 @@ from ..rules.serialize import to_dict
 from . import PROTOCOL_VERSION
 from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
+from .learn_api import add_routes as add_learn_routes
 from .limits import ClientLimits, Limits, message_window
 from .protocol import (
     MAX_BODY_BYTES,
@@ -529,6 +530,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     @app.api_route("/g/{game_id}/replay", methods=["GET", "HEAD"], include_in_schema=False)
     async def replay_page(game_id: str) -> Response:
         return index()
+
+    add_learn_routes(app, index)  # Learn to play: /api/learn…, /learn, /learn/{lesson}
 
     return app
 

@@ -5,6 +5,7 @@ import { api } from "./net.js";
 import { LobbyPage } from "./lobby.js";
 import { GamePage } from "./game.js";
 import { ReplayPage } from "./replay.js";
+import { LearnPage } from "./learn.js";
 import { openRules } from "./rules.js";
 
 setCatalogFetcher(async (code) => (await api(`/api/i18n/${encodeURIComponent(code)}`)).catalog);
@@ -83,9 +84,10 @@ function fillLanguages() {
 function route() {
   const m = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,64})\/?$/);
   const r = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,64})\/replay\/?$/);
+  const learn = location.pathname.match(/^\/learn(?:\/([a-z_]{1,32}))?\/?$/);
   if (page && page.destroy) page.destroy();
   const root = document.getElementById("app");
-  page = r ? new ReplayPage(root, r[1], ctx) : m ? new GamePage(root, m[1], ctx) : new LobbyPage(root, ctx);
+  page = learn ? new LearnPage(root, learn[1] || null, ctx) : r ? new ReplayPage(root, r[1], ctx) : m ? new GamePage(root, m[1], ctx) : new LobbyPage(root, ctx);
   page.start();
 }
 
