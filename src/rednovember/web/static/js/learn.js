@@ -10,7 +10,7 @@ import { renderBoard } from "./board.js";
 import { renderTrack } from "./track.js";
 import { boardTargets, renderActions } from "./actions.js";
 import { renderCrew, renderLog } from "./panels.js";
-import { itemName } from "./describe.js";
+import { gnomeName, itemName } from "./describe.js";
 import { attrs, esc } from "./svg.js";
 import { errorText, navigate, toast } from "./app.js";
 
@@ -180,6 +180,7 @@ export class LearnPage {
     const stepLine = !puzzle && L.step !== null && L.status === "playing" && !L.off_path
       ? `<p class="muted" data-testid="learn-step">${esc(text("step_of", { n: L.step + 1, total: L.lesson.steps }))}</p>` : "";
     const done = L.status === "goal";
+    const repeated = last && last.key === g.key; // the check already says it (the goal, a loss)
     let sol = "";
     if (puzzle) {
       if (this.solution === "thinking") sol = `<p class="muted" data-testid="learn-solution-wait">${esc(raw("learn", "solution_thinking"))}</p>`;
@@ -194,7 +195,7 @@ export class LearnPage {
       <p class="learn-goal"><strong>${esc(raw("learn", "goal"))}:</strong> <span data-testid="learn-goal">${esc(text(`${id}_goal`))}</span></p>
       ${puzzle ? `<p class="muted small">${esc(raw("learn", "puzzle_note"))}</p>` : ""}
       ${check}
-      <div class="learn-guide ${done ? "done" : ""}" data-testid="learn-guidance" data-status="${esc(L.status)}">
+      <div class="learn-guide ${done ? "done" : ""}" data-testid="learn-guidance" data-status="${esc(L.status)}" ${repeated ? "hidden" : ""}>
         ${stepLine}<p>${esc(text(g.key, words(model, g.args)))}</p></div>
       <div class="learn-buttons">
         <button type="button" class="btn" data-learn-back data-testid="learn-back" ${this.plays.length ? "" : "disabled"}>↶ ${esc(raw("learn", "take_back"))}</button>
@@ -209,7 +210,9 @@ export class LearnPage {
 
   solutionHTML() {
     const s = this.solution;
-    const rows = s.plays.map((p) => `<li class="c-${esc(p.colour)}"><span class="learn-min">${esc(String(p.ghost))}</span> ${esc(p.sentence)}</li>`).join("");
+    const model = this.model();
+    const rows = s.plays.map((p) => `<li><span class="learn-min">${esc(String(p.ghost))}</span>
+      <span class="learn-who" style="border-color:var(--c-${esc(p.colour)})">${esc(gnomeName(model, p.gnome))}</span> ${esc(p.sentence)}</li>`).join("");
     return `<div class="learn-solution" data-testid="learn-solution"><h2>${esc(raw("learn", "solution_title"))}</h2>
       <p>${esc(raw("learn", s.reached ? "solution_reached" : "solution_missed"))}</p><ol>${rows}</ol></div>`;
   }
@@ -220,6 +223,7 @@ export class LearnPage {
     this.root.querySelector("#board").innerHTML = renderBoard(model, targets);
     this.root.querySelector("#track").innerHTML = renderTrack(model, null);
     const box = this.root.querySelector("#actions");
+    box.hidden = !st.your_turn;
     const focusKey = document.activeElement?.dataset?.minutes;
     box.innerHTML = `<div class="actions-head"><h3>${esc(raw("web", "actions_title"))}</h3></div>`
       + (st.your_turn ? renderActions(model, st, this.ui, this.busy) : "");
