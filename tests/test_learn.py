@@ -12,6 +12,8 @@ import sys
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rednovember.cli import main
 from rednovember.i18n import catalog
@@ -211,3 +213,26 @@ def test_learn_reads_piped_standard_input() -> None:
     assert done.returncode == 0, done.stderr
     assert "Goal reached: Done! Every keeper is on 0" in done.stdout
     assert "Next: Keep the Heat down (rednovember learn heat)" in done.stdout
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lid=st.sampled_from(list(ALL)), picks=st.lists(st.integers(0, 10_000), max_size=40))
+def test_any_legal_plays_get_a_check_that_can_be_said(lid: str, picks: list[int]) -> None:
+    """Whatever legal plays a learner makes, each gets a verdict whose text exists, the guidance
+    can be said, the position stays legal, and replaying the plays rebuilds the same lesson."""
+    en = catalog("en").texts["learn"]
+    s = Session.start(lid)
+    for pick in picks:
+        if s.finished:
+            break
+        actions = s.game.legal_actions()
+        got = s.play(actions[pick % len(actions)].text(s.game.data))
+        assert got.verdict in {"right", "wrong", "free", "goal", "failed"}
+        assert (got.key in en) if got.verdict != "free" else got.key == ""
+        assert "{" not in catalog("en").get("learn", got.key, **got.args)
+        key, _ = s.guidance()
+        assert key in en
+        check(s.game)
+        assert s.reached or not s.game.is_over or s.failed
+    again = Session.replay(lid, s.plays)
+    assert again.game.view(0) == s.game.view(0) and again.done == s.done and again.off == s.off

@@ -43,6 +43,12 @@ def check(page: Any, verdict: str, text: str) -> None:
 
 def test_learn_from_the_lobby_first_lesson_to_its_goal(new_context: Any) -> None:
     page = _page(new_context(), "/")
+    expect(page.locator("[data-testid=learn-link]")).to_have_text("Learn to play")
+    shot(page, "learn-lobby-desktop")
+    page.set_viewport_size(PHONE)
+    expect(page.locator("[data-testid=learn-link]")).to_be_in_viewport()
+    shot(page, "learn-lobby-phone")
+    page.set_viewport_size({"width": 1440, "height": 900})
     page.click("[data-testid=learn-link]")
     expect(page.locator("[data-testid=learn-page]")).to_be_visible()  # the list replaces the lobby
     assert page.url.endswith("/learn")

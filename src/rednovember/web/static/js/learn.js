@@ -44,6 +44,9 @@ export class LearnPage {
     this.root.innerHTML = `<p class="loading">…</p>`;
     this.root.onclick = (e) => this.onClick(e);
     this.root.oninput = (e) => this.onInput(e);
+    this.root.onkeydown = (e) => { // the board's hatches and rooms, like the game page
+      if ((e.key === "Enter" || e.key === " ") && e.target.matches("g[data-act], g[data-pick]")) { e.preventDefault(); this.onClick(e); }
+    };
     try {
       this.list = await api("/api/learn");
       if (this.id) await this.send(null);
@@ -98,6 +101,7 @@ export class LearnPage {
       this.render();
       try {
         this.solution = await api(`/api/learn/${encodeURIComponent(this.id)}/solution?lang=${encodeURIComponent(lang())}`);
+        this.solution.lang = lang();
       } catch (err) { this.solution = null; toast(errorText(err), "error"); }
     } else if (el.dataset.pick !== undefined) {
       this.ui.pick = el.dataset.pick;
@@ -130,6 +134,7 @@ export class LearnPage {
     if (!this.list) return;
     if (!this.id) { this.renderList(); return; }
     if (!this.lesson) return;
+    if (this.solution && this.solution.lang && this.solution.lang !== lang()) this.solution = null; // asked again
     if (!this.root.querySelector(".learn-lesson")) this.build();
     this.renderSide();
     this.renderPlay();
