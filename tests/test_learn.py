@@ -28,7 +28,7 @@ COMMON = ["title", "intro", "open", "lessons", "puzzles", "goal", "step_of", "tr
           "solution_thinking", "solution_reached", "solution_missed", "solution_after",
           "puzzle_note", "off_path", "failed", "failed_cause", "why_odds", "why_doomed",
           "why_play_first", "why_walk", "term_pick", "term_help", "term_prompt", "term_unknown",
-          "term_next", "term_status", "term_tokens", "term_board", "term_none"]
+          "term_next", "term_after", "term_status", "term_tokens", "term_board", "term_none"]
 
 
 @pytest.mark.parametrize("lid", list(LESSONS))
@@ -153,6 +153,8 @@ def test_every_text_of_the_lessons_exists_in_each_language(lang: str) -> None:
     cat = catalog(lang)
     missing = sorted(k for k in lesson_keys() if k not in cat.texts.get("learn", {}))
     assert not missing
+    unused = sorted(set(cat.texts["learn"]) - lesson_keys())
+    assert not unused  # every text of the section is one the lessons or their pages say
     en = catalog("en").texts["learn"]
     for key, text in cat.texts["learn"].items():
         want = {f for _, f, _, _ in string.Formatter().parse(en[key]) if f}

@@ -164,10 +164,9 @@ class Learner:
         lid = s.lesson.id
         order = list(ALL)
         nxt = order[order.index(lid) + 1] if order.index(lid) + 1 < len(order) else None
-        if s.lesson.kind == "puzzle":
-            self.say(self.cat.raw("learn", "show_solution") + ": solution")
         if s.reached and nxt:
             self.say(self.t("term_next", {"title": self.t(nxt + "_title"), "id": nxt}))
+        self.say(self.cat.raw("learn", "term_after"))
         while True:
             answer = self.ask("> ")
             if answer is None or answer in ("quit", "q", ""):
