@@ -8,6 +8,7 @@ import sys
 
 from . import __version__
 from .bots import BOTS
+from .learn.terminal import add_parser as add_learn_parser
 from .rules import VARIANTS, DataError, load_data
 from .web.options import add_arguments as add_serve_arguments
 
@@ -91,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="play in the browser, together: start the web server")
     add_serve_arguments(serve)
 
+    add_learn_parser(sub)
     sub.add_parser("data", help="show which data set the game uses")
     return p
 
@@ -126,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         from .web.serve import run_serve
 
         return run_serve(args, data)
+    if args.command == "learn":
+        from .learn.terminal import run_learn
+
+        return run_learn(args)
     if args.command == "replay":
         from .scenario_cli import run_replay
 

@@ -38,6 +38,7 @@ from . import PROTOCOL_VERSION
 from .cluster import nodes_for
 from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
+from .learn_api import add_routes as add_learn_routes
 from .limits import ClientLimits, Limits, message_window
 from .protocol import (
     MAX_BODY_BYTES,
@@ -547,6 +548,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     @app.api_route("/g/{game_id}/replay", methods=["GET", "HEAD"], include_in_schema=False)
     async def replay_page(request: Request, game_id: str) -> Response:
         return index(request)
+
+    add_learn_routes(app, index)  # Learn to play: /api/learn…, /learn, /learn/{lesson}
 
     return app
 

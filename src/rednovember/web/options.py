@@ -21,7 +21,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 # A sub-path such as /rn: segments of URL-safe characters, no trailing slash ("" for none)
 ROOT_PATH_RE = re.compile(r"(/[A-Za-z0-9._~-]+)*")
 # The app's own top-level paths: a root path starting with one would be ambiguous
-APP_PREFIXES = ("api", "ws", "static", "g", "rules", "docs", "redoc", "openapi.json")
+APP_PREFIXES = ("api", "ws", "static", "g", "rules", "learn", "docs", "redoc", "openapi.json")
 
 
 def _env(name: str, default: str) -> str:

@@ -5,6 +5,7 @@ import { api } from "./net.js";
 import { LobbyPage } from "./lobby.js";
 import { GamePage } from "./game.js";
 import { ReplayPage } from "./replay.js";
+import { LearnPage } from "./learn.js";
 import { openRules } from "./rules.js";
 import { appPath, url } from "./root.js";
 
@@ -85,9 +86,10 @@ function route() {
   const path = appPath();
   const m = path.match(/^\/g\/([A-Za-z0-9_-]{1,64})\/?$/);
   const r = path.match(/^\/g\/([A-Za-z0-9_-]{1,64})\/replay\/?$/);
+  const learn = path.match(/^\/learn(?:\/([a-z_]{1,32}))?\/?$/);
   if (page && page.destroy) page.destroy();
   const root = document.getElementById("app");
-  page = r ? new ReplayPage(root, r[1], ctx) : m ? new GamePage(root, m[1], ctx) : new LobbyPage(root, ctx);
+  page = learn ? new LearnPage(root, learn[1] || null, ctx) : r ? new ReplayPage(root, r[1], ctx) : m ? new GamePage(root, m[1], ctx) : new LobbyPage(root, ctx);
   page.start();
 }
 

@@ -67,6 +67,7 @@ export class LobbyPage {
         <section class="card intro">
           <h1>${esc(raw("ui", "title"))}</h1>
           <p>${esc(raw("web", "intro"))}</p>
+          <p><a class="btn" href="${esc(url("/learn"))}" data-testid="learn-link">${esc(raw("learn", "open"))}</a></p>
         </section>
         <section class="card open-tables" aria-labelledby="open-h">
           <h2 id="open-h">${esc(raw("web_lobby", "open_tables"))}</h2>
@@ -112,6 +113,7 @@ export class LobbyPage {
     el("#f-timer").onchange = (e) => { f.timer = Number(e.target.value); };
     el("#f-listed").onchange = (e) => { f.listed = e.target.checked; };
     el("#create-form").onsubmit = (e) => { e.preventDefault(); this.create(); };
+    el("[data-testid=learn-link]").onclick = (e) => { e.preventDefault(); navigate("/learn"); };
     el("#join-form").onsubmit = (e) => {
       e.preventDefault();
       const v = el("#f-join").value.trim();

@@ -1,0 +1,43 @@
+"""A puzzle's solution as the strongest bot plays it: ``search`` makes every decision from the
+puzzle's start position until the goal is reached or the game is lost. The only part of learn/
+that uses a bot (the lessons and their checks need the rules alone)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from ..bots import make_bot
+from .lessons import ALL
+from .session import LessonError, Session
+
+BOT = "search"
+MAX_DECISIONS = 300
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The bot's plays (action texts, in order) and whether they reached the goal."""
+
+    lesson: str
+    bot: str
+    plays: tuple[str, ...]
+    reached: bool
+
+
+@cache
+def solution(lesson_id: str, seed: int = 0) -> Solution:
+    """The bot's solution of a lesson or puzzle (the same every time: the bot is seeded)."""
+    if lesson_id not in ALL:
+        raise LessonError(f"no lesson {lesson_id!r}")
+    session = Session.start(lesson_id)
+    bot = make_bot(BOT, seed)
+    for _ in range(MAX_DECISIONS):
+        if session.finished:
+            break
+        action = bot.choose(session.game.copy())
+        session.play(action.text(session.game.data))
+    return Solution(lesson_id, BOT, tuple(session.plays), session.reached)
+
+
+__all__ = ["BOT", "Solution", "solution"]

@@ -1,0 +1,240 @@
+"""Learn to play (learn/): every lesson's position is legal and its scripted solution reaches the
+goal with every play checked right; wrong plays get the lesson's reason; try again and take back;
+puzzles and the search bot's solution; the texts in six languages; ``rednovember learn`` driven
+through standard input."""
+
+from __future__ import annotations
+
+import io
+import string
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rednovember.cli import main
+from rednovember.i18n import catalog
+from rednovember.learn import ALL, LESSONS, PUZZLES, LessonError, Session
+from rednovember.learn.solution import solution
+from rednovember.rules.invariants import check
+from rednovember.web.learn_api import solution_info
+
+LANGS = ["en", "de", "fr", "pl", "ru", "es"]
+COMMON = ["title", "intro", "open", "lessons", "puzzles", "goal", "step_of", "try_again", "take_back",
+          "next", "all", "right", "wrong", "solved", "lost", "show_solution", "solution_title",
+          "solution_thinking", "solution_reached", "solution_missed", "solution_after",
+          "puzzle_note", "off_path", "failed", "failed_cause", "why_odds", "why_doomed",
+          "why_play_first", "why_walk", "term_pick", "term_help", "term_prompt", "term_unknown",
+          "term_next", "term_after", "term_status", "term_tokens", "term_board", "term_none"]
+
+
+@pytest.mark.parametrize("lid", list(LESSONS))
+def test_each_lesson_is_legal_and_its_solution_reaches_the_goal(lid: str) -> None:
+    s = Session.start(lid)
+    check(s.game)  # the arranged position keeps every invariant
+    assert not s.reached and s.guidance() == (f"{lid}_{s.lesson.steps[0].key}", {})
+    verdicts = []
+    for text in s.lesson.solution:
+        assert text in [a.text(s.game.data) for a in s.game.legal_actions()]
+        verdicts.append(s.play(text).verdict)
+        check(s.game)
+    assert s.reached and not s.failed
+    assert verdicts[:-1] == ["right"] * (len(verdicts) - 1) and verdicts[-1] == "goal"
+    assert s.guidance() == (f"{lid}_done", {})
+    assert s.done == set(range(len(s.lesson.steps)))
+
+
+@pytest.mark.parametrize(("lid", "plays", "wrong", "verdict", "key", "args"), [
+    ("moving", [], "open 8", "wrong", "moving_why_open5", {}),
+    ("moving", ["open 5"], "stay", "wrong", "moving_why_enter5", {}),
+    ("water", ["open 5", "enter", "play water_pump"], "pump_water 1", "wrong", "why_odds",
+     {"minutes": 1, "bonus": 3, "total": 4, "chance": 40, "roll": 5}),
+    ("fire", [], "open 2", "wrong", "fire_why_grog", {}),
+    ("repairs", [], "fix_reactor 3", "wrong", "why_play_first", {"item": "reactor_manual"}),
+    ("repairs", ["play reactor_manual", "play toolbox"], "fix_reactor 1", "wrong", "why_odds",
+     {"minutes": 1, "bonus": 7, "total": 8, "chance": 80, "roll": 9}),
+    ("events", [], "draw 4", "wrong", "why_walk", {"events": 2}),
+    ("tokens", ["play engine_manual"], "fix_engine 5", "failed", "why_doomed",
+     {"minutes": 5, "ghost": 25, "token": 27}),
+    ("ending", ["play deactivation_code"], "stop_missile_launch 3", "wrong", "why_doomed",
+     {"minutes": 3, "ghost": 0, "token": 1}),
+])
+def test_a_wrong_play_gets_the_lessons_reason(lid: str, plays: list[str], wrong: str, verdict: str,
+                                              key: str, args: dict[str, Any]) -> None:
+    s = Session.replay(lid, plays)
+    got = s.play(wrong)
+    assert (got.verdict, got.key) == (verdict, key)
+    assert {k: got.args[k] for k in args} == args
+    assert s.off == len(plays)
+    assert s.guidance()[0] == ("failed" if verdict == "failed" else "off_path")
+    text = catalog("en").get("learn", got.key, **got.args)
+    assert "{" not in text
+
+
+def test_the_events_lesson_is_lost_without_the_charm() -> None:
+    s = Session.replay("events", ["draw 4"])
+    got = s.play("end")  # two Reactor Malfunctions: Heat 7 -> 11
+    assert (got.verdict, got.key, got.args) == ("failed", "failed_cause", {"cause": "heat"})
+    assert s.failed and s.guidance() == ("failed", {})
+    with pytest.raises(LessonError, match="try again"):
+        s.play("end")
+
+
+def test_the_repair_lesson_shows_the_real_roll() -> None:
+    s = Session.replay("repairs", ["play reactor_manual", "play toolbox"])
+    s.play("fix_reactor 1")  # 1 + 7 < 9: the fixed die fails the repair
+    heat = s.game.data.tracks.index("heat")
+    assert s.game.tracks[heat] == 8 and not s.reached
+
+
+def test_take_back_and_try_again_rebuild_the_position() -> None:
+    fresh = Session.start("moving")
+    s = Session.replay("moving", ["open 5", "stay"])
+    assert s.off == 1
+    back = Session.replay("moving", s.plays[:-1])
+    assert back.off is None and back.guidance() == ("moving_enter5", {})
+    assert Session.replay("moving", []).game.view(0) == fresh.game.view(0)
+
+
+def test_off_the_path_plays_go_on_without_verdicts() -> None:
+    s = Session.replay("moving", ["open 8"])
+    got = s.play("enter")
+    assert (got.verdict, got.key) == ("free", "")
+
+
+def test_bad_plays_are_refused_and_change_nothing() -> None:
+    s = Session.start("moving")
+    before = s.game.view(0)
+    for bad in ("open 4", "fly away", "enter", ""):
+        with pytest.raises(LessonError):
+            s.play(bad)
+    assert s.game.view(0) == before and s.plays == []
+    with pytest.raises(LessonError, match="no lesson"):
+        Session.start("chess")
+    with pytest.raises(LessonError, match=r"plays\[1\]"):
+        Session.replay("moving", ["open 5", "open 5"])
+
+
+@pytest.mark.parametrize("lid", list(PUZZLES))
+def test_the_bots_solution_of_each_puzzle_is_legal_and_reaches_the_goal(lid: str) -> None:
+    sol = solution(lid)
+    assert sol.bot == "search" and sol.reached and sol.plays
+    s = Session.replay(lid, list(sol.plays))  # every play legal, checked again
+    assert s.reached and not s.failed
+    assert all(c.verdict == "free" for c in s.checks[:-1]) and s.checks[-1].verdict == "goal"
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ru"])
+def test_the_solution_is_shown_as_sentences(lang: str) -> None:
+    info = solution_info("missile", lang)
+    assert info["reached"] and len(info["plays"]) == len(solution("missile").plays)
+    first = info["plays"][0]
+    assert first["text"] == "open 5" and first["ghost"] == 40
+    if lang == "en":
+        assert "room 5" in first["sentence"]
+    else:
+        assert first["sentence"] != solution_info("missile", "en")["plays"][0]["sentence"]
+
+
+def lesson_keys() -> set[str]:
+    keys = set(COMMON)
+    for lid, lesson in ALL.items():
+        keys |= {f"{lid}_title", f"{lid}_intro", f"{lid}_goal", f"{lid}_done"}
+        for step in lesson.steps:
+            keys |= {f"{lid}_{step.key}", f"{lid}_right_{step.key}", f"{lid}_why_{step.key}"}
+    return keys
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_text_of_the_lessons_exists_in_each_language(lang: str) -> None:
+    cat = catalog(lang)
+    missing = sorted(k for k in lesson_keys() if k not in cat.texts.get("learn", {}))
+    assert not missing
+    unused = sorted(set(cat.texts["learn"]) - lesson_keys())
+    assert not unused  # every text of the section is one the lessons or their pages say
+    en = catalog("en").texts["learn"]
+    for key, text in cat.texts["learn"].items():
+        want = {f for _, f, _, _ in string.Formatter().parse(en[key]) if f}
+        have = {f for _, f, _, _ in string.Formatter().parse(text) if f}
+        assert have == want, f"{lang}.learn.{key}"
+    if lang != "en":
+        same = [k for k in lesson_keys() if cat.texts["learn"][k] == en[k] and len(en[k]) > 12]
+        assert not same, f"{lang}: not translated: {same}"
+
+
+def run_learn(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
+              capsys: pytest.CaptureFixture[str]) -> str:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    assert main(["learn", *argv]) == 0
+    return capsys.readouterr().out
+
+
+def test_terminal_lesson_right_wrong_back_and_goal(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_learn(["moving"], "open 8\nback\n1\nenter\nopen 4\nenter\nno_action\nquit\n",
+                    monkeypatch, capsys)
+    assert "== Moving and the time track ==" in out
+    assert "Not quite: Room 5 is the way from Missile Control" in out  # the wrong play, explained
+    assert "Right: The ghost keeper moved one space." in out  # '1' is 'open 5' after 'back'
+    assert "Goal reached: Done! Three minutes" in out
+    assert "Next: Water and reflow (rednovember learn water)" in out
+
+
+def test_terminal_lists_lessons_and_speaks_german(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_learn(["--lang", "de"], "7\nquatsch\nquit\n", monkeypatch, capsys)
+    assert "Lektionen:" in out and "Rätsel:" in out and "6. Katastrophenmarker und R7 (tokens)" in out
+    assert "== Das Ende der Partie ==" in out and "Hier kein Zug: quatsch" in out
+
+
+def test_terminal_puzzle_shows_the_bots_solution(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    plays = "\n".join(solution("missile").plays)
+    out = run_learn(["missile"], f"{plays}\nsolution\nquit\n", monkeypatch, capsys)
+    assert "Goal reached: Solved! The missile is stopped." in out
+    assert "How the bot plays it:" in out and "The bot reached the goal." in out
+    assert "[40] Red: Open the hatch to room 5" in out
+
+
+def test_terminal_retry_starts_again(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_learn(["tokens"], "play engine_manual\nfix_engine 5\nretry\nplay engine_manual\n"
+                    "fix_engine 3\nq\n", monkeypatch, capsys)
+    assert "Lost: Ruling R7: with 5 minutes the ghost keeper ends on 25" in out
+    assert "Goal reached: Done! The Crushed! token is gone." in out
+
+
+def test_learn_reads_piped_standard_input() -> None:
+    done = subprocess.run([sys.executable, "-m", "rednovember", "learn", "ending"],
+                          input="play deactivation_code\nstop_missile_launch 2\nno_action\n"
+                                "no_action\nno_action\n\n",
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Goal reached: Done! Every keeper is on 0" in done.stdout
+    assert "Next: Keep the Heat down (rednovember learn heat)" in done.stdout
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lid=st.sampled_from(list(ALL)), picks=st.lists(st.integers(0, 10_000), max_size=40))
+def test_any_legal_plays_get_a_check_that_can_be_said(lid: str, picks: list[int]) -> None:
+    """Whatever legal plays a learner makes, each gets a verdict whose text exists, the guidance
+    can be said, the position stays legal, and replaying the plays rebuilds the same lesson."""
+    en = catalog("en").texts["learn"]
+    s = Session.start(lid)
+    for pick in picks:
+        if s.finished:
+            break
+        actions = s.game.legal_actions()
+        got = s.play(actions[pick % len(actions)].text(s.game.data))
+        assert got.verdict in {"right", "wrong", "free", "goal", "failed"}
+        assert (got.key in en) if got.verdict != "free" else got.key == ""
+        assert "{" not in catalog("en").get("learn", got.key, **got.args)
+        key, _ = s.guidance()
+        assert key in en
+        check(s.game)
+        assert s.reached or not s.game.is_over or s.failed
+    again = Session.replay(lid, s.plays)
+    assert again.game.view(0) == s.game.view(0) and again.done == s.done and again.off == s.off

@@ -1,0 +1,156 @@
+"""Browser tests of Learn to play: opened from the lobby, the first lesson played to its goal through
+the real action buttons (a wrong play explained, taken back; try again), a puzzle with the bot's
+solution, and screenshots of a lesson and a puzzle at desktop and phone size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browsertools import _page, expect, shot
+
+from rednovember.learn.solution import solution
+
+PHONE = {"width": 390, "height": 844}
+
+
+def plays(page: Any, n: int) -> None:
+    """Waits until the lesson page shows the position after ``n`` plays."""
+    expect(page.locator("[data-testid=learn-lesson]")).to_have_attribute("data-plays", str(n))
+
+
+REPAIRS = ("extinguish_fire", "pump_water", "fix_engine", "fix_oxygen_pumps", "fix_reactor",
+           "stop_missile_launch", "kill_kraken")
+
+
+def act(page: Any, text: str, n: int) -> None:
+    """Makes a play through the action panel as a player does: a repair by its minutes slider
+    and its button, anything else by its button."""
+    kind, _, minutes = text.partition(" ")
+    panel = page.locator("[data-testid=actions]")
+    if kind in REPAIRS:
+        panel.locator(f"[data-testid=repair-{kind}-minutes]").fill(minutes)
+        panel.locator(f"[data-testid=repair-{kind}-go]").click()
+    else:
+        panel.locator(f"[data-act='{text}']").click()
+    plays(page, n)
+
+
+def check(page: Any, verdict: str, text: str) -> None:
+    box = page.locator("[data-testid=learn-check]")
+    expect(box).to_have_attribute("data-verdict", verdict)
+    expect(box).to_contain_text(text)
+
+
+def test_learn_from_the_lobby_first_lesson_to_its_goal(new_context: Any) -> None:
+    page = _page(new_context(), "/")
+    expect(page.locator("[data-testid=learn-link]")).to_have_text("Learn to play")
+    shot(page, "learn-lobby-desktop")
+    page.set_viewport_size(PHONE)
+    expect(page.locator("[data-testid=learn-link]")).to_be_in_viewport()
+    shot(page, "learn-lobby-phone")
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.click("[data-testid=learn-link]")
+    expect(page.locator("[data-testid=learn-page]")).to_be_visible()  # the list replaces the lobby
+    assert page.url.endswith("/learn")
+    expect(page.locator("[data-testid=learn-moving]")).to_contain_text("Moving and the time track")
+    expect(page.locator("[data-testid=learn-heat]")).to_contain_text("Keep the Heat down")
+    page.click("[data-testid=learn-moving]")
+    assert page.url.endswith("/learn/moving")
+    plays(page, 0)
+    guide = page.locator("[data-testid=learn-guidance]")
+    expect(guide).to_contain_text("Open the hatch to room 5")
+    expect(page.locator("[data-testid=learn-step]")).to_have_text("Step 1 of 5")
+    expect(page.locator("[data-testid=learn-retry]")).to_be_disabled()
+    # a wrong play: made with the real engine, explained, then taken back
+    act(page, "open 8", 1)
+    check(page, "wrong", "Room 5 is the way from Missile Control to the Reactor Room")
+    expect(guide).to_contain_text("left the lesson's path")
+    page.click("[data-testid=learn-back]")
+    plays(page, 0)
+    expect(guide).to_contain_text("Open the hatch to room 5")
+    # the lesson's path, each play checked right
+    act(page, "open 5", 1)
+    check(page, "right", "The ghost keeper moved one space.")
+    expect(page.locator("[data-testid=learn-step]")).to_have_text("Step 2 of 5")
+    act(page, "enter", 2)
+    check(page, "right", "Entering a dry room is free.")
+    act(page, "open 4", 3)
+    act(page, "enter", 4)
+    check(page, "right", "You are there.")
+    shot(page, "learn-lesson-desktop")
+    act(page, "no_action", 5)
+    check(page, "goal", "Done! Three minutes")
+    expect(guide).to_have_attribute("data-status", "goal")
+    expect(page.locator("[data-testid=learn-next]")).to_be_visible()
+    expect(page.locator("[data-testid=time-track] [data-testid=space-37]")).to_be_visible()
+    # try again: the start position, no checks left
+    page.click("[data-testid=learn-retry]")
+    plays(page, 0)
+    expect(page.locator("[data-testid=learn-check]")).to_have_count(0)
+    expect(guide).to_contain_text("Open the hatch to room 5")
+    expect(page.locator("[data-testid=learn-next]")).to_have_count(0)
+    page.click("[data-testid=learn-all]")
+    expect(page.locator("[data-testid=learn-page]")).to_be_visible()
+    assert not page.js_errors
+
+
+def test_a_repair_lesson_explains_the_odds(new_context: Any) -> None:
+    page = _page(new_context(), "/learn/repairs")
+    plays(page, 0)
+    act(page, "play reactor_manual", 1)
+    act(page, "play toolbox", 2)
+    panel = page.locator("[data-testid=actions]")
+    panel.locator("[data-testid=repair-fix_reactor-minutes]").fill("1")
+    expect(panel.locator("[data-testid=repair-fix_reactor-chance]")).to_contain_text("80")
+    act(page, "fix_reactor 1", 3)
+    check(page, "wrong", "succeed on a roll of 8 or less: a 80% chance. The die in this lesson shows 9")
+    assert not page.js_errors
+
+
+def test_a_puzzle_and_the_bots_solution(new_context: Any) -> None:
+    sol = solution("missile").plays
+    for label, size in (("desktop", None), ("phone", PHONE)):
+        page = _page(new_context(), "/learn/missile")
+        if size:
+            page.set_viewport_size(size)
+        plays(page, 0)
+        expect(page.locator("[data-testid=learn-title]")).to_have_text("Stop the missile")
+        expect(page.locator("[data-testid=learn-step]")).to_have_count(0)  # no steps: a puzzle
+        expect(page.locator("[data-testid=learn-solution-button]")).to_have_count(0)
+        for i, text in enumerate(sol):
+            act(page, text, i + 1)
+        check(page, "goal", "Solved! The missile is stopped.")
+        page.click("[data-testid=learn-solution-button]")
+        box = page.locator("[data-testid=learn-solution]")
+        expect(box).to_contain_text("The bot reached the goal.")
+        expect(box.locator("li")).to_have_count(len(sol))
+        expect(box.locator("li").first).to_contain_text("Open the hatch to room 5")
+        shot(page, f"learn-puzzle-{label}-solution")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        shot(page, f"learn-puzzle-{label}", full=bool(size))
+        if size:
+            page.goto("/learn/fire")
+            plays(page, 0)
+            act(page, "play grog", 1)
+            page.evaluate("() => window.scrollTo(0, 0)")
+            shot(page, "learn-lesson-phone", full=True)
+            page.goto("/learn")
+            expect(page.locator("[data-testid=learn-page]")).to_be_visible()
+            shot(page, "learn-list-phone")
+        else:
+            page.goto("/learn")
+            expect(page.locator("[data-testid=learn-page]")).to_be_visible()
+            shot(page, "learn-list-desktop")
+        assert not page.js_errors
+
+
+def test_learn_in_german(new_context: Any) -> None:
+    page = _page(new_context(locale="de-DE"), "/learn/tokens")
+    plays(page, 0)
+    expect(page.locator("[data-testid=learn-title]")).to_have_text("Katastrophenmarker und R7")
+    act(page, "play engine_manual", 1)
+    act(page, "fix_engine 5", 2)
+    check(page, "failed", "Regel R7: Mit 5 Minuten endet der Geister-Zeitstein auf 25")
+    page.click("[data-testid=learn-retry]")
+    plays(page, 0)
+    assert not page.js_errors

@@ -1,0 +1,86 @@
+"""The Learn to play endpoints (docs/protocol.md §3.7) on the session's real server: a lesson
+played to its goal through HTTP with every play checked, bad requests refused clearly, the bot's
+solution of a puzzle in two languages, and the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from rednovember.learn import LESSONS, MAX_PLAYS, PUZZLES
+
+
+def play(api: httpx.Client, lesson: str, plays: list[str], action: str | None = None) -> Any:
+    r = api.post(f"/api/learn/{lesson}", json={"plays": plays, "action": action})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_the_list_of_lessons_and_puzzles(api: httpx.Client) -> None:
+    got = api.get("/api/learn").json()
+    assert [x["id"] for x in got["lessons"]] == list(LESSONS)
+    assert [x["id"] for x in got["puzzles"]] == list(PUZZLES)
+    assert got["lessons"][0] == {"id": "moving", "kind": "lesson", "steps": 5}
+    assert all(x["kind"] == "puzzle" and x["steps"] == 0 for x in got["puzzles"])
+
+
+def test_a_lesson_played_over_http(api: httpx.Client) -> None:
+    st = play(api, "moving", [])
+    assert st["status"] == "playing" and st["check"] is None and st["step"] == 0
+    assert st["guidance"] == {"key": "moving_open5", "args": {}}
+    game = st["state"]
+    assert game["your_turn"] and game["seat"] == 0 and game["version"] == 0
+    assert {a["text"] for a in game["actions"]} == {"open 5", "open 8", "open 9", "no_action"}
+    wrong = play(api, "moving", [], "open 8")
+    assert wrong["check"] == {"verdict": "wrong", "key": "moving_why_open5", "args": {}}
+    assert wrong["off_path"] and wrong["guidance"]["key"] == "off_path" and wrong["plays"] == ["open 8"]
+    plays: list[str] = []
+    for text in LESSONS["moving"].solution:
+        st = play(api, "moving", plays, text)
+        plays = st["plays"]
+    assert st["status"] == "goal" and st["check"]["verdict"] == "goal"
+    assert st["guidance"]["key"] == "moving_done" and st["steps_done"] == [0, 1, 2, 3, 4]
+    assert st["state"]["view"]["gnomes"][0]["keeper"] == 37 and not st["state"]["your_turn"]
+
+
+@pytest.mark.parametrize(("body", "status", "code"), [
+    ({"plays": [], "action": "open 4"}, 409, "illegal"),
+    ({"plays": ["open 5", "open 5"]}, 409, "illegal"),
+    ({"plays": [], "action": "fly"}, 409, "illegal"),
+    ({"plays": ["open 5"] * (MAX_PLAYS + 1)}, 422, "bad_message"),
+    ({"plays": [5]}, 422, "bad_message"),
+    ({"plays": [], "action": "x" * 65}, 422, "bad_message"),
+    ({"plays": [], "lesson": "water"}, 422, "bad_message"),
+])
+def test_bad_requests_are_clear_errors(api: httpx.Client, body: dict[str, Any], status: int,
+                                       code: str) -> None:
+    r = api.post("/api/learn/moving", json=body)
+    assert r.status_code == status and r.json()["error"]["code"] == code
+    assert play(api, "moving", [])["plays"] == []  # nothing is kept: the next request is fresh
+
+
+def test_unknown_lessons_and_languages(api: httpx.Client) -> None:
+    r = api.post("/api/learn/chess", json={"plays": []})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+    assert api.get("/api/learn/chess/solution").status_code == 404
+    r = api.get("/api/learn/heat/solution?lang=xx")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_language"
+
+
+def test_a_puzzle_and_the_bots_solution_in_two_languages(api: httpx.Client) -> None:
+    en = api.get("/api/learn/heat/solution").json()
+    de = api.get("/api/learn/heat/solution?lang=de").json()
+    assert en["bot"] == "search" and en["reached"] and en["result"] is None
+    assert [p["text"] for p in en["plays"]] == [p["text"] for p in de["plays"]]
+    assert en["plays"][0]["sentence"] != de["plays"][0]["sentence"]
+    st = play(api, "heat", [p["text"] for p in en["plays"][:-1]], en["plays"][-1]["text"])
+    assert st["status"] == "goal" and st["check"] == {"verdict": "goal", "key": "heat_done", "args": {}}
+
+
+def test_the_pages(api: httpx.Client) -> None:
+    for path in ("/learn", "/learn/fire"):
+        r = api.get(path)
+        assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+        assert "/static/css/learn.css" in r.text
