@@ -83,6 +83,8 @@ def start_server(db_url: str, port: int, log_path: Path) -> subprocess.Popen[byt
 
 class Stats:
     def __init__(self) -> None:
+        self.waiting = 0  # clients that have not had their first state yet
+        self.go = asyncio.Event()  # every client is connected: the measured run begins
         self.killed_at: float | None = None
         self.progress: dict[str, float] = {}  # game -> when it first moved after the kill
         self.seen: dict[str, int] = {}  # game -> the highest version any client saw
@@ -94,18 +96,20 @@ class Stats:
         self.errors = 0
         self.games_over = 0
         self.bot_versions = 0
+        self.seconds = 0.0  # the measured run's length
+        self.stop_at = float("inf")  # when it ends (once every client is connected)
 
 
 async def seat_client(urls: list[str], gid: str, seat: int, token: str, stats: Stats,
-                      stop_at: float, max_actions: int, rng: random.Random, done: asyncio.Event,
+                      max_actions: int, rng: random.Random, done: asyncio.Event,
                       think: float) -> None:
     """One seat's player; when its server goes away it reconnects to the next one."""
     acted = [0]
     turn = seat
-    while time.monotonic() < stop_at and not done.is_set():
+    while time.monotonic() < stats.stop_at and not done.is_set():
         url = urls[turn % len(urls)]
         try:
-            await play_seat(url, gid, seat, token, stats, stop_at, max_actions, rng, done, think,
+            await play_seat(url, gid, seat, token, stats, max_actions, rng, done, think,
                             acted)
             return
         except (OSError, ConnectionClosed):
@@ -114,16 +118,26 @@ async def seat_client(urls: list[str], gid: str, seat: int, token: str, stats: S
             await asyncio.sleep(0.05)
 
 
-async def play_seat(url: str, gid: str, seat: int, token: str, stats: Stats, stop_at: float,
+async def play_seat(url: str, gid: str, seat: int, token: str, stats: Stats,
                     max_actions: int, rng: random.Random, done: asyncio.Event, think: float,
                     acted: list[int]) -> None:
-    async with connect(f"{url}/ws/games/{gid}", max_size=None) as ws:
+    async with connect(f"{url}/ws/games/{gid}", max_size=None, open_timeout=120) as ws:
         await ws.send(json.dumps({"type": "hello", "tokens": [token]}))
         pending: float | None = None
         last: dict[str, Any] | None = None
-        while time.monotonic() < stop_at and not done.is_set():
+        if not stats.go.is_set():  # the ramp: all clients connect before anyone acts
+            while last is None:
+                first = json.loads(await ws.recv())
+                if first["type"] == "state":
+                    last = first
+            stats.waiting -= 1
+            if stats.waiting == 0:
+                stats.stop_at = time.monotonic() + stats.seconds
+                stats.go.set()
+            await stats.go.wait()
+        while time.monotonic() < stats.stop_at and not done.is_set():
             try:
-                raw = await asyncio.wait_for(ws.recv(), max(0.01, stop_at - time.monotonic()))
+                raw = await asyncio.wait_for(ws.recv(), max(0.01, stats.stop_at - time.monotonic()))
             except TimeoutError:
                 break
             stats.messages += 1
@@ -189,14 +203,16 @@ async def run(args: argparse.Namespace, bases: list[str],
                     r = await api.post(f"/api/games/{gid}/seats", json={"seat": s, "name": f"p{s}"})
                     tokens[s] = r.json()["token"]
             setups.append((gid, tokens))
-        start = time.monotonic()
-        stop_at = start + args.seconds
+        stats.waiting = sum(len(tokens) for _, tokens in setups)
+        stats.seconds = args.seconds
         for gid, tokens in setups:
             done = asyncio.Event()
             for s, token in tokens.items():
                 tasks.append(asyncio.create_task(seat_client(
-                    ws_bases[s:] + ws_bases[:s], gid, s, token, stats, stop_at, args.max_actions,
+                    ws_bases[s:] + ws_bases[:s], gid, s, token, stats, args.max_actions,
                     random.Random(rng.random()), done, args.think / 1000)))
+        await stats.go.wait()
+        start = time.monotonic()
         if kill is not None:
             await asyncio.sleep(args.seconds / 2)
             kill()
