@@ -453,14 +453,16 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay_at(game_id: str, step: int, request: Request) -> dict[str, Any]:
         """The game after its first ``step`` actions (spectator's rights while it runs)."""
-        return replay_step(await hub_of(request).get(game_id), step)
+        lg = await hub_of(request).get(game_id)
+        return await asyncio.to_thread(replay_step, lg, step)  # a replay: not on the loop
 
     stories = StoryCache()
 
     @app.get("/api/games/{game_id}/story")
     async def story(game_id: str, request: Request) -> dict[str, Any]:
         """A finished game's story for the end screen (409 ``not_over`` before the end)."""
-        return stories.story(await hub_of(request).get(game_id))
+        lg = await hub_of(request).get(game_id)
+        return await asyncio.to_thread(stories.story, lg)  # a replay: not on the loop
 
     @app.post("/api/games/{game_id}/seats/{seat}/reclaim")
     async def reclaim(game_id: str, seat: int, request: Request, body: ReclaimBody | None = None,
