@@ -48,6 +48,7 @@ log = logging.getLogger("rednovember.web")
 T = TypeVar("T")
 DB_THREADS = 4  # threads doing the database work (SQLAlchemy's pool holds 5 connections)
 PRESENCE_EVERY = 5  # claim rounds between two presence notices of a game (web/cluster.py)
+PRESENCE_BATCH = 150  # games per presence notice (a notice holds at most 8000 bytes)
 ORPHANS_EVERY = 3  # claim rounds between two looks for bot games nobody owns
 
 
@@ -213,6 +214,12 @@ class Hub:
     # --- the other processes (web/cluster.py) -------------------------------------------------------
     def _hear(self, notice: dict[str, Any]) -> None:
         """Another process changed a game (a notice): bring this copy up to date."""
+        if isinstance(notice.get("pres"), dict):  # who is connected there, for many games
+            for gid, seats in notice["pres"].items():
+                held = self.games.get(gid)
+                if held is not None and isinstance(seats, list):
+                    self._heard_presence(held, str(notice.get("n")), seats)
+            return
         lg = self.games.get(notice["g"])
         if lg is not None:
             self.spawn(self._heard(lg, notice))
@@ -302,10 +309,12 @@ class Hub:
                 log.exception("taking over games failed")
 
     async def _claim_held(self) -> None:
-        for lg in list(self.games.values()):
-            if lg.status != "over" and not self.nodes.owns(lg.id) and \
-                    await self.nodes.own(lg.id):
-                log.info("game %s: this process took it over", lg.id)
+        """Takes the games held here whose owner is gone (one look at the locks for all)."""
+        held = [g for g, lg in self.games.items() if lg.status != "over" and not self.nodes.owns(g)]
+        for gid in await self.nodes.unowned(held) if held else []:
+            lg = self.games.get(gid)
+            if lg is not None and await self.nodes.own(gid):
+                log.info("game %s: this process took it over", gid)
                 await self._refresh_locked(lg)  # the last owner may have written just before
 
     async def _adopt_orphans(self) -> None:
@@ -321,10 +330,15 @@ class Hub:
                     log.info("game %s: this process took it over", gid)
 
     def _presence_round(self) -> None:
+        """Says again who is connected here (many games per notice), and forgets what other
+        processes said too long ago (a process that died)."""
         now = time.monotonic()
+        here = {g: sorted(lg.local_seats()) for g, lg in self.games.items() if lg.conns}
+        ids = list(here)
+        for i in range(0, len(ids), PRESENCE_BATCH):
+            batch = {g: here[g] for g in ids[i:i + PRESENCE_BATCH]}
+            self.spawn(self.db(self.store.notify, {"g": "*", "pres": batch}))
         for lg in list(self.games.values()):
-            if lg.conns:
-                self.spawn(self._announce(lg))
             stale = [n for n, (_, at) in lg.remote.items() if now - at >= PRESENCE_FRESH]
             if stale:
                 before = frozenset(seat for seats, _ in lg.remote.values() for seat in seats)
