@@ -89,8 +89,10 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
     board = g.on_track()
     start = max(data.start_spaces.values())
     marks = [gn.keeper for gn in board] + [s for s in g.tokens if s >= 0]
-    hi = max(marks + [0]) or start
     columns = max(10, (width - 8) // 3)
+    # the highest mark at the top of the window; near the end (every keeper on 0 included) the
+    # window is filled upwards so that it always shows a full width of spaces
+    hi = min(start, max(max(marks) if marks else start, columns - 1))
     lo = max(0, hi - columns + 1)
     spaces = list(range(hi, lo - 1, -1))
     label_w = 8

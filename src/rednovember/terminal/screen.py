@@ -15,7 +15,7 @@ from ..i18n import Catalog
 from ..i18n.describe import describe_entry, describe_result
 from ..rules import Game, outcome
 from . import board
-from .menu import Entry
+from .menu import Entry, number_entries
 
 ENTRY_STYLES = {
     "turn": "bold cyan", "death": "bold red", "lost": "bold red", "won": "bold green",
@@ -101,11 +101,17 @@ def board_view(game: Game, cat: Catalog, viewer: int, bots: dict[int, str],
     return Group(*parts)
 
 
+def numbered(entries: list[Entry], back: bool) -> list[tuple[int, Entry]]:
+    """The numbers shown: a minutes list counts from 1 (0 goes back); the main menu keeps 0 for
+    "End the turn" (menu.number_entries)."""
+    return list(enumerate(entries, 1)) if back else number_entries(entries)
+
+
 def menu_view(entries: list[Entry], cat: Catalog, back: bool = False) -> Group:
     lines: list[RenderableType] = []
     section = ""
     width = len(str(len(entries)))
-    for i, e in enumerate(entries, 1):
+    for i, e in numbered(entries, back):
         if e.section != section and not back:
             section = e.section
             lines.append(Text(cat.raw("ui", section), style="dim underline"))
@@ -135,5 +141,5 @@ def print_log(console: Console, lines: list[Text], skipped: int, cat: Catalog) -
         console.print(line)
 
 
-__all__ = ["board_view", "entry_style", "header", "log_lines", "menu_view", "print_log",
+__all__ = ["board_view", "entry_style", "header", "log_lines", "menu_view", "numbered", "print_log",
            "result_view", "seat_names"]
