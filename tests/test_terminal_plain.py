@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
+from helpers import arrange, start
 from rich.console import Console
 
 from rednovember.i18n import catalog
@@ -23,6 +24,7 @@ from rednovember.i18n.describe import describe_action, describe_decision, descri
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.deaths import kill
 from rednovember.rules.serialize import to_dict
+from rednovember.rules.view import log_for, may_see
 from rednovember.terminal import board, menu
 from rednovember.terminal.app import EXIT_CODES, PlayApp
 from rednovember.terminal.menu import END, build_menu, number_entries
@@ -330,3 +332,47 @@ def test_all_seats_bots_through_the_pipe_print_the_game(tmp_path: Path) -> None:
                            list(itertools.chain.from_iterable(
                                ("--bot", f"{s}=random") for s in range(1, 5))), "", tmp_path)
     assert rc == 0 and "Game over" in out and "Review" not in out
+
+
+def test_grog_from_the_captains_stock_is_public_in_mad_gnomes() -> None:
+    g = arrange(variants=["mad-gnomes"])
+    g.gnomes[0].room = 10
+    start(g)
+    g.apply_text("draw 2")
+    entry = next(e for e in g.log if e[0] == "draw_stock")
+    assert entry == ("draw_stock", 0, 2)
+    other = next(gn.player for gn in g.gnomes if gn.player != g.gnomes[0].player)
+    assert may_see(g, entry, other) and entry in log_for(g, other)
+    assert describe_entry(entry, g, "en", other) == "Red takes 2 Grog from the captain's stock."
+    assert describe_entry(entry, g, "de", other) == "Rot nimmt 2 Grog aus dem Vorrat des Käptns."
+    assert g.gnomes[0].hand.count(g.data.stock_item) == 2
+    # a draw from the item deck stays private
+    g2 = arrange(variants=["mad-gnomes"])
+    g2.gnomes[0].room = 8
+    start(g2)
+    g2.apply_text("draw 1")
+    deck = next(e for e in g2.log if e[0] == "draw")
+    assert not may_see(g2, deck, other)
+
+
+@pytest.mark.parametrize(("variants", "said"), [([], False), (["harder"], True),
+                                                (["hardest"], True)])
+def test_the_log_says_when_harder_removes_a_respite(variants: list[str], said: bool) -> None:
+    g = new_game(Config(players=3, seed=1, variants=frozenset(variants)))
+    respite = next(i for i, c in enumerate(g.data.events) if c.respite)
+    en = describe_entry(("event", respite, 39), g, "en")
+    de = describe_entry(("event", respite, 39), g, "de")
+    assert ("this Respite leaves the game" in en) == said
+    assert ("diese Atempause verlässt das Spiel" in de) == said
+    fire = next(i for i, c in enumerate(g.data.events) if c.kind == "fire")
+    assert "leaves the game" not in describe_entry(("event", fire, 39), g, "en")
+
+
+def test_fire_and_hatch_blocked_sentences() -> None:
+    g = new_game(Config(players=3, seed=1))
+    assert describe_entry(("fire", 4), g, "en") == "Fire in room 4 Reactor Room!"
+    assert "breaks out" not in describe_entry(("fire", 4), g, "en")
+    assert "bricht" not in describe_entry(("fire", 4), g, "de")
+    assert describe_entry(("hatch_blocked", 5, 7), g, "en") == \
+        "Hatch Blocked in room 5: the hatch to room 7 Missile Control is blocked."
+    assert describe_entry(("hatch_blocked", 5, 7), g, "de").startswith("Luke blockiert in Raum 5")
