@@ -19,6 +19,8 @@ import pytest
 from helpers import arrange, start
 from rich.console import Console
 
+from rednovember.analysis import report
+from rednovember.cli import main
 from rednovember.i18n import catalog
 from rednovember.i18n.describe import describe_action, describe_decision, describe_entry
 from rednovember.rules import Action, Config, Game, new_game
@@ -376,3 +378,21 @@ def test_fire_and_hatch_blocked_sentences() -> None:
     assert describe_entry(("hatch_blocked", 5, 7), g, "en") == \
         "Hatch Blocked in room 5: the hatch to room 7 Missile Control is blocked."
     assert describe_entry(("hatch_blocked", 5, 7), g, "de").startswith("Luke blockiert in Raum 5")
+
+
+# --- the README's commands -----------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_report_works_without_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    """`rednovember report` as the README writes it, in an install without the analysis extra
+    (./scripts/play.sh installs the game alone): the tables, and a note instead of the charts."""
+    monkeypatch.setattr(report, "charts_available", lambda: False)
+    out = tmp_path / "rep"
+    rc = main(["report", "--games", "3", "--players", "3", "--bots", "random", "--jobs", "1",
+               "--quiet", "--format", fmt, "--out", str(out)])
+    assert rc == 0
+    doc = (out / f"report.{fmt}").read_text()
+    assert "matplotlib is not installed" in doc
+    assert "| bot |" in doc or "<table" in doc  # the tables are there
+    assert not list(out.glob("*.png")) and (out / "simulation.json").exists()
+    assert "note: The charts were left out" in capsys.readouterr().err
