@@ -70,6 +70,10 @@ def header(game: Game, cat: Catalog) -> Rule:
     return Rule(Text(cat.raw("ui", "title") + " · " + text, style="bold red"))
 
 
+# Narrower than this, the crew is one line per gnome (a table squeezes the hands a word per line).
+COMPACT_BELOW = 100
+
+
 def _fits(console: Console, left: RenderableType, right: RenderableType) -> bool:
     return console.measure(left).maximum + console.measure(right).maximum + 3 <= console.width
 
@@ -86,7 +90,7 @@ def board_view(game: Game, cat: Catalog, viewer: int, bots: dict[int, str],
     terminal is wide enough."""
     sub = board.submarine(game, cat, game.decider)
     tracks, decks = board.disaster_tracks(game, cat), board.decks(game, cat)
-    crew = board.crew(game, cat, viewer, seat_names(cat, game, bots))
+    crew = board.crew(game, cat, viewer, seat_names(cat, game, bots), console.width < COMPACT_BELOW)
     side = Group(tracks, Text(""), decks)
     if _fits(console, sub, side):
         parts: list[RenderableType] = [_beside(sub, side), crew]
