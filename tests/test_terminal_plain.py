@@ -29,7 +29,7 @@ from rednovember.rules.serialize import to_dict
 from rednovember.rules.view import log_for, may_see
 from rednovember.terminal import board, menu
 from rednovember.terminal.app import EXIT_CODES, PlayApp
-from rednovember.terminal.menu import END, build_menu, number_entries
+from rednovember.terminal.menu import END, build_menu, number_entries, preview
 from rednovember.terminal.newgame import Setup, load_setup, new_setup, save_text
 from rednovember.terminal.screen import menu_view
 
@@ -179,9 +179,8 @@ def test_go_opens_and_enters_in_one_prompt_and_undo_takes_it_back() -> None:
     app = PlayApp(Setup(g), con, answers([f"go {target}", "undo", "undo", "quit", "y"]))
     app.run()
     out = buf.getvalue()
-    assert "Taken back: Go through into" in out  # the second step first
-    assert "Taken back: Open the hatch to" in out
-    assert "Nothing to undo" not in out
+    assert "Taken back: Open the hatch to" in out and "; Go through into" in out  # both steps
+    assert "Nothing to undo" in out  # the second undo: back at the start of the turn
     assert app.game.history == [] and app.game.gnomes[app.game.active].room == start
     assert app.game.player_to_move == seat
 
@@ -203,12 +202,21 @@ def test_preview_shows_where_the_ghost_ends_and_the_icons_met() -> None:
     g = new_game(Config(players=3, seed=1))
     entries = build_menu(g)
     no_action = next(e for e in entries if e.actions == [Action("no_action")])
-    ghost = g.ghost - 1
-    events = sum(1 for s in range(ghost, g.gnomes[g.active].keeper) if s in g.data.event_icons)
-    assert f"[→ {ghost}: the keeper meets {events} event icon" in no_action.label
+    assert f"[→ {g.ghost - 1}: no icons on the way]" in no_action.label  # 60 -> 59: none
     assert all("→" not in e.label for e in entries if e.actions[0].kind in ("open", "play"))
     de = next(e for e in build_menu(g, "de") if e.actions == [Action("no_action")])
-    assert f"[→ {ghost}: der Zeitstein trifft" in de.label
+    assert f"[→ {g.ghost - 1}: keine Symbole auf dem Weg]" in de.label
+    # further down the track: a repair of 5 minutes from 44 passes icons
+    g = arrange()
+    g.gnomes[0].room = 2
+    g.tracks[g.data.tracks.index("asphyxiation")] = 4
+    start(g)
+    label = preview(Action("fix_oxygen_pumps", 0, 5), g)
+    assert label == "→ 39: the keeper meets 2 event icons and 1 item icon"  # test_preview.py
+    assert preview(Action("fix_oxygen_pumps", 0, 5), g, "de") == \
+        "→ 39: der Zeitstein trifft 2 Ereignissymbole und 1 Objektsymbol"
+    assert preview(Action("fix_oxygen_pumps", 0, 5), g, "ru") == \
+        "→ 39: метка встретит 2 значка события и 1 значок предмета"
 
 
 def test_ctrl_c_asks_then_plays_on_or_leaves(autosave: Path) -> None:

@@ -83,6 +83,7 @@ class PlayApp:
         self.last_seat = -1
         self.humans = [s for s in range(self.game.config.players) if s not in self.bots]
         self.watching = False  # the humans have no gnome left on board: bots' moves stream
+        self.steps = 1  # actions applied by the last answer
 
     # --- the loop ------------------------------------------------------------------------------
     def run(self) -> int:
@@ -142,6 +143,7 @@ class PlayApp:
         for action in actions:
             self.game.apply(action)
         self.marks[seat] = mark
+        self.steps = len(actions)  # what one undo takes back (go ROOM: both steps)
 
     def _pass_keyboard(self, seat: int) -> None:
         """Mad Gnomes with several humans: hide the screen before showing a private hand."""
@@ -300,15 +302,20 @@ class PlayApp:
         if not can_undo(g) or not g.history or self.game.player_to_move != seat:
             self.console.print(self.cat.raw("term_plain", "undo_none"), style="red")
             return False
-        last = g.history[-1]
-        before = undo(g)
-        # the sentence for the action taken back, as it read in the position it was taken in
-        said = describe_action(last, before, self.lang)
-        self.game = before
+        said: list[str] = []
+        for _ in range(self.steps):  # a "go ROOM" is taken back as a whole
+            if not can_undo(g) or not g.history:
+                break
+            last = g.history[-1]
+            g = undo(g)
+            # the sentence of the action taken back, as it read where it was taken
+            said.insert(0, describe_action(last, g, self.lang))
+        self.steps = 1
+        before = self.game = g
         self.marks[seat] = min(self.marks.get(seat, 0), len(before.log))
         self.show(seat)
-        self.console.print(self.cat.get("term_plain", "undo_done", action=said), style="yellow",
-                           markup=False)
+        self.console.print(self.cat.get("term_plain", "undo_done", action="; ".join(said)),
+                           style="yellow", markup=False)
         self._menu(build_menu(self.game, self.lang))
         return True
 

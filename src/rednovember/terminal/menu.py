@@ -120,6 +120,8 @@ def preview(a: Action, game: Game, lang: str = "en") -> str:
         return ""
     ghost = max(0, game.ghost - cost)
     events, items = keeper_walk(game, ghost)
+    if not events and not items:
+        return catalog(lang).get("term_plain", "preview_none", ghost=ghost)
     return catalog(lang).get("term_plain", "preview", ghost=ghost, events=events, items=items)
 
 
