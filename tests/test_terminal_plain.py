@@ -404,3 +404,16 @@ def test_report_works_without_matplotlib(tmp_path: Path, monkeypatch: pytest.Mon
     assert "| bot |" in doc or "<table" in doc  # the tables are there
     assert not list(out.glob("*.png")) and (out / "simulation.json").exists()
     assert "note: The charts were left out" in capsys.readouterr().err
+
+
+def test_lethal_choices_carry_their_warning_in_the_menu() -> None:
+    """Extinguish Fire with no way out: the grouped repair warns before its minutes are asked."""
+    g = arrange()
+    g.gnomes[0].room = 1  # rooms 2 and 3 beyond: both burning, and no item to go through fire
+    g.fire[1] = g.fire[2] = g.fire[3] = True
+    start(g)
+    group = next(e for e in build_menu(g) if e.is_group)
+    assert group.warn and "⚠" in group.label and "no way out" in group.label.lower()
+    con, buf = console()
+    con.print(menu_view(build_menu(g, "de"), catalog("de")))
+    assert "⚠" in buf.getvalue()
