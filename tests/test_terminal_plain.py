@@ -9,8 +9,11 @@ import io
 import itertools
 import json
 import os
+import pty
+import select
 import subprocess
 import sys
+import time
 from argparse import Namespace
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -127,6 +130,8 @@ def test_nonsense_input_changes_nothing(tmp_path: Path) -> None:
     rc, out, err = run_plain(["--players", "3", "--seed", "2"], "\n".join(junk) + "\n", tmp_path)
     assert rc == 1, err
     assert "Traceback" not in out + err
+    assert "\x1b" not in out  # no escape code printed back (nor colours: not a terminal)
+    assert "Unknown command '\\x1b[A'" in out  # the arrow key's sequence, named
     assert "Unknown command 'abc'" in out and "Unknown command '-5'" in out
     assert out.count("Please type a number from 1 to") == 2  # 999, and 0: no End the turn here
     assert "Usage: go ROOM" in out and "You cannot go to room 99 now" in out
@@ -417,3 +422,45 @@ def test_lethal_choices_carry_their_warning_in_the_menu() -> None:
     con, buf = console()
     con.print(menu_view(build_menu(g, "de"), catalog("de")))
     assert "⚠" in buf.getvalue()
+
+
+def _read_until(fd: int, marker: bytes, timeout: float = 60) -> bytes:
+    """Read a pty until ``marker`` shows (or the time is up); returns everything read."""
+    got = b""
+    deadline = time.monotonic() + timeout
+    while marker not in got and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            got += chunk
+    return got
+
+
+def test_arrow_keys_edit_the_line_on_a_terminal(tmp_path: Path) -> None:
+    """On a real terminal (a pty) the line is read with readline: typing "lg", the left arrow,
+    then "o" gives "log" (without readline the line would hold the arrow's escape sequence)."""
+    main_fd, child_fd = pty.openpty()
+    env = dict(os.environ, REDNOVEMBER_AUTOSAVE=str(tmp_path / "autosave.json"), TERM="xterm",
+               COLUMNS="120", LINES="40")
+    proc = subprocess.Popen([sys.executable, "-m", "rednovember.cli", "play", "--plain",
+                             "--players", "3", "--seed", "1"], stdin=child_fd,
+                            stdout=child_fd, stderr=child_fd, env=env, cwd=tmp_path)
+    os.close(child_fd)
+    try:
+        assert b") > " in _read_until(main_fd, b") > ")
+        os.write(main_fd, b"lg\x1b[Do\r")
+        after = _read_until(main_fd, b"Full log")
+        assert b"Full log" in after and b"Unknown command" not in after
+        os.write(main_fd, b"quit\ry\r")
+        _read_until(main_fd, b"Goodbye")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main_fd)

@@ -186,9 +186,15 @@ class PlayApp:
             self.console.print()
             self._confirm_quit()
             return ""
-        if not self.console.is_terminal:  # piped: the answer was not echoed, end its line
-            self.console.print(text, markup=False, highlight=False)
+        self._echo(text)
         return text
+
+    def _echo(self, text: str) -> None:
+        """Piped input is not echoed by a terminal: print it (control characters, such as an
+        arrow key's escape sequence, as '?'), so that the transcript reads as a dialogue."""
+        if not self.console.is_terminal:
+            shown = "".join(c if c.isprintable() else "?" for c in text)
+            self.console.print(shown, markup=False, highlight=False)
 
     def _confirm_quit(self) -> None:
         """Ask before leaving; raises :class:`Quit` when the player says yes (or the input
@@ -199,8 +205,7 @@ class PlayApp:
         except (EOFError, KeyboardInterrupt):
             self.console.print()
             raise Quit from None
-        if not self.console.is_terminal:
-            self.console.print(answer, markup=False, highlight=False)
+        self._echo(answer)
         if answer and answer in self.cat.raw("term_plain", "yes").split():
             raise Quit
         self.console.print(self.cat.raw("term_plain", "play_on"), style="dim")
@@ -396,8 +401,7 @@ class PlayApp:
             except (EOFError, KeyboardInterrupt):
                 con.print()
                 return EXIT_OK
-            if not con.is_terminal:
-                con.print(text, markup=False, highlight=False)
+            self._echo(text)
             word, _, rest = text.strip().partition(" ")
             word = word.lower()
             if not word or word in QUIT_WORDS:
