@@ -464,3 +464,12 @@ def test_arrow_keys_edit_the_line_on_a_terminal(tmp_path: Path) -> None:
             proc.kill()
             proc.wait()
         os.close(main_fd)
+
+
+def test_the_set_up_questions_answered_through_a_pipe(tmp_path: Path) -> None:
+    rc, out, err = run_plain(["--seed", "4"], "3\n\n2 3\nrandom\nrandom\nquit\ny\n", tmp_path)
+    assert rc == 0, err
+    assert "How many players (1-8)? 3\n" in out  # each answer echoed on its question's line
+    assert "(Player 1) > quit\n" in out and "Goodbye." in out
+    assert json.loads((tmp_path / "autosave.json").read_text())["seats"] == \
+        ["human", "random", "random"]

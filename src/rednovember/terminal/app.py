@@ -433,6 +433,14 @@ def play(args: Namespace, console: Console, ask: Ask | None = None,
                                    available=", ".join(available())), style="bold red")
         return EXIT_USAGE
     reader: Ask = ask or console.input
+
+    def setup_reader(prompt: str) -> str:  # the set-up's answers, echoed when piped (as later)
+        text = reader(prompt)
+        if not console.is_terminal:
+            console.print("".join(c if c.isprintable() else "?" for c in text), markup=False,
+                          highlight=False)
+        return text
+
     try:
         if getattr(args, "load", None):
             setup = load_setup(args.load, list(args.bot or []), cat,
@@ -443,7 +451,7 @@ def play(args: Namespace, console: Console, ask: Ask | None = None,
                                  for s, name in sorted(setup.bot_names.items()))
                 console.print(cat.get("term_plain", "seats_restored", bots=bots), markup=False)
         else:
-            setup = new_setup(args, console, reader, cat)
+            setup = new_setup(args, console, setup_reader, cat)
             console.print(cat.get("ui", "new_game", seed=setup.game.config.seed), style="green")
     except SetupError as exc:
         errors.print(str(exc), style="bold red", markup=False)
