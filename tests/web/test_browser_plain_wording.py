@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import httpx
-from browsertools import SKIP, _page, shot, state
+from browsertools import SKIP, _page, expect, shot, state
 from webtools import new_game, take
 
 from rednovember.i18n import catalog
@@ -36,6 +36,17 @@ _TEXTS = """async (respite) => {
             items: [...box.querySelectorAll("[data-testid=show-item]")].map((e) => e.textContent),
             hidden: box.querySelectorAll("[data-testid=show-hidden]").length};
 }"""
+
+
+# Blue's stock draw queued on the board's show, held until the test moves on.
+_SHOW_STOCK = """async () => {
+    const show = await import("/static/js/show.js");
+    const game = window.rnGame;
+    game.show.pace = 600000;
+    const view = game.model().view;
+    game.show.enqueue(show.buildSteps([["draw_stock", 1, 2]], view, view));
+}"""
+PHONE = {"width": 390, "height": 844}
 
 
 def _open(new_context: Any, rn_url: str, lang: str) -> Any:
@@ -67,4 +78,13 @@ def test_stock_grog_and_harders_respite_in_the_web_log(new_context: Any, rn_url:
         assert page.js_errors == []
     assert got["stock"] == "Blau nimmt 2 Grog aus dem Vorrat des Käptns."
     assert got["respite"].endswith("Größere Herausforderung: diese Atempause verlässt das Spiel.")
-    shot(page, "plain-web-de-game")
+    # the card of a stock draw on the board, as a seat that is not Blue's sees it
+    page.evaluate(_SHOW_STOCK)
+    card = page.locator("[data-testid=show-card]")
+    expect(card).to_be_visible()
+    expect(card.locator("[data-testid=show-item]")).to_have_count(2)
+    expect(card.locator("[data-testid=show-hidden]")).to_have_count(0)
+    shot(page, "plain-web-de-stock-card")
+    page.set_viewport_size(PHONE)
+    expect(card).to_be_visible()
+    shot(page, "plain-web-de-stock-card-phone")
