@@ -154,19 +154,21 @@ class PlayApp:
 
     # --- showing -------------------------------------------------------------------------------
     def show(self, seat: int) -> None:
-        """The whole screen for ``seat``: what happened, the board, the question and choices."""
+        """The whole screen for ``seat``: the board, what happened since the seat last acted
+        (below the board: next to the question, where a small terminal still shows it — the
+        result of one's own roll included), the question and the choices."""
         g, cat, con = self.game, self.cat, self.console
         if self.clear:
             con.clear()
         con.print(screen.header(g, cat))
+        con.print(screen.board_view(g, cat, seat, self.bot_names, con))
+        con.print()
         start = self.marks.get(seat, 0)
         if start < len(g.log):
             con.print(Text(cat.raw("ui", "since"), style="bold underline"))
             lines, skipped = screen.log_lines(g, start, self.lang, seat, self.max_log)
             screen.print_log(con, lines, skipped, cat)
             con.print()
-        con.print(screen.board_view(g, cat, seat, self.bot_names, con))
-        con.print()
         con.print(Text(describe_decision(g, self.lang), style="bold reverse"))
 
     def _prompt(self, seat: int) -> str:
