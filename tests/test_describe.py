@@ -211,7 +211,7 @@ def test_mad_gnomes_hides_private_entries() -> None:
     grog = g.data.item_index["grog"]
     entry = ("draw", 1, (grog, grog))
     assert describe_entry(entry, g, viewer=1) == "Blue draws Grog ×2."
-    assert describe_entry(entry, g, viewer=0) == "Blue draws 2 item(s)."
+    assert describe_entry(entry, g, viewer=0) == "Blue draws 2 items."
     assert describe_entry(entry, g) == "Blue draws Grog ×2."
 
 
@@ -219,7 +219,7 @@ def test_entry_examples() -> None:
     g = new_game(Config(players=3, seed=2))
     fire = next(i for i, c in enumerate(g.data.events) if c.kind == "fire" and c.faint == 2)
     assert describe_entry(("event", fire, 39), g) == "Event card Fire (faint 2), drawn on space 39."
-    assert describe_entry(("fire", 4), g) == "Fire breaks out in room 4 Reactor Room!"
+    assert describe_entry(("fire", 4), g) == "Fire in room 4 Reactor Room!"
     assert "Red" in describe_entry(("death", 0, "fire", 4), g)
     assert describe_entry(("unknown_message", 1, 2), g) == "unknown_message: 1, 2"
 

@@ -47,6 +47,25 @@ def answers(items: Iterable[str]) -> Callable[[str], str]:
     return ask
 
 
+def ones() -> Callable[[str], str]:
+    """Answers "1", "1", "0" over and over ("0" ends the turn where "1" is not a choice, and
+    goes back from a minutes list, where the next "1" picks again); leaves the final review."""
+    cycle = itertools.cycle(["1", "1", "0"])
+
+    def ask(prompt: str) -> str:
+        return "quit" if "Review" in prompt else next(cycle)
+
+    return ask
+
+
+@pytest.fixture(autouse=True)
+def autosave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Quitting saves the game: into the test's folder, never the user's."""
+    path = tmp_path / "autosave.json"
+    monkeypatch.setenv("REDNOVEMBER_AUTOSAVE", str(path))
+    return path
+
+
 def args(**kw: object) -> Namespace:
     base: dict[str, object] = {"players": 3, "gnomes": None, "variant": [], "seed": 1, "bot": [],
                                "load": None, "lang": "en"}
@@ -80,7 +99,7 @@ def test_human_always_choosing_one_plays_to_the_end(variants: list[str], bots: l
                                                     seed: int) -> None:
     con, buf = console()
     setup = new_setup(args(seed=seed, bot=bots, variant=variants), con, answers([]), catalog())
-    app = PlayApp(setup, con, answers(itertools.repeat("1")))
+    app = PlayApp(setup, con, ones())
     assert app.run() == 0
     out = buf.getvalue()
     assert app.game.is_over
@@ -98,7 +117,9 @@ def test_hotseat_humans_random_answers() -> None:
 
     def ask(prompt: str) -> str:
         assert next(calls) < 50_000
-        return str(rng.randint(1, len(build_menu(app.game))))
+        if app.game.is_over:
+            return "quit"
+        return str(rng.randint(0, len(build_menu(app.game))))
 
     app = PlayApp(setup, con, ask)
     assert app.run() == 0
@@ -112,12 +133,12 @@ def test_invalid_input_reprompts_without_changing_the_state(tmp_path: Path) -> N
     before = to_dict(setup.game)
     app = PlayApp(setup, con, answers(["abc", "0", "999", "-1", "", "help", "log", "board",
                                        "save", f"save {tmp_path / 'no' / 'such' / 'dir.json'}",
-                                       "quit"]))
+                                       "quit", "y"]))
     assert app.run() == 0
     assert to_dict(app.game) == before
     out = buf.getvalue()
     assert "Unknown command 'abc'" in out
-    assert out.count("Please type a number from 1 to") == 2  # "0" and "999"
+    assert out.count("Please type a number from 1 to") == 2  # "0" (no End here) and "999"
     assert "Unknown command '-1'" in out
     assert "Usage: save FILE" in out and "Commands:" in out and "Full log" in out
     assert "Could not save to" in out
@@ -133,7 +154,7 @@ def test_submenu_back_then_choose(tmp_path: Path) -> None:
     menu = build_menu(g)
     number = next(i for i, e in enumerate(menu, 1) if e.is_group)
     con, buf = console()
-    app = PlayApp(Setup(g), con, answers([str(number), "0", str(number), "4", "quit"]))
+    app = PlayApp(Setup(g), con, answers([str(number), "0", str(number), "4", "quit", "y"]))
     app.run()
     out = buf.getvalue()
     assert "How many minutes for Fix Engine?" in out
@@ -144,7 +165,7 @@ def test_save_and_load_resume_identically(tmp_path: Path) -> None:
     con, _ = console()
     save = tmp_path / "game.json"
     setup = new_setup(args(seed=3, bot=["3=random"]), con, answers([]), catalog())
-    app = PlayApp(setup, con, answers(["1", "2", "1", "1", f"save {save}", "quit"]))
+    app = PlayApp(setup, con, answers(["1", "2", "1", "1", f"save {save}", "quit", "y"]))
     assert app.run() == 0
     assert save.exists()
     assert len(app.game.history) >= 4
@@ -153,8 +174,7 @@ def test_save_and_load_resume_identically(tmp_path: Path) -> None:
     assert set(loaded.bots) == {2}
     # and the loaded game plays on to the end through `play --load`
     con2, buf2 = console()
-    rc = play(args(players=None, load=str(save), bot=["2=random", "3=random"]), con2,
-              answers(itertools.repeat("1")))
+    rc = play(args(players=None, load=str(save), bot=["2=random", "3=random"]), con2, ones())
     assert rc == 0
     assert "Resumed the game" in buf2.getvalue() and "Game over" in buf2.getvalue()
 
@@ -233,11 +253,12 @@ def test_mad_gnomes_shows_only_the_deciding_seat_hands() -> None:
     out = buf.getvalue()
     cat = catalog()
     mine = ", ".join(cat.raw("items", g.data.items[k].id) for k in sorted(g.gnomes[0].hand))
-    assert out.count("2 hidden card(s)") == 2
+    assert out.count("2 hidden cards") == 2
     assert mine.split(",")[0] in out
 
 
-def test_eof_quits_cleanly() -> None:
+def test_eof_ends_cleanly_and_saves(autosave: Path) -> None:
     con, buf = console()
-    assert play(args(seed=5), con, answers([])) == 0
-    assert "Goodbye" in buf.getvalue()
+    assert play(args(seed=5), con, answers([])) == 1  # unfinished: EXIT_UNFINISHED
+    assert "The input ended" in buf.getvalue() and "Resume it with" in buf.getvalue()
+    assert autosave.exists()

@@ -13,6 +13,15 @@ from .rules import VARIANTS, DataError, load_data
 from .web.options import add_arguments as add_serve_arguments
 
 GNOMES_HELP = "a solo player's gnomes (3-8); two players run 2 each (R16)"
+PLAY_EPILOG = """\
+in the game: a number chooses (0 always ends the turn); go ROOM, undo, legend, log, board,
+save FILE, help, quit (asks first; the game is then saved, as when the input ends: to
+$REDNOVEMBER_AUTOSAVE, default ~/.local/state/rednovember/autosave.json). A save remembers
+which seats are bots: --load brings them back (--bot replaces them).
+
+exit status: 0 the game ended, or the player left it with quit; 1 the input ended or was
+interrupted before the game ended (the game is saved); 2 bad command line, unknown language,
+or a save that cannot be loaded."""
 
 
 def _variants(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "built-in one (also $REDNOVEMBER_DATA)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play a game in the terminal")
+    play = sub.add_parser("play", help="play a game in the terminal", epilog=PLAY_EPILOG,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    play.add_argument("--plain", action="store_true",
+                      help="line mode for screen readers and pipes: plain text, choices typed as "
+                           "numbers or commands on standard input")
     play.add_argument("--players", type=int, help="number of players 1..8 (asked if omitted)")
     play.add_argument("--gnomes", type=int, help=GNOMES_HELP)
     _variants(play)

@@ -1,7 +1,8 @@
 """``rednovember report``: simulate (or load saved simulations) and write a readable report.
 
 The report (``report.md`` or ``report.html`` in ``--out``) holds tables and PNG charts made with
-matplotlib's Agg backend (no display needed):
+matplotlib's Agg backend (no display needed; without matplotlib the report has the tables and a
+note saying how to install it for the charts):
 
 ``winrate.png``
     win rate by player count, one series per bot, with the 95% Wilson interval as error bars.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import importlib.util
 import json
 import sys
 from collections.abc import Sequence
@@ -368,20 +370,35 @@ def _meta(runs: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def write_report(runs: Sequence[dict[str, Any]], out: Path, fmt: str = "md") -> Path:
-    """Write the charts and the document into ``out``; returns the document's path."""
+NO_CHARTS = ("The charts were left out: matplotlib is not installed. Install it with "
+             "`pip install 'rednovember[analysis]'` (in this repository: "
+             "`. scripts/venv.sh && ensure_venv analysis`) and run the report again.")
+
+
+def charts_available() -> bool:
+    """Whether matplotlib can be imported (the charts need it; the tables do not)."""
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+def write_report(runs: Sequence[dict[str, Any]], out: Path, fmt: str = "md",
+                 with_charts: bool = True) -> Path:
+    """Write the charts (unless ``with_charts`` is false: tables only, and a note saying how to
+    get the charts) and the document into ``out``; returns the document's path."""
     out.mkdir(parents=True, exist_ok=True)
     charts: list[tuple[str, str]] = []
-    chart_win_rate(runs, out / "winrate.png")
-    charts.append(("Win rate by player count", "winrate.png"))
-    chart_losses(runs, out / "losses.png")
-    charts.append(("How the games ended", "losses.png"))
-    chart_deaths(runs, out / "deaths.png")
-    charts.append(("Gnome deaths by cause", "deaths.png"))
-    for name, group in series(runs).items():
-        file = f"tracks-{_slug(name)}.png"
-        if chart_tracks(group, name, out / file):
-            charts.append((f"Disaster tracks over time — {name}", file))
+    if with_charts:
+        chart_win_rate(runs, out / "winrate.png")
+        charts.append(("Win rate by player count", "winrate.png"))
+        chart_losses(runs, out / "losses.png")
+        charts.append(("How the games ended", "losses.png"))
+        chart_deaths(runs, out / "deaths.png")
+        charts.append(("Gnome deaths by cause", "deaths.png"))
+        for name, group in series(runs).items():
+            file = f"tracks-{_slug(name)}.png"
+            if chart_tracks(group, name, out / file):
+                charts.append((f"Disaster tracks over time — {name}", file))
+    else:
+        charts.append(("Charts", ""))  # the note in their place
     tables = _tables(runs)
     doc = out / ("report.html" if fmt == "html" else "report.md")
     text = _html(runs, charts, tables) if fmt == "html" else _markdown(runs, charts, tables)
@@ -401,7 +418,7 @@ def _markdown(runs: Sequence[dict[str, Any]], charts: list[tuple[str, str]],
     for title, header, rows in [summary]:
         lines += _md_table(title, header, rows)
     for title, file in charts:
-        lines += [f"## {title}", "", f"![{title}]({file})", ""]
+        lines += [f"## {title}", "", f"![{title}]({file})" if file else NO_CHARTS, ""]
     for title, header, rows in rest:
         lines += _md_table(title, header, rows)
     lines += ["## Definitions", ""]
@@ -438,7 +455,8 @@ def _html(runs: Sequence[dict[str, Any]], charts: list[tuple[str, str]],
     summary, *rest = tables
     table(*summary)
     for title, file in charts:
-        parts.append(f'<h2>{e(title)}</h2><img src="{e(file)}" alt="{e(title)}">')
+        parts.append(f'<h2>{e(title)}</h2><img src="{e(file)}" alt="{e(title)}">' if file
+                     else f"<h2>{e(title)}</h2><p>{e(NO_CHARTS)}</p>")
     for t in rest:
         table(*t)
     parts.append("<h2>Definitions</h2><dl>")
@@ -450,12 +468,9 @@ def _html(runs: Sequence[dict[str, Any]], charts: list[tuple[str, str]],
 def run_report(args: argparse.Namespace) -> int:
     """The ``report`` command. Returns the exit code (2 for bad arguments or files)."""
     out = Path(args.out)
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        print("rednovember report: error: matplotlib is needed for the charts "
-              "(pip install 'rednovember[analysis]')", file=sys.stderr)
-        return 2
+    with_charts = charts_available()
+    if not with_charts:  # the tables need nothing more: the report is written without charts
+        print(f"rednovember report: note: {NO_CHARTS}", file=sys.stderr)
     if out.exists() and not out.is_dir():
         print(f"rednovember report: error: {out} is not a folder", file=sys.stderr)
         return 2
@@ -467,9 +482,10 @@ def run_report(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     if not args.from_files:
         (out / "simulation.json").write_text(json.dumps({"runs": runs}) + "\n", "utf-8")
-    print(write_report(runs, out, args.format))
+    print(write_report(runs, out, args.format, with_charts))
     return 0
 
 
-__all__ = ["ReportError", "chart_deaths", "chart_losses", "chart_tracks", "chart_win_rate",
-           "load_runs", "run_report", "simulate_runs", "write_report"]
+__all__ = ["NO_CHARTS", "ReportError", "chart_deaths", "chart_losses", "chart_tracks",
+           "chart_win_rate", "charts_available", "load_runs", "run_report", "simulate_runs",
+           "write_report"]

@@ -48,7 +48,8 @@ from ..rules.serialize import replay
 
 # The log entries of the action a gnome takes on its turn (after moving); every repair kind is
 # logged as ``repair``.
-MAIN_ACTIONS = frozenset({"repair", "draw", "trade", "attack", "no_action", "abandon"})
+MAIN_ACTIONS = frozenset({"repair", "draw", "draw_stock", "trade", "attack", "no_action",
+                          "abandon"})
 
 
 class StoryError(ValueError):

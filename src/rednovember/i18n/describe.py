@@ -38,6 +38,7 @@ ENTRY_ARGS: dict[str, tuple[str, ...]] = {
     "track_reset": ("track:track", "value:int"),
     "token_cleared": ("token:token",),
     "draw": ("gnome:gnome", "items:items"),
+    "draw_stock": ("gnome:gnome", "count:int"),  # Grog from the captain's stock: public
     "item_reshuffle": (),
     "trade": ("gnome:gnome", "other:gnome"),
     "attack": ("gnome:gnome", "other:gnome"),
@@ -157,7 +158,16 @@ def describe_entry(entry: Sequence[Any], game: Game, lang: str = DEFAULT,
             fields["kind"] = cat.get("log", "unblock_kind", room=n.room(cat, game, raw["hatch"]))
     hidden = viewer is not None and not may_see(game, entry, viewer)  # the engine's rule
     variant = _variant(mid, raw, hidden)
-    return cat.get("log", f"{mid}.{variant}" if variant else mid, **fields)
+    text = cat.get("log", f"{mid}.{variant}" if variant else mid, **fields)
+    if mid == "event" and respite_leaves(game, raw["card"]):
+        text += " " + cat.raw("term_plain", "respite_out")
+    return text
+
+
+def respite_leaves(game: Game, card: int) -> bool:
+    """Harder and Hardest: a drawn Respite card leaves the game (instead of the discard pile)."""
+    harder = game.config.has("harder") or game.config.has("hardest")
+    return harder and 0 <= card < len(game.data.events) and game.data.events[card].respite
 
 
 def describe_log(game: Game, start: int = 0, lang: str = DEFAULT,

@@ -234,7 +234,10 @@ def _draw(g: State, a: Action) -> None:
                 drawn.append(card)
     gn.hand.extend(drawn)
     gn.drew_room = gn.room
-    g.say("draw", g.active, tuple(drawn))
+    if source == "captains_stock":  # the stock is public: everyone sees the Grog taken
+        g.say("draw_stock", g.active, len(drawn))
+    else:
+        g.say("draw", g.active, tuple(drawn))
     after_action(g)
 
 

@@ -1,12 +1,21 @@
-"""``rednovember play``: the terminal game. Humans and bots share one board; the loop uses only
-``game.legal_actions()`` and ``game.apply(action)``.
+"""``rednovember play --plain``: the line-mode terminal game, for screen readers and pipes. Humans
+and bots share one board; the loop uses only ``game.legal_actions()`` and ``game.apply(action)``.
 
 :class:`PlayApp` takes a Rich console and an ``ask(prompt) -> str`` callable, so tests can script
-a whole game with a ``Console(file=StringIO())`` and a list of answers.
+a whole game with a ``Console(file=StringIO())`` and a list of answers; ``rednovember play
+--plain`` reads standard input line by line (readline edits the line on a terminal: arrow keys
+move the cursor instead of printing escape codes).
+
+Exit codes (:data:`EXIT_CODES`, also in ``play --help`` and the README): 0 the game ended, or the
+player left it with ``quit`` (confirmed; the game is saved first); 1 the input ended or was
+interrupted before the game ended (the game is saved); 2 bad command line, unknown language or a
+save that cannot be loaded.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 from argparse import Namespace
 from pathlib import Path
 
@@ -16,23 +25,49 @@ from rich.text import Text
 
 from ..i18n import UnknownLanguage, available, catalog
 from ..i18n import names as n
-from ..i18n.describe import describe_decision
-from ..rules import Action, Game, load_data
-from ..rules.serialize import to_json
+from ..i18n.describe import describe_action, describe_decision
+from ..rules import Action, ActionError, Game, can_undo, load_data, parse_action, undo
 from . import screen
 from .menu import Entry, build_menu, minutes_menu
-from .newgame import Ask, Setup, SetupError, load_setup, new_setup
+from .newgame import Ask, Setup, SetupError, load_setup, new_setup, save_text
+
+with contextlib.suppress(ImportError):  # not on every platform
+    # line editing for input(): arrow keys move the cursor instead of printing escape codes
+    import readline  # noqa: F401
+
+EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE = 0, 1, 2
+EXIT_CODES = {
+    EXIT_OK: "the game ended, or the player left it with quit (the game is saved first)",
+    EXIT_UNFINISHED: "the input ended or was interrupted before the game ended (the game is saved)",
+    EXIT_USAGE: "bad command line, unknown language, or a save that cannot be loaded",
+}
+AUTOSAVE_ENV = "REDNOVEMBER_AUTOSAVE"
+QUIT_WORDS = ("quit", "exit", "q")
+
+
+def default_autosave() -> Path:
+    """Where quitting saves the game: $REDNOVEMBER_AUTOSAVE, else
+    $XDG_STATE_HOME/rednovember/autosave.json (~/.local/state when unset)."""
+    if os.environ.get(AUTOSAVE_ENV):
+        return Path(os.environ[AUTOSAVE_ENV]).expanduser()
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "rednovember" / "autosave.json"
 
 
 class Quit(Exception):
-    """The player typed quit (or the input ended)."""
+    """The player left (quit confirmed): exit status 0."""
+
+
+class InputEnded(Exception):
+    """Standard input ended (or Ctrl-C at a confirmation) before the game ended: status 1."""
 
 
 class PlayApp:
     """One game at the terminal: shows the board, asks humans, lets bots move."""
 
     def __init__(self, setup: Setup, console: Console, ask: Ask | None = None, lang: str = "en",
-                 clear: bool | None = None, max_log: int = 40) -> None:
+                 clear: bool | None = None, max_log: int = 40,
+                 autosave: Path | None = None) -> None:
         self.game: Game = setup.game
         self.bots = setup.bots
         self.bot_names = setup.bot_names
@@ -42,32 +77,54 @@ class PlayApp:
         self.cat = catalog(lang)
         self.clear = console.is_terminal if clear is None else clear
         self.max_log = max_log
+        self.autosave = autosave or default_autosave()
         self.marks: dict[int, int] = {}  # seat -> log length when it last acted
-        self.streamed = 0  # log entries already printed live (games without humans)
+        self.streamed = 0  # log entries already printed live (games without humans on board)
         self.last_seat = -1
         self.humans = [s for s in range(self.game.config.players) if s not in self.bots]
+        self.watching = False  # the humans have no gnome left on board: bots' moves stream
+        self.steps = 1  # actions applied by the last answer
 
     # --- the loop ------------------------------------------------------------------------------
     def run(self) -> int:
-        """Play until the game ends or the player quits; returns the exit status (0)."""
+        """Play until the game ends and the review is left (0), the player quits (0), or the
+        input ends (1)."""
         try:
             while not self.game.is_over:
                 seat = self.game.player_to_move
-                if seat in self.bots:
-                    self._bot_move(seat)
-                else:
-                    self._human_move(seat)
+                try:
+                    if seat in self.bots:
+                        self._bot_move(seat)
+                    else:
+                        self._human_move(seat)
+                except KeyboardInterrupt:  # while a bot thinks: ask, as at a prompt
+                    self.console.print()
+                    self._confirm_quit()
         except Quit:
+            self._save_on_leaving()
             self.console.print(self.cat.raw("ui", "quit"))
-            return 0
+            return EXIT_OK
+        except InputEnded:
+            self.console.print(self.cat.raw("term_plain", "input_ended"))
+            self._save_on_leaving()
+            return EXIT_UNFINISHED
         self._finish()
-        return 0
+        return self._review()
 
     def _bot_move(self, seat: int) -> None:
         action = self.bots[seat].choose(self.game)
         self.game.apply(action)
         if not self.humans:
             self._stream()
+        elif self._humans_gone():
+            if not self.watching:  # say once why the game goes on without them
+                self.watching = True
+                self.streamed = min(self.marks.values(), default=0)
+                self.console.print(self.cat.raw("term_plain", "watching"), style="bold")
+            self._stream()
+
+    def _humans_gone(self) -> bool:
+        return not any(gn.on_board for gn in self.game.gnomes if gn.player in self.humans)
 
     def _stream(self) -> None:
         lines, _ = screen.log_lines(self.game, self.streamed, self.lang, None)
@@ -81,10 +138,12 @@ class PlayApp:
             self._pass_keyboard(seat)
         self.last_seat = seat
         self.show(seat)
-        action = self._choose(seat)
-        mark = len(g.log)
-        g.apply(action)
+        actions = self._choose(seat)
+        mark = len(self.game.log)
+        for action in actions:
+            self.game.apply(action)
         self.marks[seat] = mark
+        self.steps = len(actions)  # what one undo takes back (go ROOM: both steps)
 
     def _pass_keyboard(self, seat: int) -> None:
         """Mad Gnomes with several humans: hide the screen before showing a private hand."""
@@ -95,19 +154,21 @@ class PlayApp:
 
     # --- showing -------------------------------------------------------------------------------
     def show(self, seat: int) -> None:
-        """The whole screen for ``seat``: what happened, the board, the question and choices."""
+        """The whole screen for ``seat``: the board, what happened since the seat last acted
+        (below the board: next to the question, where a small terminal still shows it — the
+        result of one's own roll included), the question and the choices."""
         g, cat, con = self.game, self.cat, self.console
         if self.clear:
             con.clear()
         con.print(screen.header(g, cat))
+        con.print(screen.board_view(g, cat, seat, self.bot_names, con))
+        con.print()
         start = self.marks.get(seat, 0)
         if start < len(g.log):
             con.print(Text(cat.raw("ui", "since"), style="bold underline"))
             lines, skipped = screen.log_lines(g, start, self.lang, seat, self.max_log)
             screen.print_log(con, lines, skipped, cat)
             con.print()
-        con.print(screen.board_view(g, cat, seat, self.bot_names, con))
-        con.print()
         con.print(Text(describe_decision(g, self.lang), style="bold reverse"))
 
     def _prompt(self, seat: int) -> str:
@@ -117,32 +178,80 @@ class PlayApp:
 
     # --- asking --------------------------------------------------------------------------------
     def _read(self, prompt: str) -> str:
+        """One line of input. Ctrl-C asks whether to leave (and goes on when not); the end of
+        the input ends the game (saved)."""
         try:
-            return self.ask(escape(prompt))
-        except (EOFError, KeyboardInterrupt):
-            raise Quit from None
+            text = self.ask(escape(prompt))
+        except EOFError:
+            raise InputEnded from None
+        except KeyboardInterrupt:
+            self.console.print()
+            self._confirm_quit()
+            return ""
+        self._echo(text)
+        return text
 
-    def _choose(self, seat: int) -> Action:
+    def _echo(self, text: str) -> None:
+        """Piped input is not echoed by a terminal: print it (control characters, such as an
+        arrow key's escape sequence, as '?'), so that the transcript reads as a dialogue."""
+        if not self.console.is_terminal:
+            shown = "".join(c if c.isprintable() else "?" for c in text)
+            self.console.print(shown, markup=False, highlight=False)
+
+    def _confirm_quit(self) -> None:
+        """Ask before leaving; raises :class:`Quit` when the player says yes (or the input
+        ends: nobody is left to ask)."""
+        question = self.cat.get("term_plain", "confirm_quit", file=str(self.autosave)) + " "
+        try:
+            answer = self.ask(escape(question)).strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            raise Quit from None
+        self._echo(answer)
+        if answer and answer in self.cat.raw("term_plain", "yes").split():
+            raise Quit
+        self.console.print(self.cat.raw("term_plain", "play_on"), style="dim")
+
+    def _save_on_leaving(self) -> None:
+        if self.game.is_over:
+            return
+        if self._write(self.autosave, make_folder=True):
+            self.console.print(self.cat.get("term_plain", "autosaved", file=str(self.autosave)),
+                               style="green", markup=False)
+
+    def _choose(self, seat: int) -> list[Action]:
+        """The actions of one answer: usually one; ``go ROOM`` opens and goes through."""
         entries = build_menu(self.game, self.lang)
-        self.console.print(screen.menu_view(entries, self.cat))
-        self.console.print(self.cat.raw("ui", "prompt_hint"), style="dim")
+        self._menu(entries)
         while True:
             picked = self._pick(entries, seat, back=False)
-            if picked is None:  # the main menu has no "back"
+            if isinstance(picked, list):
+                return picked
+            if picked is None:  # the main menu has no "back"; a command redrew the state
+                entries = build_menu(self.game, self.lang)
                 continue
             if not picked.is_group:
-                return picked.actions[0]
+                return picked.actions[:1]
             sub = minutes_menu(picked, self.game, self.lang)
             self.console.print(Text(picked.question, style="bold"))
             self.console.print(screen.menu_view(sub, self.cat, back=True))
             choice = self._pick(sub, seat, back=True)
-            if choice is not None:
-                return choice.actions[0]
-            self.console.print(screen.menu_view(entries, self.cat))
+            if isinstance(choice, list):
+                return choice
+            if isinstance(choice, Entry):
+                return choice.actions[:1]
+            entries = build_menu(self.game, self.lang)  # back (or an undo): the menu anew
+            self._menu(entries)
 
-    def _pick(self, entries: list[Entry], seat: int, back: bool) -> Entry | None:
-        """Read until a valid number; None means "back" (sub-menus only). Commands are handled
-        here, invalid input re-prompts without touching the game."""
+    def _menu(self, entries: list[Entry]) -> None:
+        self.console.print(screen.menu_view(entries, self.cat))
+        self.console.print(self.cat.raw("ui", "prompt_hint"), style="dim")
+
+    def _pick(self, entries: list[Entry], seat: int, back: bool) -> Entry | list[Action] | None:
+        """Read until a valid number or a command that acts (``go``). None means "back" in a
+        sub-menu, or (main menu) that ``undo`` changed the position and the menu is new.
+        Invalid input re-prompts without touching the game."""
+        numbers = dict(screen.numbered(entries, back))
         while True:
             text = self._read(self._prompt(seat)).strip()
             if not text:
@@ -151,54 +260,125 @@ class PlayApp:
                 number = int(text)
                 if back and number == 0:
                     return None
-                if 1 <= number <= len(entries):
-                    return entries[number - 1]
-                self.console.print(self.cat.get("ui", "bad_number", low=0 if back else 1,
-                                                high=len(entries)), style="red")
-            elif back and text.lower() == "back":
+                if number in numbers:
+                    return numbers[number]
+                low = 0 if back or 0 in numbers else 1
+                self.console.print(self.cat.get("ui", "bad_number", low=low, high=max(numbers)),
+                                   style="red")
+                continue
+            if back and text.lower() == "back":
                 return None
-            elif self._command(text, seat):
+            word, _, rest = text.partition(" ")
+            word = word.lower()
+            if word == "go":
+                actions = self._go(rest.strip())
+                if actions:
+                    return actions
+                continue
+            if word == "undo":
+                if self._undo(seat):
+                    return None
+                continue
+            if self._command(word, rest.strip(), text, seat):
                 self.console.print(screen.menu_view(entries, self.cat, back=back))
 
-    def _command(self, text: str, seat: int) -> bool:
-        """Handle help/log/board/save/quit; True when the menu should be shown again."""
-        word, _, rest = text.partition(" ")
-        word = word.lower()
+    def _go(self, target: str) -> list[Action]:
+        """``go ROOM``: open the hatch to ROOM and go through (when both are legal now)."""
+        cat, g = self.cat, self.game
+        if not target:
+            self.console.print(cat.raw("term_plain", "go_usage"), style="red")
+            return []
+        try:
+            opening = parse_action(f"open {target}", g.data)
+        except ActionError:
+            opening = None
+        enter = Action("enter")
+        if opening is not None and g.opened == opening.arg and enter in g.legal_actions():
+            return [enter]  # the hatch is open already: go through
+        if opening is None or opening not in g.legal_actions():
+            self.console.print(cat.get("term_plain", "go_refused", room=target), style="red",
+                               markup=False)
+            return []
+        twin = g.copy(keep_log=False)
+        twin.apply(opening)
+        return [opening, enter] if enter in twin.legal_actions() else [opening]
+
+    def _undo(self, seat: int) -> bool:
+        """Take back the last action when the rules allow it (hidden.undo); True when done."""
+        g = self.game
+        if not can_undo(g) or not g.history or self.game.player_to_move != seat:
+            self.console.print(self.cat.raw("term_plain", "undo_none"), style="red")
+            return False
+        said: list[str] = []
+        for _ in range(self.steps):  # a "go ROOM" is taken back as a whole
+            if not can_undo(g) or not g.history:
+                break
+            last = g.history[-1]
+            g = undo(g)
+            # the sentence of the action taken back, as it read where it was taken
+            said.insert(0, describe_action(last, g, self.lang))
+        self.steps = 1
+        before = self.game = g
+        self.marks[seat] = min(self.marks.get(seat, 0), len(before.log))
+        self.show(seat)
+        self.console.print(self.cat.get("term_plain", "undo_done", action="; ".join(said)),
+                           style="yellow", markup=False)
+        self._menu(build_menu(self.game, self.lang))
+        return True
+
+    def _command(self, word: str, rest: str, text: str, seat: int) -> bool:
+        """help/legend/log/board/save/quit; True when the menu should be shown again."""
         cat, con = self.cat, self.console
-        if word in ("quit", "exit", "q"):
-            raise Quit
+        if word in QUIT_WORDS:
+            self._confirm_quit()
+            return True
         if word in ("help", "h", "?"):
-            con.print(cat.raw("ui", "help"))
-        elif word == "log":
-            con.print(Text(cat.raw("ui", "full_log"), style="bold underline"))
-            lines, _ = screen.log_lines(self.game, 0, self.lang, seat)
-            screen.print_log(con, lines, 0, cat)
+            con.print(cat.raw("ui", "help"), markup=False)
+            return False
+        if word == "legend":
+            con.print(cat.raw("term_plain", "legend"), markup=False)
+            return False
+        if word == "log":
+            self._full_log(seat)
         elif word == "board":
             self.show(seat)
         elif word == "save":
-            self._save(rest.strip())
+            self._save(rest)
             return False
         else:
-            con.print(cat.get("ui", "bad_command", text=text), style="red")
+            con.print(cat.get("ui", "bad_command", text=text), style="red", markup=False)
             return False
-        return word != "help"
+        return True
+
+    def _full_log(self, seat: int | None) -> None:
+        self.console.print(Text(self.cat.raw("ui", "full_log"), style="bold underline"))
+        lines, _ = screen.log_lines(self.game, 0, self.lang, seat)
+        screen.print_log(self.console, lines, 0, self.cat)
+
+    def _write(self, path: Path, make_folder: bool = False) -> bool:
+        try:
+            if make_folder:  # the autosave's folder (~/.local/state/rednovember) may be new
+                path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(save_text(self.game, self.bot_names), "utf-8")
+        except OSError as exc:
+            self.console.print(self.cat.get("ui", "save_failed", file=str(path),
+                                            error=exc.strerror or str(exc)), style="red",
+                               markup=False)
+            return False
+        return True
 
     def _save(self, file: str) -> None:
         if not file:
             self.console.print(self.cat.raw("ui", "save_usage"), style="red")
             return
-        try:
-            Path(file).expanduser().write_text(to_json(self.game, indent=1), "utf-8")
-        except OSError as exc:
-            self.console.print(self.cat.get("ui", "save_failed", file=file,
-                                            error=exc.strerror or str(exc)), style="red")
-            return
-        self.console.print(self.cat.get("ui", "saved", file=file), style="green")
+        if self._write(Path(file).expanduser()):
+            self.console.print(self.cat.get("ui", "saved", file=file), style="green",
+                               markup=False)
 
     # --- the end -------------------------------------------------------------------------------
     def _finish(self) -> None:
         g, con = self.game, self.console
-        if self.humans:
+        if self.humans and not self.watching:
             seat = self.humans[0]
             start = min(self.marks.get(s, 0) for s in self.humans)
             con.print(screen.header(g, self.cat))
@@ -206,14 +386,46 @@ class PlayApp:
             screen.print_log(con, lines, skipped, self.cat)
         else:
             self._stream()
-            seat = -1
+            seat = self.humans[0] if self.humans else -1
         con.print(screen.board_view(g, self.cat, seat, self.bot_names, con))
         con.print(screen.result_view(g, self.cat, self.lang))
 
+    def _review(self) -> int:
+        """After the end, humans stay until they leave: the whole log, the board, a save.
+        Games of bots alone end at once."""
+        if not self.humans:
+            return EXIT_OK
+        cat, con = self.cat, self.console
+        con.print(cat.raw("term_plain", "review"), style="bold")
+        while True:
+            try:
+                text = self.ask(escape(cat.raw("term_plain", "review_prompt")))
+            except (EOFError, KeyboardInterrupt):
+                con.print()
+                return EXIT_OK
+            self._echo(text)
+            word, _, rest = text.strip().partition(" ")
+            word = word.lower()
+            if not word or word in QUIT_WORDS:
+                con.print(cat.raw("ui", "quit"))
+                return EXIT_OK
+            if word == "log":
+                self._full_log(None)
+            elif word == "board":
+                con.print(screen.board_view(self.game, cat, self.humans[0], self.bot_names, con))
+                con.print(screen.result_view(self.game, cat, self.lang))
+            elif word == "legend":
+                con.print(cat.raw("term_plain", "legend"), markup=False)
+            elif word == "save":
+                self._save(rest.strip())
+            else:
+                con.print(cat.raw("term_plain", "review"), style="red")
+
 
 def play(args: Namespace, console: Console, ask: Ask | None = None,
-         errors: Console | None = None) -> int:
-    """Set up (or load) a game from ``args`` and play it; returns the exit status."""
+         errors: Console | None = None, autosave: Path | None = None) -> int:
+    """Set up (or load) a game from ``args`` and play it; returns the exit status
+    (:data:`EXIT_CODES`)."""
     errors = errors or console
     lang = getattr(args, "lang", None) or "en"
     try:
@@ -221,31 +433,41 @@ def play(args: Namespace, console: Console, ask: Ask | None = None,
     except UnknownLanguage:
         errors.print(catalog().get("ui", "unknown_language", lang=lang,
                                    available=", ".join(available())), style="bold red")
-        return 2
+        return EXIT_USAGE
     reader: Ask = ask or console.input
+
+    def setup_reader(prompt: str) -> str:  # the set-up's answers, echoed when piped (as later)
+        text = reader(prompt)
+        if not console.is_terminal:
+            console.print("".join(c if c.isprintable() else "?" for c in text), markup=False,
+                          highlight=False)
+        return text
+
     try:
         if getattr(args, "load", None):
             setup = load_setup(args.load, list(args.bot or []), cat,
                                load_data(getattr(args, "data", None)))
-            console.print(cat.get("ui", "loaded", file=args.load), style="green")
+            console.print(cat.get("ui", "loaded", file=args.load), style="green", markup=False)
+            if setup.bot_names and not args.bot:
+                bots = ", ".join(cat.get("ui", "bot_player", seat=s + 1, bot=name)
+                                 for s, name in sorted(setup.bot_names.items()))
+                console.print(cat.get("term_plain", "seats_restored", bots=bots), markup=False)
         else:
-            setup = new_setup(args, console, reader, cat)
+            setup = new_setup(args, console, setup_reader, cat)
             console.print(cat.get("ui", "new_game", seed=setup.game.config.seed), style="green")
     except SetupError as exc:
         errors.print(str(exc), style="bold red", markup=False)
         return exc.code
     except (EOFError, KeyboardInterrupt):
-        return 1
-    try:
-        return PlayApp(setup, console, reader, lang).run()
-    except KeyboardInterrupt:
-        console.print(cat.raw("ui", "quit"))
-        return 1
+        console.print()
+        console.print(cat.raw("term_plain", "input_ended"))
+        return EXIT_UNFINISHED
+    return PlayApp(setup, console, reader, lang, autosave=autosave).run()
 
 
 def run_play(args: Namespace) -> int:
-    """Entry point of ``rednovember play`` (see cli.py)."""
+    """Entry point of ``rednovember play --plain`` (see cli.py)."""
     return play(args, Console(highlight=False), errors=Console(stderr=True, highlight=False))
 
 
-__all__ = ["PlayApp", "Quit", "play", "run_play"]
+__all__ = ["EXIT_CODES", "InputEnded", "PlayApp", "Quit", "default_autosave", "play", "run_play"]

@@ -89,8 +89,10 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
     board = g.on_track()
     start = max(data.start_spaces.values())
     marks = [gn.keeper for gn in board] + [s for s in g.tokens if s >= 0]
-    hi = max(marks + [0]) or start
     columns = max(10, (width - 8) // 3)
+    # the highest mark at the top of the window; near the end (every keeper on 0 included) the
+    # window is filled upwards so that it always shows a full width of spaces
+    hi = min(start, max(max(marks) if marks else start, columns - 1))
     lo = max(0, hi - columns + 1)
     spaces = list(range(hi, lo - 1, -1))
     label_w = 8
@@ -187,32 +189,62 @@ def disaster_tracks(g: Game, cat: Catalog) -> Table:
     return t
 
 
-def crew(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str]) -> Table:
-    """Every gnome: player, place, keeper, intoxication, hand (Mad Gnomes: only ``viewer``'s)."""
+def crew(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str],
+         compact: bool = False) -> RenderableType:
+    """Every gnome: player, place, keeper, intoxication, hand (Mad Gnomes: only ``viewer``'s).
+    ``compact`` (a narrow terminal): one line per gnome, its hand after the rest, so that a hand
+    wraps as a sentence instead of a word per line in a narrow column."""
+    if compact:
+        return _crew_lines(g, cat, viewer, seat_names)
     t = Table(title=cat.raw("ui", "crew"), box=box.SIMPLE_HEAD, padding=(0, 1), title_style="bold",
               title_justify="left", pad_edge=False, show_edge=False)
     for col in ("col_gnome", "col_player", "col_where", "col_keeper", "col_intox", "col_hand"):
         t.add_column(cat.raw("ui", col), no_wrap=col != "col_hand")
-    hidden = g.config.has("mad-gnomes") and not g.is_over  # revealed when the game ends
     for gn in g.gnomes:
         name = Text("▶" if gn.number == g.decider else " ")
         name.append_text(gnome_text(cat, g, gn.number))
-        if not gn.alive:
-            where = Text(cat.raw("ui", "dead"), style="red")
-        elif gn.abandoned:
-            where = Text(cat.raw("ui", "abandoned"), style="magenta")
-        else:
-            where = Text(n.room_short(cat, g, gn.room))
-            if gn.fainted:
-                where.append(" (" + cat.raw("ui", "fainted") + ")", style="italic")
-        if hidden and gn.player != viewer:
-            hand = Text(cat.get("ui", "hidden_hand", count=len(gn.hand)), style="dim")
-        else:
-            hand = Text(n.items(cat, g, sorted(gn.hand)) if gn.hand else cat.raw("ui", "empty_hand"))
-        intox = Text(str(gn.intoxication), style="bold red" if gn.intoxication >= 3 else "")
+        where, intox, hand = _crew_parts(g, cat, viewer, gn.number)
         t.add_row(name, seat_names.get(gn.player, str(gn.player + 1)), where,
                   str(gn.keeper) if gn.on_board else "—", intox, hand)
     return t
+
+
+def _crew_parts(g: Game, cat: Catalog, viewer: int, number: int) -> tuple[Text, Text, Text]:
+    """(where, intoxication, hand) of one gnome, as the crew shows them."""
+    gn = g.gnomes[number]
+    if not gn.alive:
+        where = Text(cat.raw("ui", "dead"), style="red")
+    elif gn.abandoned:
+        where = Text(cat.raw("ui", "abandoned"), style="magenta")
+    else:
+        where = Text(n.room_short(cat, g, gn.room))
+        if gn.fainted:
+            where.append(" (" + cat.raw("ui", "fainted") + ")", style="italic")
+    hidden = g.config.has("mad-gnomes") and not g.is_over  # revealed when the game ends
+    if hidden and gn.player != viewer:
+        hand = Text(cat.get("ui", "hidden_hand", count=len(gn.hand)), style="dim")
+    else:
+        hand = Text(n.items(cat, g, sorted(gn.hand)) if gn.hand else cat.raw("ui", "empty_hand"))
+    intox = Text(str(gn.intoxication), style="bold red" if gn.intoxication >= 3 else "")
+    return where, intox, hand
+
+
+def _crew_lines(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str]) -> Group:
+    lines: list[RenderableType] = [Text(cat.raw("ui", "crew"), style="bold")]
+    for gn in g.gnomes:
+        where, intox, hand = _crew_parts(g, cat, viewer, gn.number)
+        line = Text("▶" if gn.number == g.decider else " ")
+        line.append_text(gnome_text(cat, g, gn.number))
+        line.append(" · " + seat_names.get(gn.player, str(gn.player + 1)) + " · ", style="dim")
+        line.append_text(where)
+        keeper = str(gn.keeper) if gn.on_board else "—"
+        line.append(f" · {cat.raw('ui', 'col_keeper')} {keeper} · {cat.raw('ui', 'col_intox')} ",
+                    style="dim")
+        line.append_text(intox)
+        line.append(" · ", style="dim")
+        line.append_text(hand)
+        lines.append(line)
+    return Group(*lines)
 
 
 def decks(g: Game, cat: Catalog) -> Table:

@@ -1,4 +1,9 @@
-"""The numbered choices at a decision: legal actions, repairs grouped by kind (minutes asked next)."""
+"""The numbered choices at a decision: legal actions, repairs grouped by kind (minutes asked next).
+
+Numbers are stable where it matters: "End the turn" is always 0 (:func:`number_entries`), so a "1"
+typed for it never lands on the first choice of the next turn when a turn ends by itself. An
+action that ends the movement carries a preview: where the ghost ends and the icons the keeper
+meets on its way there (:func:`preview`)."""
 
 from __future__ import annotations
 
@@ -6,13 +11,23 @@ from dataclasses import dataclass, field
 
 from ..i18n import catalog
 from ..i18n import names as n
-from ..i18n.describe import describe_action, low_water_penalty, repair_chance, repair_doomed
+from ..i18n.describe import (
+    action_cost,
+    describe_action,
+    keeper_walk,
+    low_water_penalty,
+    repair_chance,
+    repair_doomed,
+)
 from ..i18n.warnings import warning_texts
 from ..rules import Action, Game
 from ..rules.data import REPAIRS
 from ..rules.state import DECIDE
 
 MOVE_KINDS = frozenset({"open", "enter", "stay", "exit"})
+# Choices after which the turn's movement is over: the ghost's end is worth a preview.
+NO_PREVIEW = MOVE_KINDS | {"play", "abandon"}
+END = Action("end")
 
 
 @dataclass
@@ -47,8 +62,10 @@ def _group_label(actions: list[Action], game: Game, lang: str) -> tuple[str, str
     target = cat.get("ui", "group_target", room=n.room(cat, game, first.arg)) \
         if first.kind == "unblock_hatch" else ""
     chances = [repair_chance(a, game) for a in actions if not repair_doomed(a, game)[0]] or [0]
+    low, high = min(chances), max(chances)  # one figure when they agree: no "40–40% chance"
+    chance = cat.get("action_notes", "chance", percent=low if low == high else f"{low}–{high}")
     label = cat.get("ui", "group_repair", kind=kind, target=target, low=first.minutes,
-                    high=last.minutes, chance_low=min(chances), chance_high=max(chances))
+                    high=last.minutes, chance=chance)
     if low_water_penalty(game, first.kind):
         label += " (+2 " + cat.raw("action_notes", "low_water") + ")"
     for a in actions:
@@ -57,6 +74,8 @@ def _group_label(actions: list[Action], game: Game, lang: str) -> tuple[str, str
             label += " — " + cat.get("ui", "group_doomed", minutes=a.minutes,
                                      token=n.token(cat, game, token))
             break
+    warnings = list(dict.fromkeys(w for a in actions for w in warning_texts(a, game, lang)))
+    label += "".join(f" ⚠ {w}" for w in warnings)  # e.g. a failed Extinguish Fire with no way out
     question = cat.get("ui", "minutes_for", kind=kind, target=target)
     return label, question
 
@@ -84,15 +103,48 @@ def build_menu(game: Game, lang: str = "en") -> list[Entry]:
             entries.append(_single(acts[0], game, lang, "section_action"))
         else:
             label, question = _group_label(acts, game, lang)
-            entries.append(Entry(label, "section_action", acts, question))
+            warn = "⚠" in label
+            entries.append(Entry(label, "section_action", acts, question, warn))
     rank = {"section_move": 0, "section_action": 1, "section_items": 2, "section_decide": 0}
     entries.sort(key=lambda e: rank[e.section])  # stable: keeps the engine's order inside
     return entries
 
 
+def preview(a: Action, game: Game, lang: str = "en") -> str:
+    """Where the ghost ends after ``a`` and the icons the keeper meets walking there ('' for
+    moves, items and decisions, which do not end the movement)."""
+    if game.phase == DECIDE or a.kind in NO_PREVIEW or game.active < 0:
+        return ""
+    cost = 0 if a.kind == "end" else action_cost(a, game)
+    if cost is None:
+        return ""
+    ghost = max(0, game.ghost - cost)
+    events, items = keeper_walk(game, ghost)
+    if not events and not items:
+        return catalog(lang).get("term_plain", "preview_none", ghost=ghost)
+    return catalog(lang).get("term_plain", "preview", ghost=ghost, events=events, items=items)
+
+
+def number_entries(entries: list[Entry]) -> list[tuple[int, Entry]]:
+    """The number of every entry: "End the turn" is 0, the others count from 1 in order."""
+    out: list[tuple[int, Entry]] = []
+    number = 1
+    for e in entries:
+        if e.actions == [END]:
+            out.append((0, e))
+        else:
+            out.append((number, e))
+            number += 1
+    return out
+
+
 def _single(a: Action, game: Game, lang: str, section: str, short: bool = False) -> Entry:
     warnings = warning_texts(a, game, lang)
-    label = describe_action(a, game, lang, short) + "".join(f" ⚠ {w}" for w in warnings)
+    label = describe_action(a, game, lang, short)
+    ahead = preview(a, game, lang)
+    if ahead:
+        label += f" [{ahead}]"
+    label += "".join(f" ⚠ {w}" for w in warnings)
     warn = bool(warnings) or (a.kind in REPAIRS and repair_doomed(a, game)[0])
     return Entry(label, section, [a], warn=warn)
 
@@ -102,4 +154,4 @@ def minutes_menu(entry: Entry, game: Game, lang: str = "en") -> list[Entry]:
     return [_single(a, game, lang, entry.section, short=True) for a in entry.actions]
 
 
-__all__ = ["Entry", "build_menu", "minutes_menu"]
+__all__ = ["END", "Entry", "build_menu", "minutes_menu", "number_entries", "preview"]

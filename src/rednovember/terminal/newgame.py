@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import random
 from argparse import Namespace
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
 from ..bots import BOTS, Bot, make_bot
 from ..i18n import Catalog
 from ..rules import VARIANTS, Config, ConfigError, Game, GameData, load_data, new_game
-from ..rules.serialize import from_json
+from ..rules.serialize import SaveError, from_dict, to_dict
 
 Ask = Callable[[str], str]
 
@@ -100,18 +102,49 @@ def _ask_bots(ask: Ask, console: Console, cat: Catalog, players: int) -> dict[in
     return out
 
 
+HUMAN = "human"
+
+
+def save_dict(game: Game, bot_names: dict[int, str]) -> dict[str, Any]:
+    """The save of ``game`` plus the optional ``seats`` field (docs/formats.md): per seat
+    ``"human"`` or the name of the bot playing it, so that ``--load`` brings the bots back."""
+    d = to_dict(game)
+    d["seats"] = [bot_names.get(seat, HUMAN) for seat in range(game.config.players)]
+    return d
+
+
+def save_text(game: Game, bot_names: dict[int, str]) -> str:
+    return json.dumps(save_dict(game, bot_names), indent=1)
+
+
+def saved_seats(d: dict[str, Any], players: int) -> dict[int, str]:
+    """The bots recorded in a save's ``seats`` (absent in older saves: every seat human)."""
+    seats = d.get("seats")
+    if seats is None:
+        return {}
+    if not isinstance(seats, list) or len(seats) != players \
+            or not all(isinstance(k, str) and (k == HUMAN or k in BOTS) for k in seats):
+        raise SaveError(f"seats: expected {players} entries, each {HUMAN!r} or one of "
+                        f"{', '.join(sorted(BOTS))}; got {seats!r}")
+    return {seat: kind for seat, kind in enumerate(seats) if kind != HUMAN}
+
+
 def load_setup(path: str, bot_specs: list[str], cat: Catalog, data: GameData | None = None) -> Setup:
+    """A saved game; its bots come back from the save's ``seats`` unless ``--bot`` names the
+    bots anew (then those, and every other seat human)."""
     try:
         text = Path(path).expanduser().read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise SetupError(cat.get("ui", "load_failed", file=path, error=reason)) from None
     try:
-        game = from_json(text, data)
+        d = json.loads(text)
+        game = from_dict(d, data)
+        saved = saved_seats(d, game.config.players)
     except Exception as exc:  # any failure means the file is not a usable save
         raise SetupError(cat.get("ui", "load_failed", file=path, error=str(exc) or repr(exc))) \
             from None
-    names = parse_bots(bot_specs, game.config.players, cat)
+    names = parse_bots(bot_specs, game.config.players, cat) if bot_specs else saved
     return Setup(game, _make_bots(names, game.config.seed), names, path)
 
 
@@ -139,4 +172,5 @@ def new_setup(args: Namespace, console: Console, ask: Ask, cat: Catalog) -> Setu
                  names)
 
 
-__all__ = ["Setup", "SetupError", "load_setup", "new_setup", "parse_bots"]
+__all__ = ["HUMAN", "Setup", "SetupError", "load_setup", "new_setup", "parse_bots", "save_dict",
+           "save_text", "saved_seats"]

@@ -15,7 +15,7 @@ from ..i18n import Catalog
 from ..i18n.describe import describe_entry, describe_result
 from ..rules import Game, outcome
 from . import board
-from .menu import Entry
+from .menu import Entry, number_entries
 
 ENTRY_STYLES = {
     "turn": "bold cyan", "death": "bold red", "lost": "bold red", "won": "bold green",
@@ -70,6 +70,10 @@ def header(game: Game, cat: Catalog) -> Rule:
     return Rule(Text(cat.raw("ui", "title") + " · " + text, style="bold red"))
 
 
+# Narrower than this, the crew is one line per gnome (a table squeezes the hands a word per line).
+COMPACT_BELOW = 100
+
+
 def _fits(console: Console, left: RenderableType, right: RenderableType) -> bool:
     return console.measure(left).maximum + console.measure(right).maximum + 3 <= console.width
 
@@ -86,7 +90,7 @@ def board_view(game: Game, cat: Catalog, viewer: int, bots: dict[int, str],
     terminal is wide enough."""
     sub = board.submarine(game, cat, game.decider)
     tracks, decks = board.disaster_tracks(game, cat), board.decks(game, cat)
-    crew = board.crew(game, cat, viewer, seat_names(cat, game, bots))
+    crew = board.crew(game, cat, viewer, seat_names(cat, game, bots), console.width < COMPACT_BELOW)
     side = Group(tracks, Text(""), decks)
     if _fits(console, sub, side):
         parts: list[RenderableType] = [_beside(sub, side), crew]
@@ -101,11 +105,17 @@ def board_view(game: Game, cat: Catalog, viewer: int, bots: dict[int, str],
     return Group(*parts)
 
 
+def numbered(entries: list[Entry], back: bool) -> list[tuple[int, Entry]]:
+    """The numbers shown: a minutes list counts from 1 (0 goes back); the main menu keeps 0 for
+    "End the turn" (menu.number_entries)."""
+    return list(enumerate(entries, 1)) if back else number_entries(entries)
+
+
 def menu_view(entries: list[Entry], cat: Catalog, back: bool = False) -> Group:
     lines: list[RenderableType] = []
     section = ""
     width = len(str(len(entries)))
-    for i, e in enumerate(entries, 1):
+    for i, e in numbered(entries, back):
         if e.section != section and not back:
             section = e.section
             lines.append(Text(cat.raw("ui", section), style="dim underline"))
@@ -135,5 +145,5 @@ def print_log(console: Console, lines: list[Text], skipped: int, cat: Catalog) -
         console.print(line)
 
 
-__all__ = ["board_view", "entry_style", "header", "log_lines", "menu_view", "print_log",
+__all__ = ["board_view", "entry_style", "header", "log_lines", "menu_view", "numbered", "print_log",
            "result_view", "seat_names"]

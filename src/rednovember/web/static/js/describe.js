@@ -93,6 +93,7 @@ export const ENTRY_ARGS = {
   track_reset: ["track:track", "value:int"],
   token_cleared: ["token:token"],
   draw: ["gnome:gnome", "items:items"],
+  draw_stock: ["gnome:gnome", "count:int"],
   item_reshuffle: [],
   trade: ["gnome:gnome", "other:gnome"],
   attack: ["gnome:gnome", "other:gnome"],
@@ -204,7 +205,15 @@ export function describeEntry(ctx, entry) {
     if (a.hatch >= 0) fields.kind = t("log", "unblock_kind", { room: roomName(ctx, a.hatch) });
   }
   const v = variant(ctx, mid, a);
-  return t("log", v ? `${mid}.${v}` : mid, fields);
+  const text = t("log", v ? `${mid}.${v}` : mid, fields);
+  return mid === "event" && respiteLeaves(ctx, a.card) ? `${text} ${raw("term_plain", "respite_out")}` : text;
+}
+
+// Harder and Hardest: a drawn Respite card leaves the game (i18n/describe.py respite_leaves).
+function respiteLeaves(ctx, card) {
+  const c = ctx.data.events[card];
+  const v = ctx.config.variants;
+  return Boolean(c) && c.kind === "respite" && (v.includes("harder") || v.includes("hardest"));
 }
 
 // --- actions -------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ const ROLLED = new Set(["fire", "fire_flooded", "leak", "block_none", "hatch_blo
 const AFTER_REPAIR = new Set(["track_reset", "token_cleared"]);
 const INFO = new Set(["charm", "replacement", "won", "lost", "abandon", "stand_up"]);
 // a seat's own choices (the recap starts after the last of them)
-const OWN = new Set(["open", "enter", "stay", "play", "repair", "draw", "trade", "attack", "no_action",
+const OWN = new Set(["open", "enter", "stay", "play", "repair", "draw", "draw_stock", "trade", "attack", "no_action",
   "abandon", "discard", "give", "no_defence"]);
 // what the recap lists
 const RECAP = new Set([...EFFECTS, "repair", "event", "track_reset", "token_cleared", "death",
@@ -94,7 +94,7 @@ export function buildSteps(entries, prev, next) {
         walkTo(a.space, "item");
         steps.push({ kind: "items", entry: e, space: a.space });
         break;
-      case "draw": case "loot":
+      case "draw": case "draw_stock": case "loot":
         steps.push({ kind: "items", entry: e });
         break;
       case "charm":
@@ -210,7 +210,9 @@ export function stepHTML(model, step) {
       } else {
         title = e[0] === "loot" ? t("web_show", "loot_title", { gnome: gnomeName(model, a.gnome), loser: gnomeName(model, a.loser) })
           : t("web_show", "draw_title", { gnome: gnomeName(model, a.gnome) });
-        if (hiddenDraw(model, a)) {
+        if (e[0] === "draw_stock") { // Grog from the captain's stock: public
+          body = `<ul class="show-items">${Array.from({ length: a.count }, () => itemChip(model, model.data.stock_item)).join("")}</ul>`;
+        } else if (hiddenDraw(model, a)) {
           const n = Array.isArray(a.items) ? a.items.length : a.items;
           body = `<p class="show-hidden" data-testid="show-hidden">${esc(t("web_show", "items_hidden", { count: n }))}</p>`;
         } else body = `<ul class="show-items">${a.items.map((x) => itemChip(model, x)).join("")}</ul>`;

@@ -1,0 +1,475 @@
+"""`rednovember play --plain`, the line mode for screen readers and pipes: driven through a pipe
+in a subprocess (a whole game, save, quit, --load bringing the bots back, nonsense input, exit
+codes), and the line mode's features (End the turn always 0, go ROOM, undo, preview, review after
+the end, Ctrl-C) and the wording fixes of issue 11, in English and another language."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from argparse import Namespace
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+from helpers import arrange, start
+from rich.console import Console
+
+from rednovember.analysis import report
+from rednovember.cli import main
+from rednovember.i18n import catalog
+from rednovember.i18n.describe import describe_action, describe_decision, describe_entry
+from rednovember.rules import Action, Config, Game, new_game
+from rednovember.rules.deaths import kill
+from rednovember.rules.serialize import to_dict
+from rednovember.rules.view import log_for, may_see
+from rednovember.terminal import board, menu
+from rednovember.terminal.app import EXIT_CODES, PlayApp
+from rednovember.terminal.menu import END, build_menu, number_entries, preview
+from rednovember.terminal.newgame import Setup, load_setup, new_setup, save_text
+from rednovember.terminal.screen import menu_view
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_plain(args: list[str], stdin: str, tmp: Path, timeout: float = 240) -> tuple[int, str, str]:
+    """``rednovember play --plain ARGS`` with ``stdin`` piped in; (status, stdout, stderr)."""
+    env = dict(os.environ, REDNOVEMBER_AUTOSAVE=str(tmp / "autosave.json"), COLUMNS="120")
+    proc = subprocess.run([sys.executable, "-m", "rednovember.cli", "play", "--plain", *args],
+                          input=stdin, capture_output=True, text=True, timeout=timeout, env=env,
+                          cwd=tmp)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def console() -> tuple[Console, io.StringIO]:
+    buf = io.StringIO()
+    return Console(file=buf, width=120, highlight=False, color_system=None), buf
+
+
+def answers(items: Iterable[str]) -> Callable[[str], str]:
+    it = iter(items)
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    return ask
+
+
+@pytest.fixture(autouse=True)
+def autosave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "autosave.json"
+    monkeypatch.setenv("REDNOVEMBER_AUTOSAVE", str(path))
+    return path
+
+
+# --- through a pipe ------------------------------------------------------------------------------
+def test_a_whole_game_through_a_pipe(tmp_path: Path) -> None:
+    """A human answering "1", "1", "0" over and over plays to the end; the review then keeps the
+    program until the input ends (status 0: the game ended)."""
+    stdin = "1\n1\n0\n" * 4000
+    rc, out, err = run_plain(["--players", "3", "--seed", "7", "--bot", "2=random",
+                              "--bot", "3=random"], stdin, tmp_path)
+    assert rc == 0, err[-2000:]
+    assert "Game over" in out and "The game is over. Type log" in out
+    assert "Traceback" not in out + err
+    assert not (tmp_path / "autosave.json").exists()  # a finished game is not autosaved
+
+
+def test_save_quit_and_load_brings_the_bots_back(tmp_path: Path) -> None:
+    rc, out, err = run_plain(["--players", "3", "--seed", "3", "--bot", "2=random",
+                              "--bot", "3=heuristic"],
+                             "1\nsave mine.json\nquit\ny\n", tmp_path)
+    assert rc == 0, err
+    assert "Game saved to mine.json." in out and "Goodbye." in out
+    saved = json.loads((tmp_path / "mine.json").read_text())
+    assert saved["seats"] == ["human", "random", "heuristic"]
+    assert json.loads((tmp_path / "autosave.json").read_text())["seats"] == saved["seats"]
+    # --load without --bot: the bots play their seats again, only seat 1 is asked
+    rc, out, err = run_plain(["--load", "mine.json"], "1\n1\n0\n" * 30 + "quit\ny\n", tmp_path)
+    assert rc == 0, err
+    assert "Bots back in their seats: P2 bot:random, P3 bot:heuristic." in out
+    assert "(Player 1) >" in out
+    assert "(Player 2) >" not in out and "(Player 3) >" not in out
+    resumed = json.loads((tmp_path / "autosave.json").read_text())
+    assert len(resumed["history"]) > len(saved["history"])  # the bots moved
+    # --bot with --load replaces the saved seats: here every seat is a bot, the game runs out
+    rc, out, _ = run_plain(["--load", "mine.json", "--bot", "1=random", "--bot", "2=random",
+                            "--bot", "3=random"], "", tmp_path)
+    assert rc == 0 and "Game over" in out and "Bots back" not in out
+
+
+def test_an_old_save_without_seats_loads_every_seat_human(tmp_path: Path) -> None:
+    g = new_game(Config(players=3, seed=2))
+    d = json.loads(save_text(g, {1: "random"}))
+    del d["seats"]
+    (tmp_path / "old.json").write_text(json.dumps(d))
+    setup = load_setup(str(tmp_path / "old.json"), [], catalog())
+    assert setup.bots == {} and to_dict(setup.game) == to_dict(g)
+    d["seats"] = ["human", "nobody", "human"]
+    (tmp_path / "bad.json").write_text(json.dumps(d))
+    rc, _, err = run_plain(["--load", "bad.json"], "", tmp_path)
+    assert rc == 2 and "Cannot load" in err and "seats" in err
+
+
+def test_nonsense_input_changes_nothing(tmp_path: Path) -> None:
+    """Unknown words, numbers out of range, an escape sequence of an arrow key, a bad go, an
+    undo with nothing to undo: each gets a clear message; the input then ends (status 1, the
+    game saved, still at its start)."""
+    junk = ["abc", "-5", "999", "0", "\x1b[A", "go", "go 99", "go kitchen", "undo", "save",
+            "quit", "n", "   ", "log", "legend"]
+    rc, out, err = run_plain(["--players", "3", "--seed", "2"], "\n".join(junk) + "\n", tmp_path)
+    assert rc == 1, err
+    assert "Traceback" not in out + err
+    assert "\x1b" not in out  # no escape code printed back (nor colours: not a terminal)
+    assert "Unknown command '\\x1b[A'" in out  # the arrow key's sequence, named
+    assert "Unknown command 'abc'" in out and "Unknown command '-5'" in out
+    assert out.count("Please type a number from 1 to") == 2  # 999, and 0: no End the turn here
+    assert "Usage: go ROOM" in out and "You cannot go to room 99 now" in out
+    assert "You cannot go to room kitchen now" in out
+    assert "Nothing to undo" in out and "Usage: save FILE" in out
+    assert "Playing on." in out and "Symbols:" in out and "Full log" in out
+    assert "The input ended." in out
+    fresh = to_dict(new_game(Config(players=3, seed=2)))
+    assert json.loads((tmp_path / "autosave.json").read_text())["history"] == fresh["history"]
+
+
+def test_exit_codes(tmp_path: Path) -> None:
+    assert set(EXIT_CODES) == {0, 1, 2}
+    assert run_plain(["--load", "missing.json"], "", tmp_path)[0] == 2
+    assert run_plain(["--lang", "xx", "--players", "3"], "", tmp_path)[0] == 2
+    assert run_plain(["--players", "3", "--bot", "9=random"], "", tmp_path)[0] == 2
+    assert run_plain(["--players"], "", tmp_path)[0] == 2  # argparse
+    assert run_plain([], "", tmp_path)[0] == 1  # the set-up's questions got no answer
+    assert run_plain(["--players", "3", "--seed", "1"], "", tmp_path)[0] == 1
+    assert run_plain(["--players", "3", "--seed", "1"], "quit\ny\n", tmp_path)[0] == 0
+    help_text = subprocess.run([sys.executable, "-m", "rednovember.cli", "play", "--help"],
+                               capture_output=True, text=True, check=True).stdout
+    assert "--plain" in help_text and "exit status: 0" in help_text
+
+
+# --- the line mode's features ------------------------------------------------------------------
+def test_end_the_turn_is_always_zero() -> None:
+    g = new_game(Config(players=3, seed=4))
+    moving = number_entries(build_menu(g))
+    assert all(number > 0 for number, _ in moving)  # no End the turn while moving
+    # after an action, with items in hand: 0 ends the turn, items count from 1
+    while not g.gnomes[g.active].hand or g.phase != "move":
+        g.apply(g.legal_actions()[-1])
+    g.apply(Action("no_action"))
+    assert g.phase == "after_action"
+    numbered = dict(number_entries(build_menu(g)))
+    assert numbered[0].actions == [END]
+    assert sorted(numbered) == list(range(len(numbered)))
+    con, buf = console()
+    con.print(menu_view(build_menu(g), catalog()))
+    assert "0. End the turn" in buf.getvalue()
+
+
+def test_go_opens_and_enters_in_one_prompt_and_undo_takes_it_back() -> None:
+    g = new_game(Config(players=3, seed=5))
+    start = g.gnomes[g.active].room
+    target = next(a.arg for a in g.legal_actions() if a.kind == "open")
+    seat = g.player_to_move
+    con, buf = console()
+    app = PlayApp(Setup(g), con, answers([f"go {target}", "undo", "undo", "quit", "y"]))
+    app.run()
+    out = buf.getvalue()
+    assert "Taken back: Open the hatch to" in out and "; Go through into" in out  # both steps
+    assert "Nothing to undo" in out  # the second undo: back at the start of the turn
+    assert app.game.history == [] and app.game.gnomes[app.game.active].room == start
+    assert app.game.player_to_move == seat
+
+
+def test_undo_stops_at_a_die_roll() -> None:
+    g = new_game(Config(players=3, seed=11))
+    g.gnomes[g.active].room = 1
+    g.tracks[2] = 3
+    g._legal = None
+    number = next(i for i, e in number_entries(build_menu(g)) if e.is_group)
+    con, buf = console()
+    app = PlayApp(Setup(g), con, answers([str(number), "2", "undo", "quit", "y"]))
+    app.run()
+    assert [a.text(g.data) for a in app.game.history] == ["fix_engine 2"]  # rolled: it stays
+    assert "Nothing to undo: the last move rolled a die" in buf.getvalue()
+
+
+def test_preview_shows_where_the_ghost_ends_and_the_icons_met() -> None:
+    g = new_game(Config(players=3, seed=1))
+    entries = build_menu(g)
+    no_action = next(e for e in entries if e.actions == [Action("no_action")])
+    assert f"[→ {g.ghost - 1}: no icons on the way]" in no_action.label  # 60 -> 59: none
+    assert all("→" not in e.label for e in entries if e.actions[0].kind in ("open", "play"))
+    de = next(e for e in build_menu(g, "de") if e.actions == [Action("no_action")])
+    assert f"[→ {g.ghost - 1}: keine Symbole auf dem Weg]" in de.label
+    # further down the track: a repair of 5 minutes from 44 passes icons
+    g = arrange()
+    g.gnomes[0].room = 2
+    g.tracks[g.data.tracks.index("asphyxiation")] = 4
+    start(g)
+    label = preview(Action("fix_oxygen_pumps", 0, 5), g)
+    assert label == "→ 39: the keeper meets 2 event icons and 1 item icon"  # test_preview.py
+    assert preview(Action("fix_oxygen_pumps", 0, 5), g, "de") == \
+        "→ 39: der Zeitstein trifft 2 Ereignissymbole und 1 Objektsymbol"
+    assert preview(Action("fix_oxygen_pumps", 0, 5), g, "ru") == \
+        "→ 39: метка встретит 2 значка события и 1 значок предмета"
+
+
+def test_ctrl_c_asks_then_plays_on_or_leaves(autosave: Path) -> None:
+    g = new_game(Config(players=3, seed=6))
+    said = iter(["ctrl-c", "n", "ctrl-c", "y"])
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        answer = next(said)
+        if answer == "ctrl-c":
+            raise KeyboardInterrupt
+        return answer
+
+    con, buf = console()
+    assert PlayApp(Setup(g), con, ask).run() == 0  # left on purpose
+    out = buf.getvalue()
+    assert sum("Leave the game?" in p for p in asked) == 2
+    assert "Playing on." in out and "Goodbye." in out and "Resume it with" in out
+    assert json.loads(autosave.read_text())["seats"] == ["human", "human", "human"]
+
+
+def test_after_the_humans_gnome_dies_the_bots_finish_and_the_review_waits() -> None:
+    g = new_game(Config(players=3, seed=8))
+    human = next(gn for gn in g.gnomes if gn.number != g.active)
+    kill(g, human.number, "fire")
+    seat = human.player
+    bots = [f"{s + 1}=random" for s in range(3) if s != seat]
+    setup = load_setup_from(g, bots)
+    con, buf = console()
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) == 1:
+            return "log"
+        if len(asked) == 2:
+            return "board"
+        return "quit"
+
+    assert PlayApp(setup, con, ask).run() == 0
+    out = buf.getvalue()
+    assert "You have no gnome left on board: the bots play on." in out
+    assert "turn, from space" in out  # the bots' moves are shown
+    assert asked[0] == "Review > " and len(asked) == 3  # stays until quit
+    assert "Full log" in out and out.count("Game over") == 2
+
+
+def load_setup_from(g: Game, bots: list[str]) -> Setup:
+    con, _ = console()
+    names = {int(b.split("=")[0]) - 1: b.split("=")[1] for b in bots}
+    setup = new_setup(namespace(g, bots), con, answers([]), catalog())
+    return Setup(g, setup.bots, names)
+
+
+def namespace(g: Game, bots: list[str]) -> Namespace:
+    return Namespace(players=g.config.players, gnomes=None, variant=[], seed=g.config.seed,
+                     bot=bots, load=None, lang="en")
+
+
+def test_time_track_is_drawn_when_every_keeper_is_on_zero() -> None:
+    g = new_game(Config(players=3, seed=1))
+    for gn in g.gnomes:
+        gn.keeper = 0
+    con, buf = console()
+    con.print(board.time_track(g, catalog(), 120))
+    out = buf.getvalue()
+    keepers = next(line for line in out.splitlines() if line.startswith("keepers"))
+    assert keepers.rstrip().endswith(("Re", "Bl", "Gr"))  # space 0 is the last column
+    spaces = next(line for line in out.splitlines() if line.startswith("space")).split()
+    assert spaces[-1] == "0" and len(spaces) > 10
+
+
+# --- wording -------------------------------------------------------------------------------------
+def test_plurals_in_english_and_german() -> None:
+    g = new_game(Config(players=3, seed=1))
+    en, de = catalog("en"), catalog("de")
+    assert en.get("ui", "hidden_hand", count=1) == "1 hidden card"
+    assert en.get("ui", "hidden_hand", count=2) == "2 hidden cards"
+    assert de.get("ui", "hidden_hand", count=1) == "1 verdeckte Karte"
+    mad = new_game(Config(players=3, seed=1, variants=frozenset({"mad-gnomes"})))
+    other = next(gn.player for gn in mad.gnomes if gn.player != mad.gnomes[0].player)
+    assert describe_entry(("draw", 0, (3,)), mad, "en", other).endswith("draws 1 item.")
+    assert describe_entry(("draw", 0, (3, 4)), mad, "en", other).endswith("draws 2 items.")
+    assert "(s)" not in en.get("actions", "draw_deck", count=1)
+    assert en.get("actions", "draw_deck", count=1) == "Draw 1 item card from the deck"
+    g.ghost = 1
+    assert "1 minute left" in describe_decision(g, "en")
+    assert "noch 1 Minute" in describe_decision(g, "de")
+    assert "1 players" not in en.get("ui", "turn_header", turn=1, seed=1, players=1, gnomes=3,
+                                     variants="")
+
+
+def test_a_grouped_repair_with_one_chance_shows_one_figure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    g = new_game(Config(players=3, seed=11))
+    g.gnomes[g.active].room = 1
+    g.tracks[2] = 3
+    g.ghost = 30  # plenty of minutes: the chance ranges from 10% to 100%
+    g._legal = None
+    assert "10–100% chance" in next(e for e in build_menu(g) if e.is_group).label
+    assert "10–100 % Chance" in next(e for e in build_menu(g, "de") if e.is_group).label
+    monkeypatch.setattr(menu, "repair_chance", lambda a, game: 40)  # every minute count alike
+    label = next(e for e in build_menu(g) if e.is_group).label
+    assert "min, 40% chance" in label and "40–40" not in label
+    assert "min, 40 % Chance" in next(e for e in build_menu(g, "de") if e.is_group).label
+
+
+def test_fire_death_reads_well() -> None:
+    g = new_game(Config(players=3, seed=1))
+    assert describe_entry(("death", 0, "fire", 3), g, "en") == "☠ Red burned to death (room 3)."
+    assert "burning room" not in describe_entry(("death", 0, "fire", 3), g, "en")
+    assert "brennenden" not in describe_entry(("death", 0, "fire", 3), g, "de")
+
+
+def test_no_action_is_described_with_its_cost() -> None:
+    g = new_game(Config(players=3, seed=1))
+    assert describe_action(Action("no_action"), g, "en").startswith("No action")
+
+
+def test_all_seats_bots_through_the_pipe_print_the_game(tmp_path: Path) -> None:
+    rc, out, _ = run_plain(["--players", "4", "--seed", "2"] +
+                           list(itertools.chain.from_iterable(
+                               ("--bot", f"{s}=random") for s in range(1, 5))), "", tmp_path)
+    assert rc == 0 and "Game over" in out and "Review" not in out
+
+
+def test_grog_from_the_captains_stock_is_public_in_mad_gnomes() -> None:
+    g = arrange(variants=["mad-gnomes"])
+    g.gnomes[0].room = 10
+    start(g)
+    g.apply_text("draw 2")
+    entry = next(e for e in g.log if e[0] == "draw_stock")
+    assert entry == ("draw_stock", 0, 2)
+    other = next(gn.player for gn in g.gnomes if gn.player != g.gnomes[0].player)
+    assert may_see(g, entry, other) and entry in log_for(g, other)
+    assert describe_entry(entry, g, "en", other) == "Red takes 2 Grog from the captain's stock."
+    assert describe_entry(entry, g, "de", other) == "Rot nimmt 2 Grog aus dem Vorrat des Käptns."
+    assert g.gnomes[0].hand.count(g.data.stock_item) == 2
+    # a draw from the item deck stays private
+    g2 = arrange(variants=["mad-gnomes"])
+    g2.gnomes[0].room = 8
+    start(g2)
+    g2.apply_text("draw 1")
+    deck = next(e for e in g2.log if e[0] == "draw")
+    assert not may_see(g2, deck, other)
+
+
+@pytest.mark.parametrize(("variants", "said"), [([], False), (["harder"], True),
+                                                (["hardest"], True)])
+def test_the_log_says_when_harder_removes_a_respite(variants: list[str], said: bool) -> None:
+    g = new_game(Config(players=3, seed=1, variants=frozenset(variants)))
+    respite = next(i for i, c in enumerate(g.data.events) if c.respite)
+    en = describe_entry(("event", respite, 39), g, "en")
+    de = describe_entry(("event", respite, 39), g, "de")
+    assert ("this Respite leaves the game" in en) == said
+    assert ("diese Atempause verlässt das Spiel" in de) == said
+    fire = next(i for i, c in enumerate(g.data.events) if c.kind == "fire")
+    assert "leaves the game" not in describe_entry(("event", fire, 39), g, "en")
+
+
+def test_fire_and_hatch_blocked_sentences() -> None:
+    g = new_game(Config(players=3, seed=1))
+    assert describe_entry(("fire", 4), g, "en") == "Fire in room 4 Reactor Room!"
+    assert "breaks out" not in describe_entry(("fire", 4), g, "en")
+    assert "bricht" not in describe_entry(("fire", 4), g, "de")
+    assert describe_entry(("hatch_blocked", 5, 7), g, "en") == \
+        "Hatch Blocked in room 5: the hatch to room 7 Missile Control is blocked."
+    assert describe_entry(("hatch_blocked", 5, 7), g, "de").startswith("Luke blockiert in Raum 5")
+
+
+# --- the README's commands -----------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_report_works_without_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    """`rednovember report` as the README writes it, in an install without the analysis extra
+    (./scripts/play.sh installs the game alone): the tables, and a note instead of the charts."""
+    monkeypatch.setattr(report, "charts_available", lambda: False)
+    out = tmp_path / "rep"
+    rc = main(["report", "--games", "3", "--players", "3", "--bots", "random", "--jobs", "1",
+               "--quiet", "--format", fmt, "--out", str(out)])
+    assert rc == 0
+    doc = (out / f"report.{fmt}").read_text()
+    assert "matplotlib is not installed" in doc
+    assert "| bot |" in doc or "<table" in doc  # the tables are there
+    assert not list(out.glob("*.png")) and (out / "simulation.json").exists()
+    assert "note: The charts were left out" in capsys.readouterr().err
+
+
+def test_lethal_choices_carry_their_warning_in_the_menu() -> None:
+    """Extinguish Fire with no way out: the grouped repair warns before its minutes are asked."""
+    g = arrange()
+    g.gnomes[0].room = 1  # rooms 2 and 3 beyond: both burning, and no item to go through fire
+    g.fire[1] = g.fire[2] = g.fire[3] = True
+    start(g)
+    group = next(e for e in build_menu(g) if e.is_group)
+    assert group.warn and "⚠" in group.label and "no way out" in group.label.lower()
+    con, buf = console()
+    con.print(menu_view(build_menu(g, "de"), catalog("de")))
+    assert "⚠" in buf.getvalue()
+
+
+def _read_until(fd: int, marker: bytes, timeout: float = 60) -> bytes:
+    """Read a pty until ``marker`` shows (or the time is up); returns everything read."""
+    got = b""
+    deadline = time.monotonic() + timeout
+    while marker not in got and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            got += chunk
+    return got
+
+
+def test_arrow_keys_edit_the_line_on_a_terminal(tmp_path: Path) -> None:
+    """On a real terminal (a pty) the line is read with readline: typing "lg", the left arrow,
+    then "o" gives "log" (without readline the line would hold the arrow's escape sequence)."""
+    main_fd, child_fd = pty.openpty()
+    env = dict(os.environ, REDNOVEMBER_AUTOSAVE=str(tmp_path / "autosave.json"), TERM="xterm",
+               COLUMNS="120", LINES="40")
+    proc = subprocess.Popen([sys.executable, "-m", "rednovember.cli", "play", "--plain",
+                             "--players", "3", "--seed", "1"], stdin=child_fd,
+                            stdout=child_fd, stderr=child_fd, env=env, cwd=tmp_path)
+    os.close(child_fd)
+    try:
+        assert b") > " in _read_until(main_fd, b") > ")
+        os.write(main_fd, b"lg\x1b[Do\r")
+        after = _read_until(main_fd, b"Full log")
+        assert b"Full log" in after and b"Unknown command" not in after
+        os.write(main_fd, b"quit\ry\r")
+        _read_until(main_fd, b"Goodbye")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main_fd)
+
+
+def test_the_set_up_questions_answered_through_a_pipe(tmp_path: Path) -> None:
+    rc, out, err = run_plain(["--seed", "4"], "3\n\n2 3\nrandom\nrandom\nquit\ny\n", tmp_path)
+    assert rc == 0, err
+    assert "How many players (1-8)? 3\n" in out  # each answer echoed on its question's line
+    assert "(Player 1) > quit\n" in out and "Goodbye." in out
+    assert json.loads((tmp_path / "autosave.json").read_text())["seats"] == \
+        ["human", "random", "random"]
