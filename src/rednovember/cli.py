@@ -38,6 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--load", metavar="FILE", help="resume a saved game")
     play.add_argument("--lang", default="en",
                       help="language of the texts: en, de, fr, pl, ru or es (default en)")
+    play.add_argument("--plain", action="store_true",
+                      help="line mode (screen readers, pipes) instead of the full-screen game")
 
     sim = sub.add_parser("simulate", help="play many games with bots and report statistics")
     sim.add_argument("--games", type=int, default=100,
@@ -107,9 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.command == "play":
-        from .terminal.app import run_play
+        from .terminal.tui import run_tui  # the line mode with --plain or without a terminal
 
-        return run_play(args)
+        return run_tui(args)
     if args.command == "simulate":
         from .analysis.simulate import run_simulate
 

@@ -1,0 +1,143 @@
+"""Modal screens of the full-screen app: a yes/no question, a list to pick from (a repair's
+minutes), the legend of symbols, and the review at the end of a game."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Key
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets.option_list import Option as ListOption
+
+from ...i18n import Catalog
+
+MODAL_CSS = """
+ModalScreen { align: center middle; }
+#dialog { width: auto; max-width: 90%; height: auto; max-height: 90%; border: thick $accent;
+          background: $surface; padding: 0 1; }
+#dialog.danger { border: thick $error; }
+#question { width: auto; max-width: 100%; height: auto; }
+#keys { color: $text-muted; height: auto; }
+#picks { height: auto; max-height: 18; min-width: 30; }
+"""
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A question answered with y (or Enter) / n (or Escape)."""
+
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS = [Binding("y,enter", "answer(True)", show=False),
+                Binding("n,escape", "answer(False)", show=False)]
+
+    def __init__(self, question: str, cat: Catalog, danger: bool = False) -> None:
+        super().__init__()
+        self.question = question
+        self.cat = cat
+        self.danger = danger
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="danger" if self.danger else ""):
+            yield Static(Text(self.question, style="bold"), id="question")
+            yield Static(self.cat.raw("term_tui", "yes_no"), id="keys")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class PickScreen(ModalScreen[int | None]):
+    """Pick one line of a list (number keys, arrows and Enter, or the mouse); Escape goes back."""
+
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS = [Binding("escape", "back", show=False)]
+
+    def __init__(self, question: str, labels: list[Text], cat: Catalog) -> None:
+        super().__init__()
+        self.question = question
+        self.labels = labels
+        self.cat = cat
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(self.question, style="bold"), id="question")
+            yield OptionList(*[ListOption(label) for label in self.labels], id="picks")
+            yield Static(self.cat.raw("term_tui", "pick_keys"), id="keys")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option_index)
+
+    def on_key(self, event: Key) -> None:
+        if event.character and event.character.isdigit():
+            number = int(event.character)
+            if 1 <= number <= len(self.labels):
+                event.stop()
+                self.dismiss(number - 1)
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+
+class LegendScreen(ModalScreen[None]):
+    """The symbols of the board and the keys."""
+
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS = [Binding("escape,question_mark,q,enter", "close", show=False)]
+
+    def __init__(self, body: RenderableType, cat: Catalog) -> None:
+        super().__init__()
+        self.body = body
+        self.cat = cat
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dialog"):
+            yield Static(Text(self.cat.raw("term_tui", "legend_title"), style="bold"))
+            yield Static(self.body)
+            yield Static(Text(self.cat.raw("term_tui", "keys_help")))
+            yield Static(self.cat.raw("term_tui", "close_keys"), id="keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ReviewScreen(Screen[None]):
+    """The end of the game: the result, the final board and the whole log, until the player
+    leaves (q, Escape or Enter)."""
+
+    DEFAULT_CSS = """
+    ReviewScreen { layout: vertical; }
+    #review-main { height: 1fr; }
+    #review-board { width: 1fr; height: 1fr; }
+    #review-log { width: 1fr; height: 1fr; border-left: solid $accent; }
+    """
+    BINDINGS = [Binding("q,escape,enter", "leave", "Leave")]
+
+    def __init__(self, result: RenderableType, board: RenderableType, log: list[Text],
+                 cat: Catalog) -> None:
+        super().__init__()
+        self.result = result
+        self.board = board
+        self.log_lines = log
+        self.cat = cat
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="review-main"):
+            with VerticalScroll(id="review-board"):
+                yield Static(Group(self.result, self.board), id="review-board-body")
+            yield RichLog(id="review-log", wrap=True, markup=False, highlight=False, min_width=20)
+        yield Static(Text(self.cat.raw("term_tui", "review_keys"), style="reverse"), id="review-keys")
+
+    def on_mount(self) -> None:
+        log = self.query_one("#review-log", RichLog)
+        log.write(Text(self.cat.raw("ui", "full_log"), style="bold underline"))
+        for line in self.log_lines:
+            log.write(line)
+
+    def action_leave(self) -> None:
+        self.app.exit(0)
+
+
+__all__ = ["ConfirmScreen", "Footer", "LegendScreen", "PickScreen", "ReviewScreen"]
