@@ -1,0 +1,312 @@
+"""The full-screen terminal game (terminal/tui), driven by Textual's pilot: a whole game played by
+keys, snapshots of the screen's text at 80×24 and 160×50, undo, warnings before lethal choices,
+quit confirmation with autosave, resizing, "go to room N" and the route to the line mode."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+from argparse import Namespace
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import RichLog
+
+from rednovember.bots import make_bot
+from rednovember.bots.heuristic import decide
+from rednovember.rules import Action, Config, Game, new_game
+from rednovember.rules.serialize import from_json
+from rednovember.terminal.tui import GameApp, Session, wants_plain
+from rednovember.terminal.tui.screens import ConfirmScreen, PickScreen, ReviewScreen
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+SHOTS = Path(__file__).parent.parent / "artifacts" / "screenshots"
+
+
+def screen_text(app: GameApp) -> str:
+    """The screen as plain text, as the terminal shows it (no colours)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return "\n".join(line.rstrip() for line in console.export_text(styles=False).splitlines())
+
+
+def drive(app: GameApp, size: tuple[int, int],
+          script: Callable[[Pilot[int]], Awaitable[None]]) -> None:
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(run())
+
+
+async def settle(pilot: Pilot[int], app: GameApp) -> None:
+    """Wait until the bots have moved and a human (or the review) is asked."""
+    for _ in range(5000):
+        await pilot.pause()
+        if app.reviewing or (not app.session.bot_to_move and app.shown):
+            return
+    raise AssertionError("the bots never stopped")
+
+
+def session(game: Game, bots: dict[int, str] | None = None, tmp: Path | None = None) -> Session:
+    names = bots or {}
+    return Session(game, {s: make_bot(b, s + 1) for s, b in names.items()}, names,
+                   save_path=(tmp or Path("/nonexistent")) / "autosave.json")
+
+
+async def press_number(pilot: Pilot[int], app: GameApp, number: int) -> None:
+    for digit in str(number):
+        await pilot.press(digit)
+    if app.typed:  # a prefix of a longer number: Enter chooses the highlighted one
+        await pilot.press("enter")
+    await pilot.pause()
+
+
+def test_a_whole_game_is_played_by_keys_with_bots_on_the_other_seats(tmp_path: Path) -> None:
+    game = new_game(Config(3, None, frozenset(), 11))
+    app = GameApp(session(game, {1: "heuristic", 2: "heuristic"}, tmp_path), bot_delay=0)
+    moves = 0
+
+    async def script(pilot: Pilot[int]) -> None:
+        nonlocal moves
+        while True:
+            await settle(pilot, app)
+            if app.reviewing:
+                break
+            g = app.session.game
+            want = decide(g, g.player_to_move)  # what a sensible player picks, typed as a number
+            index = next(i for i, o in enumerate(app.shown) if want in o.actions[:1] or
+                         (o.is_group and want in o.actions))
+            before = len(g.history)
+            option = app.shown[index]
+            await press_number(pilot, app, index + 1)
+            if option.is_group:
+                assert isinstance(app.screen, PickScreen)
+                for _ in range(option.actions.index(want)):
+                    await pilot.press("down")
+                await pilot.press("enter")
+                await pilot.pause()
+            if isinstance(app.screen, ConfirmScreen):  # a warned choice the bot makes anyway
+                await pilot.press("y")
+                await pilot.pause()
+            assert len(app.session.game.history) > before
+            moves += 1
+        assert isinstance(app.screen, ReviewScreen)
+        text = screen_text(app)
+        assert "Game over" in text and "Submarine" in text  # the result and the final board
+        review_log = app.screen.query_one("#review-log", RichLog)
+        assert len(review_log.lines) > len(app.session.game.log)  # the whole log, scrollable
+        app.save_screenshot("tui_review_160x50.svg", str(SHOTS))
+        await pilot.press("q")
+
+    drive(app, (160, 50), script)
+    assert app.session.game.is_over
+    assert moves > 3
+    assert app.return_code == 0
+
+
+def snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n", "utf-8")
+    assert text + "\n" == path.read_text("utf-8"), f"screen differs from {path}"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+def test_the_screen_matches_its_snapshot(size: tuple[int, int]) -> None:
+    game = new_game(Config(3, None, frozenset(), 7))
+    app = GameApp(session(game, {1: "heuristic", 2: "heuristic"}), bot_delay=0)
+    texts: list[str] = []
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await press_number(pilot, app, 1)  # open a hatch: the question is "go through or stay?"
+        await settle(pilot, app)
+        texts.append(screen_text(app))
+        app.save_screenshot(f"tui_{size[0]}x{size[1]}.svg", str(SHOTS))
+
+    drive(app, size, script)
+    text = texts[0]
+    lines = text.splitlines()
+    assert len(lines) == size[1] and max(len(line) for line in lines) <= size[0]
+    # what matters is in view at both sizes: rooms, the three tracks, the time track, the log
+    # since the last move, the question and its options
+    for needle in ("Submarine", "Asphyx", "Heat", "Pressure", "Time track", "10 Capta",
+                   "Since you last acted", "go through or", "1 Go through"):
+        assert needle in text, needle
+    snapshot(f"tui_{size[0]}x{size[1]}.txt", text)
+
+
+def test_undo_takes_back_a_move_and_not_a_roll(tmp_path: Path) -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game, tmp=tmp_path), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        first = [o.label for o in app.shown]
+        index = next(i for i, o in enumerate(app.shown) if o.actions[0].kind == "open")
+        await press_number(pilot, app, index + 1)
+        assert app.session.game.history[-1].kind == "open"
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.session.game.history == []
+        assert [o.label for o in app.shown] == first
+        await pilot.press("u")  # nothing left: a notice, the game unchanged
+        await pilot.pause()
+        assert app.session.game.history == []
+
+    drive(app, (80, 24), script)
+
+
+def lethal_position() -> tuple[Game, Action]:
+    """A position, reached by a bot's play, where a legal action carries a lethal warning."""
+    for seed in range(1, 60):
+        g = new_game(Config(3, None, frozenset(), seed))
+        bot = make_bot("heuristic", seed)
+        for _ in range(400):
+            if g.is_over:
+                break
+            s = Session(g)
+            lethal = [o for o in s.options() if o.lethal and not o.is_group]
+            if lethal:
+                return g, lethal[0].actions[0]
+            g.apply(bot.choose(g))
+    raise AssertionError("no lethal choice found")
+
+
+def test_a_lethal_choice_asks_before_it_is_applied(tmp_path: Path) -> None:
+    game, action = lethal_position()
+    app = GameApp(session(game, tmp=tmp_path), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        index = next(i for i, o in enumerate(app.shown) if o.actions == [action])
+        before = len(app.session.game.history)
+        app.pick(index)
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "⚠" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert len(app.session.game.history) == before  # "no" applies nothing
+        app.pick(index)
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.session.game.history[before] == action
+
+    drive(app, (80, 24), script)
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+c"])
+def test_quitting_asks_then_saves_the_game(tmp_path: Path, key: str) -> None:
+    game = new_game(Config(1, 3, frozenset(), 9))
+    app = GameApp(session(game, tmp=tmp_path), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await press_number(pilot, app, next(i for i, o in enumerate(app.shown)
+                                            if o.actions[0].kind == "open") + 1)
+        await pilot.press(key)
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")  # not quitting: the game goes on, nothing saved
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert not (tmp_path / "autosave.json").exists()
+        await pilot.press(key)
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert app.return_code == 0
+    saved = from_json((tmp_path / "autosave.json").read_text("utf-8"))
+    assert saved.history == app.session.game.history and len(saved.history) == 1
+    assert app.saved_to == tmp_path / "autosave.json"
+
+
+def test_resizing_keeps_everything_in_view() -> None:
+    game = new_game(Config(3, None, frozenset(), 7))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        small = screen_text(app)
+        assert "Crew" not in small and "Time track" in small
+        await pilot.resize_terminal(160, 50)
+        await pilot.pause()
+        big = screen_text(app)
+        assert len(big.splitlines()) == 50
+        assert "Crew" in big and "Time track" in big and "Pressure" in big
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        again = screen_text(app)  # the board column as before (the log may wrap differently)
+        assert [line[:38] for line in again.splitlines()] == [line[:38] for line in small.splitlines()]
+
+    drive(app, (80, 24), script)
+
+
+def test_go_to_a_room_is_one_choice() -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        index = next(i for i, o in enumerate(app.shown) if len(o.actions) == 2)
+        option = app.shown[index]
+        assert option.label.startswith("Go to room")
+        room = option.actions[0].arg
+        mover = app.session.game.active
+        await press_number(pilot, app, index + 1)
+        g = app.session.game
+        assert [a.kind for a in g.history] == ["open", "enter"]
+        assert g.gnomes[mover].room == room
+
+    drive(app, (80, 24), script)
+
+
+def test_repairs_show_where_the_ghost_ends_and_what_the_keeper_meets() -> None:
+    for seed in range(1, 40):
+        g = new_game(Config(3, None, frozenset(), seed))
+        bot = make_bot("heuristic", seed)
+        for _ in range(200):
+            if g.is_over:
+                break
+            s = Session(g)
+            for option in s.options():
+                if option.is_group:
+                    sub = s.minute_options(option)[0]
+                    a = sub.actions[0]
+                    assert sub.preview.startswith(f"→◆{g.ghost - a.minutes}") or \
+                        "low water" in option.label
+                    return
+            g.apply(bot.choose(g))
+    raise AssertionError("no repair found")
+
+
+def test_language_key_switches_all_texts() -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.press("l")  # en -> es (the catalogs in alphabetical order: de en es fr pl ru)
+        await pilot.pause()
+        assert app.session.lang == "es"
+        assert "Leyenda" not in screen_text(app) and "leyenda" in screen_text(app)
+
+    drive(app, (80, 24), script)
+
+
+def test_play_uses_the_line_mode_with_plain_or_without_a_terminal() -> None:
+    assert wants_plain(Namespace(plain=True))
+    assert wants_plain(Namespace(plain=False))  # pytest's stdin and stdout are no terminal
