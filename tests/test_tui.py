@@ -14,14 +14,21 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import RichLog
+from textual.widgets import Input, RichLog
 
 from rednovember.bots import make_bot
 from rednovember.bots.heuristic import decide
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.serialize import from_json
 from rednovember.terminal.tui import GameApp, Session, wants_plain
-from rednovember.terminal.tui.screens import ConfirmScreen, PickScreen, ReviewScreen
+from rednovember.terminal.tui.screens import (
+    ConfirmScreen,
+    LegendScreen,
+    PassScreen,
+    PickScreen,
+    ReviewScreen,
+    SaveScreen,
+)
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SHOTS = Path(__file__).parent.parent / "artifacts" / "screenshots"
@@ -310,3 +317,72 @@ def test_language_key_switches_all_texts() -> None:
 def test_play_uses_the_line_mode_with_plain_or_without_a_terminal() -> None:
     assert wants_plain(Namespace(plain=True))
     assert wants_plain(Namespace(plain=False))  # pytest's stdin and stdout are no terminal
+
+
+def test_s_saves_to_the_file_typed_and_the_save_loads(tmp_path: Path) -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game, tmp=tmp_path), bot_delay=0)
+    target = tmp_path / "mine.json"
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await press_number(pilot, app, 1)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveScreen)
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, SaveScreen)
+
+    drive(app, (80, 24), script)
+    saved = from_json(target.read_text("utf-8"))
+    assert saved.history == app.session.game.history != []
+    assert app.saved_to == target
+
+
+def test_the_legend_explains_the_symbols() -> None:
+    app = GameApp(session(new_game(Config(1, 3, frozenset(), 5))), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, LegendScreen)
+        text = screen_text(app)
+        assert "Legend" in text and "blocked hatch" in text and "high water" in text
+        app.save_screenshot("tui_legend_80x24.svg", str(SHOTS))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, LegendScreen)
+
+    drive(app, (80, 24), script)
+
+
+def test_mad_gnomes_hides_the_board_when_the_keyboard_changes_hands() -> None:
+    game = new_game(Config(2, None, frozenset({"mad-gnomes"}), 3))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        first = app.session.seat
+        for _ in range(200):  # play until the other human decides
+            if app.session.seat != first:
+                break
+            option = app.shown[-1]  # e.g. end the turn / take no action
+            if option.is_group:
+                option = app.shown[0]
+            app.pick(app.shown.index(option))
+            await pilot.pause()
+            if isinstance(app.screen, (ConfirmScreen, PickScreen)):
+                await pilot.press("enter")
+                await pilot.pause()
+        assert app.session.seat != first
+        assert isinstance(app.screen, PassScreen)
+        text = screen_text(app)
+        assert f"Player {app.session.seat + 1}" in text and "Submarine" not in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Submarine" in screen_text(app)
+
+    drive(app, (80, 24), script)

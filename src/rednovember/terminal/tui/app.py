@@ -22,7 +22,7 @@ from ...i18n import available
 from ...i18n.describe import describe_decision, describe_entry
 from .. import screen
 from . import render
-from .screens import ConfirmScreen, LegendScreen, PickScreen, ReviewScreen
+from .screens import ConfirmScreen, LegendScreen, PassScreen, PickScreen, ReviewScreen, SaveScreen
 from .session import Option, Session
 
 WIDE = 140  # from this terminal width on, the board gets the line mode's full tables
@@ -80,6 +80,7 @@ class GameApp(App[int]):
         self.reviewing = False
         self.saved_to: Path | None = None
         self.wide = False
+        self.last_seat = -1  # the human seat that decided last (Mad Gnomes: pass the keyboard)
 
     # --- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -145,6 +146,11 @@ class GameApp(App[int]):
             options.clear_options()
             self._schedule_bot()
             return
+        if self._must_pass():
+            self.last_seat = s.seat
+            player = s.cat.get("ui", "player_long", seat=s.seat + 1)
+            self.push_screen(PassScreen(s.cat.get("ui", "pass_to", player=player)))
+        self.last_seat = s.seat
         question.update(Text(describe_decision(g, s.lang), style="bold"))
         self.shown = s.options()
         self.typed = ""
@@ -153,6 +159,13 @@ class GameApp(App[int]):
         if self.shown:
             options.highlighted = 0
         options.focus()
+
+    def _must_pass(self) -> bool:
+        """Mad Gnomes with several humans: hands are private, so the screen is hidden when the
+        keyboard goes to another human."""
+        s = self.session
+        return (s.game.config.has("mad-gnomes") and len(s.humans) > 1 and self.last_seat >= 0
+                and s.seat != self.last_seat)
 
     def _label(self, number: int, option: Option) -> Text:
         width = len(str(len(self.shown)))
@@ -220,7 +233,7 @@ class GameApp(App[int]):
     def on_key(self, event: Key) -> None:
         if not event.character or not event.character.isdigit() or not self.shown:
             return
-        if not isinstance(self.screen, type(self.screen)) or self.screen is not self.screen_stack[0]:
+        if self.screen is not self.screen_stack[0]:  # a dialog is open
             return
         event.stop()
         typed = (self.typed + event.character).lstrip("0")
@@ -296,15 +309,23 @@ class GameApp(App[int]):
         self.push_screen(LegendScreen(render.legend(self.session.cat), self.session.cat))
 
     def action_save(self) -> None:
+        """Ask for the file (the autosave file by default) and save there."""
         cat = self.session.cat
-        try:
-            path = self.session.save()
-        except OSError as exc:
-            self.notify(cat.get("ui", "save_failed", file=str(self.session.save_path),
-                                error=exc.strerror or str(exc)), severity="error")
-            return
-        self.saved_to = path
-        self.notify(cat.get("ui", "saved", file=str(path)))
+
+        def chosen(file: str | None) -> None:
+            if not file:
+                return
+            path = Path(file).expanduser()
+            try:
+                self.session.save(path)
+            except OSError as exc:
+                self.notify(cat.get("ui", "save_failed", file=file, error=exc.strerror or str(exc)),
+                            severity="error")
+                return
+            self.saved_to = path
+            self.notify(cat.get("ui", "saved", file=file))
+
+        self.push_screen(SaveScreen(str(self.session.save_path), cat), chosen)
 
     def action_language(self) -> None:
         langs = available()

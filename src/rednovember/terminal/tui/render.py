@@ -102,9 +102,10 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
     data = g.data
     on = g.on_track()
     marks = [gn.keeper for gn in on] + [s for s in g.tokens if s >= 0] + [max(g.ghost, 0)]
-    hi = max(marks)
     label_w = 7
     cols = max(10, width - label_w - 1)
+    # a full window even when every keeper is near the end (on 0: the game's last turns)
+    hi = max(max(marks), min(max(data.start_spaces.values()), cols - 1))
     lo = max(0, hi - cols + 1)
     spaces = list(range(hi, lo - 1, -1))
 

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option as ListOption
 
 from ...i18n import Catalog
@@ -81,10 +81,56 @@ class PickScreen(ModalScreen[int | None]):
         self.dismiss(None)
 
 
+class SaveScreen(ModalScreen[str | None]):
+    """The file to save to, prefilled with the autosave file; Enter saves, Escape cancels."""
+
+    DEFAULT_CSS = MODAL_CSS + "#file { width: 70; max-width: 100%; }"
+    BINDINGS = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self, path: str, cat: Catalog) -> None:
+        super().__init__()
+        self.path = path
+        self.cat = cat
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(self.cat.raw("term_tui", "save_as"), style="bold"), id="question")
+            yield Input(self.path, id="file")
+            yield Static(self.cat.raw("term_tui", "save_keys"), id="keys")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PassScreen(Screen[None]):
+    """Mad Gnomes with several humans at one keyboard: the board is hidden until the next player
+    (whose hand is private) presses Enter."""
+
+    DEFAULT_CSS = """
+    PassScreen { align: center middle; }
+    #pass { width: auto; max-width: 90%; height: auto; border: thick $accent; padding: 1 2; }
+    """
+    BINDINGS = [Binding("enter", "go", show=False)]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.text, style="bold"), id="pass")
+
+    def action_go(self) -> None:
+        self.dismiss(None)
+
+
 class LegendScreen(ModalScreen[None]):
     """The symbols of the board and the keys."""
 
-    DEFAULT_CSS = MODAL_CSS
+    DEFAULT_CSS = MODAL_CSS + "LegendScreen #dialog { width: 80; max-width: 100%; height: auto; }"
     BINDINGS = [Binding("escape,question_mark,q,enter", "close", show=False)]
 
     def __init__(self, body: RenderableType, cat: Catalog) -> None:
@@ -140,4 +186,5 @@ class ReviewScreen(Screen[None]):
         self.app.exit(0)
 
 
-__all__ = ["ConfirmScreen", "Footer", "LegendScreen", "PickScreen", "ReviewScreen"]
+__all__ = ["ConfirmScreen", "LegendScreen", "PassScreen", "PickScreen", "ReviewScreen",
+           "SaveScreen"]
