@@ -18,14 +18,46 @@ from textual.events import Key, Resize
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option as ListOption
 
-from ...i18n import available
+from ...i18n import available, catalog, names
 from ...i18n.describe import describe_decision, describe_entry
+from ...rules import SEA, Game
 from .. import screen
 from . import render
 from .screens import ConfirmScreen, LegendScreen, PassScreen, PickScreen, ReviewScreen, SaveScreen
 from .session import Option, Session
 
 WIDE = 140  # from this terminal width on, the board gets the line mode's full tables
+FOLD_BELOW = 40  # below this terminal height, runs of moves in the log are folded into one line
+
+
+def log_items(game: Game, lang: str, viewer: int | None, fold: bool) -> list[tuple[int, int, Text]]:
+    """(first entry, last entry, styled line) for the log pane; ``fold`` joins a gnome's
+    consecutive hatch-and-enter moves into one line of room numbers."""
+    cat = catalog(lang)
+    out: list[tuple[int, int, Text]] = []
+    log = game.log
+    i = 0
+    while i < len(log):
+        entry = log[i]
+        j = i
+        path: list[int] = []
+        while (fold and j + 1 < len(log) and log[j][0] == "open" and log[j + 1][0] == "enter"
+               and log[j][1] == entry[1] and tuple(log[j + 1][1:]) == tuple(log[j][1:])):
+            path += [log[j][2], log[j][3]] if not path else [log[j][3]]
+            j += 2
+        if len(path) > 2:  # two moves or more: one line
+            where = " → ".join(str(r) if r != SEA else cat.raw("room_format", "sea_short")
+                               for r in path)
+            line = Text("  " + cat.get("term_tui", "moves", gnome=names.gnome(cat, game, entry[1]),
+                                       path=where))
+            out.append((i, j - 1, line))
+            i = j
+            continue
+        indent = "" if entry and entry[0] == "turn" else "  "
+        out.append((i, i, Text(indent + describe_entry(entry, game, lang, viewer),
+                               style=screen.entry_style(entry))))
+        i += 1
+    return out
 
 
 class Pane(Static):
@@ -59,6 +91,7 @@ class GameApp(App[int]):
     #options:focus { border: none; }
     #keys { height: 1; background: $boost; color: $text-muted; padding: 0 1; }
     .section, .gap { height: auto; }
+    #left.wide .section { margin-bottom: 1; }
     """
     BINDINGS = [
         Binding("u", "undo", "Undo"),
@@ -68,6 +101,8 @@ class GameApp(App[int]):
         Binding("q", "request_quit", "Quit"),
         Binding("ctrl+c", "request_quit", "Quit", priority=True, show=False),
         Binding("ctrl+q", "request_quit", "Quit", priority=True, show=False),
+        Binding("pageup", "log_page(False)", show=False, priority=True),
+        Binding("pagedown", "log_page(True)", show=False, priority=True),
     ]
 
     def __init__(self, session: Session, bot_delay: float = 0.6) -> None:
@@ -121,6 +156,7 @@ class GameApp(App[int]):
         right = self.query_one("#right")
         right.styles.width = "2fr" if self.wide else "1fr"
         self.query_one("#crew").display = self.wide
+        left.set_class(self.wide, "wide")
 
     # --- showing ---------------------------------------------------------------------------------
     def refresh_all(self) -> None:
@@ -177,19 +213,39 @@ class GameApp(App[int]):
         return text
 
     def _write_log(self) -> None:
+        """The log, what happened since the viewer last acted marked; on a small screen a run of
+        hatch-and-enter moves is one line ("Blue goes 1 → 2 → 5"), and the view starts at the
+        mark when the news do not fit."""
         s = self.session
         log = self.query_one("#log", RichLog)
+        log.auto_scroll = False  # scrolled below: to the end, or to the mark
         log.clear()
         since = s.since()
         viewer = s.viewer if s.viewer >= 0 else None
-        for index, entry in enumerate(s.game.log):
-            if index == since and since > 0:
+        fold = self.size.height < FOLD_BELOW
+        mark_line = -1
+        for first, last, line in log_items(s.game, s.lang, viewer, fold):
+            if first <= since <= last and since > 0 and mark_line < 0:
+                mark_line = len(log.lines)
                 log.write(Text("── " + s.cat.raw("ui", "since") + " ──", style="bold reverse"))
-            indent = "" if entry and entry[0] == "turn" else "  "
-            style = screen.entry_style(entry)
-            if index < since:
-                style = (style + " dim").strip()
-            log.write(Text(indent + describe_entry(entry, s.game, s.lang, viewer), style=style))
+            if last < since:
+                line.stylize("dim")
+            log.write(line)
+        if mark_line >= 0 and len(log.lines) - mark_line > log.size.height > 0:
+            log.scroll_to(y=mark_line, animate=False)
+        else:
+            log.scroll_end(animate=False)
+
+    def action_log_page(self, down: bool) -> None:
+        """Page/PgDn scroll the log (the review's too)."""
+        logs = self.screen.query(RichLog)
+        if logs:
+            page = logs.first()
+            page.auto_scroll = False
+            if down:
+                page.scroll_page_down(animate=False)
+            else:
+                page.scroll_page_up(animate=False)
 
     def _board(self, width: int) -> RenderableType:
         s = self.session

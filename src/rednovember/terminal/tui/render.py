@@ -34,7 +34,7 @@ def gnome_tag(cat: Catalog, g: Game, number: int, decider: int) -> Text:
 
 def rooms(g: Game, cat: Catalog, width: int) -> RenderableType:
     """One line a room: name, fire and water, hatches (blocked ones marked), the gnomes there."""
-    if width >= 100:
+    if width >= 72:
         return board.submarine(g, cat, g.decider)
     name_w = 14 if width >= 56 else 9
     lines = [Text(cat.raw("ui", "submarine"), style="bold")]
@@ -186,7 +186,7 @@ def status(g: Game, cat: Catalog, viewer: int, bot_names: dict[int, str], width:
         if gn.abandoned:
             out.append(" " + cat.raw("ui", "abandoned"), style="magenta")
             continue
-        out.append(" " + short_name(cat, g, gn.room, 12))
+        out.append(" " + short_name(cat, g, gn.room, 12 if width < 120 else 30))
         if gn.fainted:
             out.append(" " + cat.raw("ui", "fainted"), style="bold magenta")
         hand = n.items(cat, g, sorted(gn.hand)) if gn.hand else cat.raw("ui", "empty_hand")
