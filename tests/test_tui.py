@@ -21,6 +21,7 @@ from rednovember.bots.heuristic import decide
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.serialize import from_json
 from rednovember.terminal.tui import GameApp, Session, wants_plain
+from rednovember.terminal.tui.keys import Digit, digit
 from rednovember.terminal.tui.screens import (
     ConfirmScreen,
     LegendScreen,
@@ -69,8 +70,8 @@ def session(game: Game, bots: dict[int, str] | None = None, tmp: Path | None = N
 
 
 async def press_number(pilot: Pilot[int], app: GameApp, number: int) -> None:
-    for digit in str(number):
-        await pilot.press(digit)
+    for key in str(number):
+        await pilot.press(key)
     if app.typed:  # a prefix of a longer number: Enter chooses the highlighted one
         await pilot.press("enter")
     await pilot.pause()
@@ -201,6 +202,7 @@ def test_a_lethal_choice_asks_before_it_is_applied(tmp_path: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         assert "⚠" in screen_text(app)
+        app.save_screenshot("tui_lethal_80x24.svg", str(SHOTS))
         await pilot.press("n")
         await pilot.pause()
         assert len(app.session.game.history) == before  # "no" applies nothing
@@ -384,5 +386,74 @@ def test_mad_gnomes_hides_the_board_when_the_keyboard_changes_hands() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert "Submarine" in screen_text(app)
+
+    drive(app, (80, 24), script)
+
+
+def test_number_keys_choose_at_once_or_wait_for_a_second_digit() -> None:
+    assert digit("", "3", 9) == Digit("", 2, -1)
+    assert digit("", "1", 12) == Digit("1", -1, 0)  # 1 or 10-12: highlight 1, wait
+    assert digit("1", "2", 12) == Digit("", 11, -1)
+    assert digit("1", "5", 12) == Digit("", 4, -1)  # no 15: the new digit alone
+    assert digit("", "2", 12) == Digit("", 1, -1)
+    assert digit("", "0", 5) == Digit("", -1, -1)
+    assert digit("", "7", 5) == Digit("", -1, -1)
+
+
+def test_a_game_of_bots_is_shown_move_by_move_and_ends_in_the_review() -> None:
+    game = new_game(Config(2, None, frozenset(), 4))
+    app = GameApp(session(game, {0: "heuristic", 1: "heuristic"}), bot_delay=0)
+    drawn: list[int] = []  # the number of actions played at each redraw
+    redraw = app.refresh_all
+
+    def counting() -> None:
+        drawn.append(len(app.session.game.history))
+        redraw()
+
+    app.refresh_all = counting  # type: ignore[method-assign]
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ReviewScreen)
+        app.save_screenshot("tui_review_80x24.svg", str(SHOTS))
+        assert "Game over" in screen_text(app)
+        await pilot.press("enter")
+
+    drive(app, (80, 24), script)
+    assert app.return_code == 0 and app.session.game.is_over
+    # the screen was redrawn after every single action of the bots
+    assert set(range(len(app.session.game.history) + 1)) <= set(drawn)
+
+
+def test_a_repairs_minutes_are_picked_in_a_dialog(tmp_path: Path) -> None:
+    for seed in range(1, 40):
+        g = new_game(Config(3, None, frozenset(), seed))
+        bot = make_bot("heuristic", seed)
+        for _ in range(200):
+            if g.is_over or any(o.is_group for o in Session(g).options()):
+                break
+            g.apply(bot.choose(g))
+        if not g.is_over:
+            break
+    app = GameApp(session(g, tmp=tmp_path), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        index = next(i for i, o in enumerate(app.shown) if o.is_group)
+        group = app.shown[index]
+        await press_number(pilot, app, index + 1)
+        assert isinstance(app.screen, PickScreen)
+        app.save_screenshot("tui_minutes_80x24.svg", str(SHOTS))
+        await pilot.press("escape")  # back: nothing applied
+        await pilot.pause()
+        assert not isinstance(app.screen, PickScreen)
+        before = len(app.session.game.history)
+        await press_number(pilot, app, index + 1)
+        await pilot.press("2")
+        await pilot.pause()
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+            await pilot.pause()
+        assert app.session.game.history[before] == group.actions[1]
 
     drive(app, (80, 24), script)

@@ -23,6 +23,7 @@ from ...i18n.describe import describe_decision, describe_entry
 from ...rules import SEA, Game
 from .. import screen
 from . import render
+from .keys import digit
 from .screens import ConfirmScreen, LegendScreen, PassScreen, PickScreen, ReviewScreen, SaveScreen
 from .session import Option, Session
 
@@ -292,22 +293,16 @@ class GameApp(App[int]):
         if self.screen is not self.screen_stack[0]:  # a dialog is open
             return
         event.stop()
-        typed = (self.typed + event.character).lstrip("0")
         count = len(self.shown)
-        if not typed or int(typed) > count:
-            typed = event.character if 1 <= int(event.character) <= count else ""
-        if not typed:
+        result = digit(self.typed, event.character, count)
+        self.typed = result.typed
+        if result.choose >= 0:
+            self.pick(result.choose)
+        elif result.highlight >= 0:
+            self.query_one("#options", OptionList).highlighted = result.highlight
+        else:
             self.notify(self.session.cat.get("ui", "bad_number", low=1, high=count),
                         severity="warning")
-            self.typed = ""
-            return
-        number = int(typed)
-        if number * 10 > count:  # no longer number can start with these digits: choose now
-            self.typed = ""
-            self.pick(number - 1)
-        else:
-            self.typed = typed
-            self.query_one("#options", OptionList).highlighted = number - 1
 
     def pick(self, index: int) -> None:
         """Choose the option at ``index`` of the list: a group asks its minutes, a lethal choice

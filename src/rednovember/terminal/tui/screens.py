@@ -14,6 +14,7 @@ from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option as ListOption
 
 from ...i18n import Catalog
+from .keys import digit
 
 MODAL_CSS = """
 ModalScreen { align: center middle; }
@@ -59,6 +60,7 @@ class PickScreen(ModalScreen[int | None]):
         self.question = question
         self.labels = labels
         self.cat = cat
+        self.typed = ""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -72,10 +74,13 @@ class PickScreen(ModalScreen[int | None]):
 
     def on_key(self, event: Key) -> None:
         if event.character and event.character.isdigit():
-            number = int(event.character)
-            if 1 <= number <= len(self.labels):
-                event.stop()
-                self.dismiss(number - 1)
+            event.stop()
+            result = digit(self.typed, event.character, len(self.labels))
+            self.typed = result.typed
+            if result.choose >= 0:
+                self.dismiss(result.choose)
+            elif result.highlight >= 0:
+                self.query_one("#picks", OptionList).highlighted = result.highlight
 
     def action_back(self) -> None:
         self.dismiss(None)
