@@ -324,7 +324,7 @@ class GameApp(App[int]):
         self._confirm_and_apply(option)
 
     def _sub_label(self, number: int, option: Option) -> Text:
-        text = Text(f"{number} ", style="bold")
+        text = Text(f"{number:>2} ", style="bold")
         text.append(option.label, style="bold red" if option.lethal else "red" if option.warn else "")
         if option.preview:
             text.append(" " + option.preview, style="dim")

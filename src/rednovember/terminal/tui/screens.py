@@ -21,8 +21,8 @@ ModalScreen { align: center middle; }
 #dialog { width: auto; max-width: 90%; height: auto; max-height: 90%; border: thick $accent;
           background: $surface; padding: 0 1; }
 #dialog.danger { border: thick $error; }
-#question { width: auto; max-width: 100%; height: auto; }
-#keys { color: $text-muted; height: auto; }
+#dlg-question { width: auto; max-width: 100%; height: auto; }
+#dlg-keys { color: $text-muted; height: auto; }
 #picks { height: auto; max-height: 18; min-width: 30; }
 """
 
@@ -30,7 +30,10 @@ ModalScreen { align: center middle; }
 class ConfirmScreen(ModalScreen[bool]):
     """A question answered with y (or Enter) / n (or Escape)."""
 
-    DEFAULT_CSS = MODAL_CSS
+    DEFAULT_CSS = MODAL_CSS + """
+    ConfirmScreen #dialog { width: 72; max-width: 100%; }
+    ConfirmScreen #dlg-question { width: 100%; }
+    """
     BINDINGS = [Binding("y,enter", "answer(True)", show=False),
                 Binding("n,escape", "answer(False)", show=False)]
 
@@ -42,8 +45,8 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="danger" if self.danger else ""):
-            yield Static(Text(self.question, style="bold"), id="question")
-            yield Static(self.cat.raw("term_tui", "yes_no"), id="keys")
+            yield Static(Text(self.question, style="bold"), id="dlg-question")
+            yield Static(self.cat.raw("term_tui", "yes_no"), id="dlg-keys")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -64,9 +67,9 @@ class PickScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(Text(self.question, style="bold"), id="question")
+            yield Static(Text(self.question, style="bold"), id="dlg-question")
             yield OptionList(*[ListOption(label) for label in self.labels], id="picks")
-            yield Static(self.cat.raw("term_tui", "pick_keys"), id="keys")
+            yield Static(self.cat.raw("term_tui", "pick_keys"), id="dlg-keys")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -99,9 +102,9 @@ class SaveScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(Text(self.cat.raw("term_tui", "save_as"), style="bold"), id="question")
+            yield Static(Text(self.cat.raw("term_tui", "save_as"), style="bold"), id="dlg-question")
             yield Input(self.path, id="file")
-            yield Static(self.cat.raw("term_tui", "save_keys"), id="keys")
+            yield Static(self.cat.raw("term_tui", "save_keys"), id="dlg-keys")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -148,7 +151,7 @@ class LegendScreen(ModalScreen[None]):
             yield Static(Text(self.cat.raw("term_tui", "legend_title"), style="bold"))
             yield Static(self.body)
             yield Static(Text(self.cat.raw("term_tui", "keys_help")))
-            yield Static(self.cat.raw("term_tui", "close_keys"), id="keys")
+            yield Static(self.cat.raw("term_tui", "close_keys"), id="dlg-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -13,7 +13,7 @@ from pathlib import Path
 from ...bots import Bot
 from ...i18n import Catalog, catalog
 from ...i18n import names as n
-from ...i18n.describe import action_cost, keeper_walk
+from ...i18n.describe import action_cost, describe_action, keeper_walk
 from ...i18n.warnings import action_warnings, warning_texts
 from ...rules import SEA, Action, ActionError, Game, can_undo, undo
 from ...rules.serialize import to_json
@@ -49,6 +49,15 @@ class Option:
     @property
     def is_group(self) -> bool:
         return self.group is not None
+
+
+def _notes(action: Action, game: Game, lang: str) -> list[str]:
+    """The notes of an action's menu line after its cost: ``Open … (1 min; high water will
+    flow; low water)`` gives the last two."""
+    text = describe_action(action, game, lang)
+    if not text.endswith(")") or " (" not in text:
+        return []
+    return text[text.index(" (") + 2:-1].split("; ")[1:]
 
 
 class Session:
@@ -151,6 +160,7 @@ class Session:
             codes = [c for c, _ in action_warnings(a, g) + action_warnings(enter[0], twin)]
             cost = 1 + (action_cost(enter[0], twin) or 0)
             label = self.cat.get("term_tui", "go_to", room=n.room(self.cat, g, a.arg), minutes=cost)
+            label = label[:-1] + "".join("; " + note for note in _notes(a, g, self.lang)) + ")"
             label += "".join(f" ⚠ {w}" for w in warns)
             out.append(Option(label, "section_move", [a, enter[0]], warnings=warns,
                               lethal=any(c in LETHAL for c in codes), warn=bool(warns)))
