@@ -18,6 +18,7 @@ from textual.widgets import Input, RichLog
 
 from rednovember.bots import make_bot
 from rednovember.bots.heuristic import decide
+from rednovember.i18n import available, catalog
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.serialize import from_json
 from rednovember.terminal.tui import GameApp, Session, wants_plain
@@ -457,3 +458,8 @@ def test_a_repairs_minutes_are_picked_in_a_dialog(tmp_path: Path) -> None:
         assert app.session.game.history[before] == group.actions[1]
 
     drive(app, (80, 24), script)
+
+
+def test_the_keys_line_fits_80_columns_in_every_language() -> None:
+    for lang in available():
+        assert len(catalog(lang).raw("term_tui", "keys_bar")) <= 79, lang

@@ -15,6 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key, Resize
+from textual.geometry import Size
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option as ListOption
 
@@ -68,12 +69,21 @@ class Pane(Static):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.build = build
 
-    def render(self) -> RenderableType:
-        width = self.content_region.width or self.app.size.width
+    def _built(self, width: int) -> RenderableType:
         builder = self.build
         assert callable(builder)
         result: RenderableType = builder(width)
         return result
+
+    def render(self) -> RenderableType:
+        return self._built(self.content_region.width or self.app.size.width)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The height of what is drawn at ``width`` (not at the width of the last drawing)."""
+        console = self.app.console
+        lines = console.render_lines(self._built(width), console.options.update_width(width),
+                                     pad=False)
+        return len(lines)
 
 
 class GameApp(App[int]):
@@ -90,7 +100,7 @@ class GameApp(App[int]):
     #question { height: auto; max-height: 3; background: $primary-darken-3; padding: 0 1; }
     #options { height: auto; max-height: 55%; border: none; padding: 0; scrollbar-size-vertical: 1; }
     #options:focus { border: none; }
-    #keys { height: 1; background: $boost; color: $text-muted; padding: 0 1; }
+    #keys { height: 1; background: $boost; color: $text-muted; padding: 0 0 0 1; }
     .section, .gap { height: auto; }
     #left.wide .section { margin-bottom: 1; }
     """

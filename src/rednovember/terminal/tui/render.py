@@ -76,7 +76,7 @@ def tracks(g: Game, cat: Catalog, width: int) -> RenderableType:
         return board.disaster_tracks(g, cat)
     length = g.data.track_length
     stars = set(g.data.reset_stars)
-    label_w = max(3, min(8, width - length - 6))
+    label_w = max(3, min(12, width - length - 6, max(len(n.track(cat, g, i)) for i in range(3))))
     lines = []
     for index, name in enumerate(g.data.tracks):
         value = g.tracks[index]
@@ -102,7 +102,8 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
     data = g.data
     on = g.on_track()
     marks = [gn.keeper for gn in on] + [s for s in g.tokens if s >= 0] + [max(g.ghost, 0)]
-    label_w = 7
+    label_keys = ("col_space", "row_icons", "row_keepers", "row_ghost")
+    label_w = min(10, max(len(cat.raw("ui", k)) for k in label_keys) + 1)
     cols = max(10, width - label_w - 1)
     # a full window even when every keeper is near the end (on 0: the game's last turns)
     hi = max(max(marks), min(max(data.start_spaces.values()), cols - 1))
@@ -144,7 +145,7 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
             ghost.append(GHOST, style="bold")
         else:
             ghost.append(" ")
-    order = Text(cat.raw("ui", "turn_order")[:12] + ": ", style="dim")
+    order = Text(cat.raw("ui", "turn_order") + ": ", style="dim")
     for i, number in enumerate(g.turn_order()):
         if i:
             order.append(" ", style="dim")
