@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import os
 from argparse import Namespace
 from collections.abc import Awaitable, Callable
@@ -239,8 +240,10 @@ def test_quitting_asks_then_saves_the_game(tmp_path: Path, key: str) -> None:
 
     drive(app, (80, 24), script)
     assert app.return_code == 0
-    saved = from_json((tmp_path / "autosave.json").read_text("utf-8"))
+    text = (tmp_path / "autosave.json").read_text("utf-8")
+    saved = from_json(text)
     assert saved.history == app.session.game.history and len(saved.history) == 1
+    assert json.loads(text)["seats"] == ["human"]
     assert app.saved_to == tmp_path / "autosave.json"
 
 
@@ -463,3 +466,26 @@ def test_a_repairs_minutes_are_picked_in_a_dialog(tmp_path: Path) -> None:
 def test_the_keys_line_fits_80_columns_in_every_language() -> None:
     for lang in available():
         assert len(catalog(lang).raw("term_tui", "keys_bar")) <= 79, lang
+
+
+def test_a_click_on_an_option_chooses_it() -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        first = app.shown[0]
+        assert await pilot.click("#options", offset=(3, 0))
+        await pilot.pause()
+        assert app.session.game.history[:len(first.actions)] == first.actions
+
+    drive(app, (80, 24), script)
+
+
+def test_a_save_records_which_seats_are_bots(tmp_path: Path) -> None:
+    game = new_game(Config(3, None, frozenset(), 2))
+    s = session(game, {1: "heuristic", 2: "random"}, tmp_path)
+    path = s.save()
+    assert path == tmp_path / "autosave.json"
+    assert json.loads(path.read_text("utf-8"))["seats"] == ["human", "heuristic", "random"]
+    assert from_json(path.read_text("utf-8")).history == game.history
