@@ -19,6 +19,7 @@ from textual.widgets import Input, RichLog
 
 from rednovember.bots import make_bot
 from rednovember.bots.heuristic import decide
+from rednovember.cli import build_parser
 from rednovember.i18n import available, catalog
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.serialize import from_json
@@ -321,6 +322,7 @@ def test_language_key_switches_all_texts() -> None:
 
 
 def test_play_uses_the_line_mode_with_plain_or_without_a_terminal() -> None:
+    assert wants_plain(build_parser().parse_args(["play", "--plain"]))
     assert wants_plain(Namespace(plain=True))
     assert wants_plain(Namespace(plain=False))  # pytest's stdin and stdout are no terminal
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 
@@ -38,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--load", metavar="FILE", help="resume a saved game")
     play.add_argument("--lang", default="en",
                       help="language of the texts: en, de, fr, pl, ru or es (default en)")
+    with contextlib.suppress(argparse.ArgumentError):  # the line mode may define it first
+        play.add_argument("--plain", action="store_true",
+                          help="line mode (screen readers, pipes) instead of the full screen")
 
     sim = sub.add_parser("simulate", help="play many games with bots and report statistics")
     sim.add_argument("--games", type=int, default=100,
