@@ -33,6 +33,7 @@ from rednovember.terminal.tui.screens import (
     ReviewScreen,
     SaveScreen,
 )
+from rednovember.terminal.tui.session import END
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SHOTS = Path(__file__).parent.parent / "artifacts" / "screenshots"
@@ -72,8 +73,9 @@ def session(game: Game, bots: dict[int, str] | None = None, tmp: Path | None = N
                    save_path=(tmp or Path("/nonexistent")) / "autosave.json")
 
 
-async def press_number(pilot: Pilot[int], app: GameApp, number: int) -> None:
-    for key in str(number):
+async def press_option(pilot: Pilot[int], app: GameApp, index: int) -> None:
+    """Type the number of the option at ``index`` (End the turn is 0)."""
+    for key in str(app.keys[index]):
         await pilot.press(key)
     if app.typed:  # a prefix of a longer number: Enter chooses the highlighted one
         await pilot.press("enter")
@@ -97,7 +99,7 @@ def test_a_whole_game_is_played_by_keys_with_bots_on_the_other_seats(tmp_path: P
                          (o.is_group and want in o.actions))
             before = len(g.history)
             option = app.shown[index]
-            await press_number(pilot, app, index + 1)
+            await press_option(pilot, app, index)
             if option.is_group:
                 assert isinstance(app.screen, PickScreen)
                 for _ in range(option.actions.index(want)):
@@ -139,7 +141,7 @@ def test_the_screen_matches_its_snapshot(size: tuple[int, int]) -> None:
 
     async def script(pilot: Pilot[int]) -> None:
         await settle(pilot, app)
-        await press_number(pilot, app, 1)  # open a hatch: the question is "go through or stay?"
+        await press_option(pilot, app, 0)  # open a hatch: the question is "go through or stay?"
         await settle(pilot, app)
         texts.append(screen_text(app))
         app.save_screenshot(f"tui_{size[0]}x{size[1]}.svg", str(SHOTS))
@@ -164,7 +166,7 @@ def test_undo_takes_back_a_move_and_not_a_roll(tmp_path: Path) -> None:
         await settle(pilot, app)
         first = [o.label for o in app.shown]
         index = next(i for i, o in enumerate(app.shown) if o.actions[0].kind == "open")
-        await press_number(pilot, app, index + 1)
+        await press_option(pilot, app, index)
         assert app.session.game.history[-1].kind == "open"
         await pilot.press("u")
         await pilot.pause()
@@ -225,8 +227,8 @@ def test_quitting_asks_then_saves_the_game(tmp_path: Path, key: str) -> None:
 
     async def script(pilot: Pilot[int]) -> None:
         await settle(pilot, app)
-        await press_number(pilot, app, next(i for i, o in enumerate(app.shown)
-                                            if o.actions[0].kind == "open") + 1)
+        await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
+                                            if o.actions[0].kind == "open"))
         await pilot.press(key)
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
@@ -280,7 +282,7 @@ def test_go_to_a_room_is_one_choice() -> None:
         assert option.label.startswith("Go to room")
         room = option.actions[0].arg
         mover = app.session.game.active
-        await press_number(pilot, app, index + 1)
+        await press_option(pilot, app, index)
         g = app.session.game
         assert [a.kind for a in g.history] == ["open", "enter"]
         assert g.gnomes[mover].room == room
@@ -334,7 +336,7 @@ def test_s_saves_to_the_file_typed_and_the_save_loads(tmp_path: Path) -> None:
 
     async def script(pilot: Pilot[int]) -> None:
         await settle(pilot, app)
-        await press_number(pilot, app, 1)
+        await press_option(pilot, app, 0)
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, SaveScreen)
@@ -447,14 +449,14 @@ def test_a_repairs_minutes_are_picked_in_a_dialog(tmp_path: Path) -> None:
         await settle(pilot, app)
         index = next(i for i, o in enumerate(app.shown) if o.is_group)
         group = app.shown[index]
-        await press_number(pilot, app, index + 1)
+        await press_option(pilot, app, index)
         assert isinstance(app.screen, PickScreen)
         app.save_screenshot("tui_minutes_80x24.svg", str(SHOTS))
         await pilot.press("escape")  # back: nothing applied
         await pilot.pause()
         assert not isinstance(app.screen, PickScreen)
         before = len(app.session.game.history)
-        await press_number(pilot, app, index + 1)
+        await press_option(pilot, app, index)
         await pilot.press("2")
         await pilot.pause()
         if isinstance(app.screen, ConfirmScreen):
@@ -491,3 +493,30 @@ def test_a_save_records_which_seats_are_bots(tmp_path: Path) -> None:
     assert path == tmp_path / "autosave.json"
     assert json.loads(path.read_text("utf-8"))["seats"] == ["human", "heuristic", "random"]
     assert from_json(path.read_text("utf-8")).history == game.history
+
+
+def test_zero_always_ends_the_turn() -> None:
+    for seed in range(1, 40):
+        g = new_game(Config(3, None, frozenset(), seed))
+        bot = make_bot("heuristic", seed)
+        for _ in range(300):
+            if g.is_over or (END in g.legal_actions() and len(g.legal_actions()) > 2):
+                break
+            g.apply(bot.choose(g))
+        if not g.is_over:
+            break
+    app = GameApp(session(g), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        assert app.keys[[o.actions for o in app.shown].index([END])] == 0
+        assert sorted(k for k in app.keys if k) == list(range(1, len(app.keys)))
+        before = len(app.session.game.history)
+        await pilot.press("0")
+        await pilot.pause()
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+            await pilot.pause()
+        assert app.session.game.history[before] == END
+
+    drive(app, (80, 24), script)

@@ -121,6 +121,7 @@ class GameApp(App[int]):
         self.session = session
         self.bot_delay = bot_delay
         self.shown: list[Option] = []
+        self.keys: list[int] = []  # the number key of each option shown (End the turn: 0)
         self.typed = ""  # digits typed so far (ten or more options)
         self.bot_pending = False
         self.reviewing = False
@@ -189,7 +190,7 @@ class GameApp(App[int]):
             question.update(Text(s.cat.get("term_tui", "bot_thinking",
                                            player=s.cat.get("ui", "player", seat=s.seat + 1)),
                                  style="italic"))
-            self.shown = []
+            self.shown, self.keys = [], []
             options.clear_options()
             self._schedule_bot()
             return
@@ -202,7 +203,9 @@ class GameApp(App[int]):
         self.shown = s.options()
         self.typed = ""
         options.clear_options()
-        options.add_options([ListOption(self._label(i, o)) for i, o in enumerate(self.shown, 1)])
+        self.keys = Session.numbers(self.shown)
+        options.add_options([ListOption(self._label(k, o)) for k, o in zip(self.keys, self.shown,
+                                                                             strict=True)])
         if self.shown:
             options.highlighted = 0
         options.focus()
@@ -215,7 +218,7 @@ class GameApp(App[int]):
                 and s.seat != self.last_seat)
 
     def _label(self, number: int, option: Option) -> Text:
-        width = len(str(len(self.shown)))
+        width = len(str(max(self.keys, default=0)))
         text = Text(f"{number:>{width}} ", style="bold")
         style = "bold red" if option.lethal else "red" if option.warn else ""
         text.append(option.label + (" …" if option.is_group else ""), style=style)
@@ -303,13 +306,16 @@ class GameApp(App[int]):
         if self.screen is not self.screen_stack[0]:  # a dialog is open
             return
         event.stop()
-        count = len(self.shown)
+        if event.character == "0" and not self.typed and 0 in self.keys:  # End the turn
+            self.pick(self.keys.index(0))
+            return
+        count = max(self.keys, default=0)
         result = digit(self.typed, event.character, count)
         self.typed = result.typed
         if result.choose >= 0:
-            self.pick(result.choose)
+            self.pick(self.keys.index(result.choose + 1))
         elif result.highlight >= 0:
-            self.query_one("#options", OptionList).highlighted = result.highlight
+            self.query_one("#options", OptionList).highlighted = self.keys.index(result.highlight + 1)
         else:
             self.notify(self.session.cat.get("ui", "bad_number", low=1, high=count),
                         severity="warning")

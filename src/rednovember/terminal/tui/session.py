@@ -24,6 +24,7 @@ from ..menu import Entry, build_menu, minutes_menu
 # Warnings that mean a gnome dies or the game is thrown away: the app asks before applying them.
 LETHAL = frozenset({"dies_in_fire", "dies_in_flood", "no_way_out", "spread_fainted", "attack",
                     "abandon"})
+END = Action("end")
 NO_PREVIEW = frozenset({"open", "enter", "exit", "stay", "play"})
 
 
@@ -135,14 +136,32 @@ class Session:
 
     def minute_options(self, option: Option) -> list[Option]:
         assert option.group is not None
-        return [self._single(e, e.actions[0]) for e in minutes_menu(option.group, self.game, self.lang)]
+        return [self._single(e, e.actions[0], short=True)
+                for e in minutes_menu(option.group, self.game, self.lang)]
 
-    def _single(self, e: Entry, a: Action) -> Option:
+    def _single(self, e: Entry, a: Action, short: bool = False) -> Option:
+        """One action: its menu sentence and warnings (the line mode's entry gives the grouping
+        and the section; the label is built here, with the preview kept apart)."""
         g = self.game
         codes = [code for code, _ in action_warnings(a, g)]
-        return Option(e.label, e.section, [a], warnings=warning_texts(a, g, self.lang),
+        warnings = warning_texts(a, g, self.lang)
+        label = describe_action(a, g, self.lang, short) + "".join(f" ⚠ {w}" for w in warnings)
+        return Option(label, e.section, [a], warnings=warnings,
                       lethal=any(c in LETHAL for c in codes), warn=e.warn,
                       preview=self.preview(a))
+
+    @staticmethod
+    def numbers(options: list[Option]) -> list[int]:
+        """The key of each option: "End the turn" is always 0 (a 1 typed a moment too late never
+        opens a hatch in the next turn), the others count from 1 (as in the line mode)."""
+        out, number = [], 1
+        for o in options:
+            if o.actions == [END]:
+                out.append(0)
+            else:
+                out.append(number)
+                number += 1
+        return out
 
     def preview(self, a: Action) -> str:
         """``◆ 39 · 2 E · 1 I``: the ghost's space after ``a`` ends the turn, and the event and
@@ -224,4 +243,4 @@ class Session:
         return target
 
 
-__all__ = ["HUMAN", "LETHAL", "Option", "Session", "autosave_path", "save_text"]
+__all__ = ["END", "HUMAN", "LETHAL", "Option", "Session", "autosave_path", "save_text"]
