@@ -286,6 +286,9 @@ def test_go_to_a_room_is_one_choice() -> None:
         g = app.session.game
         assert [a.kind for a in g.history] == ["open", "enter"]
         assert g.gnomes[mover].room == room
+        await pilot.press("u")  # one undo takes back the whole move
+        await pilot.pause()
+        assert app.session.game.history == []
 
     drive(app, (80, 24), script)
 

@@ -91,6 +91,7 @@ class Session:
         self.save_path = save_path or autosave_path()
         self.marks: dict[int, int] = {}  # seat -> log length when it last acted
         self.humans = [s for s in range(game.config.players) if s not in self.bots]
+        self.steps: list[int] = []  # actions applied by each human choice (undo takes a choice)
 
     # --- whose turn ------------------------------------------------------------------------------
     def set_lang(self, lang: str) -> None:
@@ -207,28 +208,36 @@ class Session:
         assert not option.is_group
         seat = self.seat
         mark = len(self.game.log)
+        steps = 0
         for a in option.actions:
             if a not in self.game.legal_actions():  # a step's premise changed: stop there
                 break
             self.game.apply(a)
+            steps += 1
         self.marks[seat] = mark
+        self.steps.append(steps)
 
     def bot_step(self) -> Action:
         seat = self.seat
         action = self.bots[seat].choose(self.game)
         self.game.apply(action)
+        self.steps.clear()
         return action
 
     def can_undo(self) -> bool:
         return not self.game.is_over and can_undo(self.game) and not self.bot_to_move
 
     def undo(self) -> bool:
-        """Take back the last action (within the turn, back to the last roll or reveal); False
+        """Take back the last choice (within the turn, back to the last roll or reveal); False
         when there is nothing to take back."""
         if not self.can_undo():
             return False
+        steps = self.steps.pop() if self.steps else 1
         try:
-            self.game = undo(self.game)
+            for _ in range(steps):  # a whole choice: "go to room N" is two actions
+                if not can_undo(self.game):
+                    break
+                self.game = undo(self.game)
         except ActionError:
             return False
         for seat, mark in self.marks.items():
