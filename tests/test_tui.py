@@ -523,3 +523,27 @@ def test_zero_always_ends_the_turn() -> None:
         assert app.session.game.history[before] == END
 
     drive(app, (80, 24), script)
+
+
+def test_the_minutes_dialog_starts_on_the_suggested_minutes() -> None:
+    """As the web page's default: the heuristic bot's choice, marked, highlighted first."""
+    found = 0
+    for seed in range(1, 30):
+        g = new_game(Config(3, None, frozenset(), seed))
+        bot = make_bot("heuristic", seed)
+        for _ in range(200):
+            if g.is_over:
+                break
+            s = Session(g)
+            groups = [o for o in s.options() if o.is_group]
+            if groups and g.phase == "move":
+                best, note = s.suggestion(groups[0])
+                if best >= 0:
+                    assert note.startswith("★ suggested")
+                    assert groups[0].actions[best] in groups[0].actions
+                    found += 1
+                    break
+            g.apply(bot.choose(g))
+        if found >= 3:
+            break
+    assert found

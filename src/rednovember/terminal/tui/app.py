@@ -329,13 +329,16 @@ class GameApp(App[int]):
         if option.is_group:
             subs = self.session.minute_options(option)
             labels = [self._sub_label(i, o) for i, o in enumerate(subs, 1)]
+            best, note = self.session.suggestion(option)
+            if best >= 0:
+                labels[best].append("  " + note, style="bold green")
             question = option.group.question if option.group else ""
 
             def picked(choice: int | None) -> None:
                 if choice is not None:
                     self._confirm_and_apply(subs[choice])
 
-            self.push_screen(PickScreen(question, labels, self.session.cat), picked)
+            self.push_screen(PickScreen(question, labels, self.session.cat, max(best, 0)), picked)
             return
         self._confirm_and_apply(option)
 

@@ -58,12 +58,18 @@ class PickScreen(ModalScreen[int | None]):
     DEFAULT_CSS = MODAL_CSS
     BINDINGS = [Binding("escape", "back", show=False)]
 
-    def __init__(self, question: str, labels: list[Text], cat: Catalog) -> None:
+    def __init__(self, question: str, labels: list[Text], cat: Catalog, start: int = 0) -> None:
         super().__init__()
         self.question = question
         self.labels = labels
         self.cat = cat
         self.typed = ""
+        self.start = start  # the line highlighted first (the suggested minutes)
+
+    def on_mount(self) -> None:
+        picks = self.query_one("#picks", OptionList)
+        picks.highlighted = self.start
+        picks.focus()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -185,6 +191,7 @@ class ReviewScreen(Screen[None]):
         yield Static(Text(self.cat.raw("term_tui", "review_keys"), style="reverse"), id="review-keys")
 
     def on_mount(self) -> None:
+        self.query_one("#review-board", VerticalScroll).focus()  # arrows scroll the board
         log = self.query_one("#review-log", RichLog)
         log.write(Text(self.cat.raw("ui", "full_log"), style="bold underline"))
         for line in self.log_lines:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...bots import Bot
+from ...bots.heuristic import best_plans
 from ...i18n import Catalog, catalog
 from ...i18n import names as n
 from ...i18n.describe import action_cost, describe_action, keeper_walk
@@ -139,6 +140,23 @@ class Session:
         assert option.group is not None
         return [self._single(e, e.actions[0], short=True)
                 for e in minutes_menu(option.group, self.game, self.lang)]
+
+    def suggestion(self, option: Option) -> tuple[int, str]:
+        """For a repair's minutes: the line a sensible player picks (the heuristic bot's best
+        plan, as the web page's default) and a note naming the items to play first; (-1, "")
+        when there is none."""
+        g = self.game
+        if not option.is_group or g.phase != MOVE or g.is_over:
+            return -1, ""
+        for plan in best_plans(g, g.player_to_move):
+            a = plan.action
+            if a not in option.actions or any(step.kind != "play" for step in plan.steps[:-1]):
+                continue
+            items = [step.arg for step in plan.steps[:-1]]
+            note = self.cat.get("term_tui", "suggested_items", items=n.items(self.cat, g, items)) \
+                if items else self.cat.raw("term_tui", "suggested")
+            return option.actions.index(a), note
+        return -1, ""
 
     def _single(self, e: Entry, a: Action, short: bool = False) -> Option:
         """One action: its menu sentence and warnings (the line mode's entry gives the grouping
