@@ -7,6 +7,7 @@ Ctrl-C quit (asks, then saves). Bots move one action at a time, ``bot_delay`` se
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Group, RenderableType
@@ -65,23 +66,17 @@ def log_items(game: Game, lang: str, viewer: int | None, fold: bool) -> list[tup
 class Pane(Static):
     """A Static whose content is rebuilt for its current width (on every refresh and resize)."""
 
-    def __init__(self, build: object, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, build: Callable[[int], RenderableType], id: str, classes: str = "") -> None:
+        super().__init__(id=id, classes=classes)
         self.build = build
 
-    def _built(self, width: int) -> RenderableType:
-        builder = self.build
-        assert callable(builder)
-        result: RenderableType = builder(width)
-        return result
-
     def render(self) -> RenderableType:
-        return self._built(self.content_region.width or self.app.size.width)
+        return self.build(self.content_region.width or self.app.size.width)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The height of what is drawn at ``width`` (not at the width of the last drawing)."""
         console = self.app.console
-        lines = console.render_lines(self._built(width), console.options.update_width(width),
+        lines = console.render_lines(self.build(width), console.options.update_width(width),
                                      pad=False)
         return len(lines)
 
