@@ -8,6 +8,7 @@ import asyncio
 import io
 import json
 import os
+import random
 from argparse import Namespace
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -547,3 +548,29 @@ def test_the_minutes_dialog_starts_on_the_suggested_minutes() -> None:
         if found >= 3:
             break
     assert found
+
+
+def test_nonsense_keys_break_nothing(tmp_path: Path) -> None:
+    """Random keys (digits, letters, arrows, Enter, Escape, y/n, undo, legend, save, language)
+    never crash the app, and the game stays a legal game of the engine."""
+    rng = random.Random(5)
+    keys = list("0123456789abuyn?sl") + ["enter", "escape", "up", "down", "pageup", "pagedown",
+                                           "tab", "space"]
+    game = new_game(Config(2, None, frozenset(), 21))
+    app = GameApp(session(game, {1: "heuristic"}, tmp_path), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        for _ in range(250):
+            await pilot.press(rng.choice(keys))
+            if app.reviewing:
+                break
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    g = app.session.game
+    replayed = new_game(Config(2, None, frozenset(), 21))
+    for a in g.history:
+        assert a in replayed.legal_actions()
+        replayed.apply(a)
+    assert replayed.log == g.log
