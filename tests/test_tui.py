@@ -550,9 +550,10 @@ def test_the_minutes_dialog_starts_on_the_suggested_minutes() -> None:
     assert found
 
 
-def test_nonsense_keys_break_nothing(tmp_path: Path) -> None:
+def test_nonsense_keys_break_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Random keys (digits, letters, arrows, Enter, Escape, y/n, undo, legend, save, language)
     never crash the app, and the game stays a legal game of the engine."""
+    monkeypatch.chdir(tmp_path)  # letters typed into the save dialog name files here
     rng = random.Random(5)
     keys = list("0123456789abuyn?sl") + ["enter", "escape", "up", "down", "pageup", "pagedown",
                                            "tab", "space"]
