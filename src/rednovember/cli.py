@@ -122,9 +122,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.command == "play":
-        from .terminal.app import run_play
+        from .terminal.tui import run_tui  # the line mode with --plain or without a terminal
 
-        return run_play(args)
+        return run_tui(args)
     if args.command == "simulate":
         from .analysis.simulate import run_simulate
 

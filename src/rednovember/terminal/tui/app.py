@@ -1,0 +1,427 @@
+"""The full-screen terminal game (Textual): the board, the disaster tracks and the time track always
+in view, a scrolling log, a status line and the options of the pending decision.
+
+Keys: a number chooses an option (two digits when there are ten or more: the first highlights),
+arrows and Enter or the mouse too; ``u`` undo, ``?`` legend, ``s`` save, ``l`` language, ``q`` or
+Ctrl-C quit (asks, then saves). Bots move one action at a time, ``bot_delay`` seconds apart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Key, Resize
+from textual.geometry import Size
+from textual.widgets import OptionList, RichLog, Static
+from textual.widgets.option_list import Option as ListOption
+
+from ...i18n import available, catalog, names
+from ...i18n.describe import describe_decision, describe_entry
+from ...rules import SEA, Game
+from .. import screen
+from . import render
+from .keys import digit
+from .screens import ConfirmScreen, LegendScreen, PassScreen, PickScreen, ReviewScreen, SaveScreen
+from .session import Option, Session
+
+WIDE = 140  # from this terminal width on, the board gets the line mode's full tables
+FOLD_BELOW = 40  # below this terminal height, runs of moves in the log are folded into one line
+
+
+def log_items(game: Game, lang: str, viewer: int | None, fold: bool) -> list[tuple[int, int, Text]]:
+    """(first entry, last entry, styled line) for the log pane; ``fold`` joins a gnome's
+    consecutive hatch-and-enter moves into one line of room numbers."""
+    cat = catalog(lang)
+    out: list[tuple[int, int, Text]] = []
+    log = game.log
+    i = 0
+    while i < len(log):
+        entry = log[i]
+        j = i
+        path: list[int] = []
+        while (fold and j + 1 < len(log) and log[j][0] == "open" and log[j + 1][0] == "enter"
+               and log[j][1] == entry[1] and tuple(log[j + 1][1:]) == tuple(log[j][1:])):
+            path += [log[j][2], log[j][3]] if not path else [log[j][3]]
+            j += 2
+        if len(path) > 2:  # two moves or more: one line
+            where = " → ".join(str(r) if r != SEA else cat.raw("room_format", "sea_short")
+                               for r in path)
+            line = Text("  " + cat.get("term_tui", "moves", gnome=names.gnome(cat, game, entry[1]),
+                                       path=where))
+            out.append((i, j - 1, line))
+            i = j
+            continue
+        indent = "" if entry and entry[0] == "turn" else "  "
+        out.append((i, i, Text(indent + describe_entry(entry, game, lang, viewer),
+                               style=screen.entry_style(entry))))
+        i += 1
+    return out
+
+
+class Pane(Static):
+    """A Static whose content is rebuilt for its current width (on every refresh and resize)."""
+
+    def __init__(self, build: Callable[[int], RenderableType], id: str, classes: str = "") -> None:
+        super().__init__(id=id, classes=classes)
+        self.build = build
+
+    def render(self) -> RenderableType:
+        return self.build(self.content_region.width or self.app.size.width)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The height of what is drawn at ``width`` (not at the width of the last drawing)."""
+        console = self.app.console
+        lines = console.render_lines(self.build(width), console.options.update_width(width),
+                                     pad=False)
+        return len(lines)
+
+
+class GameApp(App[int]):
+    """One game at the terminal, full screen."""
+
+    TITLE = "Red November"
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: auto; max-height: 3; background: $boost; padding: 0 1; }
+    #main { height: 1fr; }
+    #left { width: 1fr; height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
+    #right { width: 1fr; height: 1fr; border-left: solid $primary-darken-2; }
+    #log { height: 1fr; min-height: 3; scrollbar-size-vertical: 1; padding: 0 0 0 1; }
+    #question { height: auto; max-height: 3; background: $primary-darken-3; padding: 0 1; }
+    #options { height: auto; max-height: 55%; border: none; padding: 0; scrollbar-size-vertical: 1; }
+    #options:focus { border: none; }
+    #keys { height: 1; background: $boost; color: $text-muted; padding: 0 0 0 1; }
+    .section, .gap { height: auto; }
+    #left.wide .section { margin-bottom: 1; }
+    """
+    BINDINGS = [
+        Binding("u", "undo", "Undo"),
+        Binding("question_mark", "legend", "Legend"),
+        Binding("s", "save", "Save"),
+        Binding("l", "language", "Language"),
+        Binding("q", "request_quit", "Quit"),
+        Binding("ctrl+c", "request_quit", "Quit", priority=True, show=False),
+        Binding("ctrl+q", "request_quit", "Quit", priority=True, show=False),
+        Binding("pageup", "log_page(False)", show=False, priority=True),
+        Binding("pagedown", "log_page(True)", show=False, priority=True),
+    ]
+
+    def __init__(self, session: Session, bot_delay: float = 0.6) -> None:
+        super().__init__()
+        self.session = session
+        self.bot_delay = bot_delay
+        self.shown: list[Option] = []
+        self.keys: list[int] = []  # the number key of each option shown (End the turn: 0)
+        self.typed = ""  # digits typed so far (ten or more options)
+        self.bot_pending = False
+        self.reviewing = False
+        self.saved_to: Path | None = None
+        self.wide = False
+        self.last_seat = -1  # the human seat that decided last (Mad Gnomes: pass the keyboard)
+
+    # --- layout ----------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        s = self.session
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="left"):
+                yield Pane(lambda w: render.rooms(s.game, s.cat, w), id="rooms", classes="section")
+                yield Pane(lambda w: render.tracks(s.game, s.cat, w), id="tracks", classes="section")
+                yield Pane(lambda w: render.time_track(s.game, s.cat, w), id="time", classes="section")
+                yield Pane(self._crew, id="crew", classes="section")
+            with Vertical(id="right"):
+                yield RichLog(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True,
+                              min_width=20)
+                yield Static(id="question")
+                yield OptionList(id="options")
+        yield Static(id="keys")
+
+    def _crew(self, width: int) -> RenderableType:
+        s = self.session
+        if not self.wide:
+            return Text("")
+        names = screen.seat_names(s.cat, s.game, s.bot_names)
+        return render.crew(s.game, s.cat, s.viewer, names)
+
+    def on_mount(self) -> None:
+        self._layout(self.size.width)
+        self.refresh_all()
+
+    def on_resize(self, event: Resize) -> None:
+        self._layout(event.size.width)
+        self.refresh_all()
+
+    def _layout(self, width: int) -> None:
+        self.wide = width >= WIDE
+        left = self.query_one("#left")
+        left.styles.width = "3fr" if self.wide else "1fr"
+        right = self.query_one("#right")
+        right.styles.width = "2fr" if self.wide else "1fr"
+        self.query_one("#crew").display = self.wide
+        left.set_class(self.wide, "wide")
+
+    # --- showing ---------------------------------------------------------------------------------
+    def refresh_all(self) -> None:
+        s = self.session
+        g = s.game
+        width = self.size.width
+        self.query_one("#status", Static).update(
+            render.status(g, s.cat, s.viewer, s.bot_names, width))
+        for pane in self.query(Pane):
+            pane.refresh(layout=True)
+        self._write_log()
+        self.query_one("#keys", Static).update(Text(s.cat.raw("term_tui", "keys_bar")))
+        question = self.query_one("#question", Static)
+        options = self.query_one("#options", OptionList)
+        if g.is_over:
+            self._show_review()
+            return
+        if s.bot_to_move:
+            question.update(Text(s.cat.get("term_tui", "bot_thinking",
+                                           player=s.cat.get("ui", "player", seat=s.seat + 1)),
+                                 style="italic"))
+            self.shown, self.keys = [], []
+            options.clear_options()
+            self._schedule_bot()
+            return
+        if self._must_pass():
+            self.last_seat = s.seat
+            player = s.cat.get("ui", "player_long", seat=s.seat + 1)
+            self.push_screen(PassScreen(s.cat.get("ui", "pass_to", player=player)))
+        self.last_seat = s.seat
+        question.update(Text(describe_decision(g, s.lang), style="bold"))
+        self.shown = s.options()
+        self.typed = ""
+        options.clear_options()
+        self.keys = Session.numbers(self.shown)
+        options.add_options([ListOption(self._label(k, o)) for k, o in zip(self.keys, self.shown,
+                                                                             strict=True)])
+        if self.shown:
+            options.highlighted = 0
+        options.focus()
+
+    def _must_pass(self) -> bool:
+        """Mad Gnomes with several humans: hands are private, so the screen is hidden when the
+        keyboard goes to another human."""
+        s = self.session
+        return (s.game.config.has("mad-gnomes") and len(s.humans) > 1 and self.last_seat >= 0
+                and s.seat != self.last_seat)
+
+    def _label(self, number: int, option: Option) -> Text:
+        width = len(str(max(self.keys, default=0)))
+        text = Text(f"{number:>{width}} ", style="bold")
+        style = "bold red" if option.lethal else "red" if option.warn else ""
+        text.append(option.label + (" …" if option.is_group else ""), style=style)
+        if option.preview:
+            text.append(" " + option.preview, style="dim")
+        return text
+
+    def _write_log(self) -> None:
+        """The log, what happened since the viewer last acted marked; on a small screen a run of
+        hatch-and-enter moves is one line ("Blue goes 1 → 2 → 5"), and the view starts at the
+        mark when the news do not fit."""
+        s = self.session
+        log = self.query_one("#log", RichLog)
+        log.auto_scroll = False  # scrolled below: to the end, or to the mark
+        log.clear()
+        since = s.since()
+        viewer = s.viewer if s.viewer >= 0 else None
+        fold = self.size.height < FOLD_BELOW
+        mark_line = -1
+        for first, last, line in log_items(s.game, s.lang, viewer, fold):
+            if first <= since <= last and since > 0 and mark_line < 0:
+                mark_line = len(log.lines)
+                log.write(Text("── " + s.cat.raw("ui", "since") + " ──", style="bold reverse"))
+            if last < since:
+                line.stylize("dim")
+            log.write(line)
+        if mark_line >= 0 and len(log.lines) - mark_line > log.size.height > 0:
+            log.scroll_to(y=mark_line, animate=False)
+        else:
+            log.scroll_end(animate=False)
+
+    def action_log_page(self, down: bool) -> None:
+        """Page/PgDn scroll the log (the review's too)."""
+        logs = self.screen.query(RichLog)
+        if logs:
+            page = logs.first()
+            page.auto_scroll = False
+            if down:
+                page.scroll_page_down(animate=False)
+            else:
+                page.scroll_page_up(animate=False)
+
+    def _board(self, width: int) -> RenderableType:
+        s = self.session
+        names = screen.seat_names(s.cat, s.game, s.bot_names)
+        return Group(render.rooms(s.game, s.cat, width), Text(""),
+                     render.tracks(s.game, s.cat, width), Text(""),
+                     render.time_track(s.game, s.cat, width), Text(""),
+                     render.crew(s.game, s.cat, -1, names))
+
+    def _show_review(self) -> None:
+        if self.reviewing:
+            return
+        self.reviewing = True
+        s = self.session
+        width = max(40, self.size.width // 2)
+        log, _ = screen.log_lines(s.game, 0, s.lang, None)
+        self.push_screen(ReviewScreen(screen.result_view(s.game, s.cat, s.lang), self._board(width),
+                                      log, s.cat))
+
+    # --- bots ------------------------------------------------------------------------------------
+    def _schedule_bot(self) -> None:
+        if self.bot_pending:
+            return
+        self.bot_pending = True
+        if self.bot_delay > 0:
+            self.set_timer(self.bot_delay, self._bot_move)
+        else:
+            self.call_later(self._bot_move)
+
+    def _bot_move(self) -> None:
+        self.bot_pending = False
+        if self.session.bot_to_move:
+            self.session.bot_step()
+        self.refresh_all()
+
+    # --- choosing --------------------------------------------------------------------------------
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "options":
+            self.pick(event.option_index)
+
+    def on_key(self, event: Key) -> None:
+        if not event.character or not event.character.isdigit() or not self.shown:
+            return
+        if self.screen is not self.screen_stack[0]:  # a dialog is open
+            return
+        event.stop()
+        if event.character == "0" and not self.typed and 0 in self.keys:  # End the turn
+            self.pick(self.keys.index(0))
+            return
+        count = max(self.keys, default=0)
+        result = digit(self.typed, event.character, count)
+        self.typed = result.typed
+        if result.choose >= 0:
+            self.pick(self.keys.index(result.choose + 1))
+        elif result.highlight >= 0:
+            self.query_one("#options", OptionList).highlighted = self.keys.index(result.highlight + 1)
+        else:
+            self.notify(self.session.cat.get("ui", "bad_number", low=1, high=count),
+                        severity="warning")
+
+    def pick(self, index: int) -> None:
+        """Choose the option at ``index`` of the list: a group asks its minutes, a lethal choice
+        asks first."""
+        if not 0 <= index < len(self.shown) or self.session.bot_to_move:
+            return
+        option = self.shown[index]
+        if option.is_group:
+            subs = self.session.minute_options(option)
+            labels = [self._sub_label(i, o) for i, o in enumerate(subs, 1)]
+            best, note = self.session.suggestion(option)
+            if best >= 0:
+                labels[best].append("  " + note, style="bold green")
+            question = option.group.question if option.group else ""
+
+            def picked(choice: int | None) -> None:
+                if choice is not None:
+                    self._confirm_and_apply(subs[choice])
+
+            self.push_screen(PickScreen(question, labels, self.session.cat, max(best, 0)), picked)
+            return
+        self._confirm_and_apply(option)
+
+    def _sub_label(self, number: int, option: Option) -> Text:
+        text = Text(f"{number:>2} ", style="bold")
+        text.append(option.label, style="bold red" if option.lethal else "red" if option.warn else "")
+        if option.preview:
+            text.append(" " + option.preview, style="dim")
+        return text
+
+    def _confirm_and_apply(self, option: Option) -> None:
+        if not option.lethal:
+            self.apply(option)
+            return
+        cat = self.session.cat
+        question = cat.get("term_tui", "confirm_lethal", choice=option.label.split(" ⚠ ")[0],
+                           warnings="\n".join("⚠ " + w for w in option.warnings))
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.apply(option)
+
+        self.push_screen(ConfirmScreen(question, cat, danger=True), answered)
+
+    def apply(self, option: Option) -> None:
+        self.session.choose(option)
+        self.refresh_all()
+
+    # --- commands --------------------------------------------------------------------------------
+    def action_undo(self) -> None:
+        if self.session.undo():
+            self.notify(self.session.cat.raw("term_tui", "undone"))
+            self.refresh_all()
+        else:
+            self.notify(self.session.cat.raw("term_tui", "no_undo"), severity="warning")
+
+    def action_legend(self) -> None:
+        self.push_screen(LegendScreen(render.legend(self.session.cat), self.session.cat))
+
+    def action_save(self) -> None:
+        """Ask for the file (the autosave file by default) and save there."""
+        cat = self.session.cat
+
+        def chosen(file: str | None) -> None:
+            if not file:
+                return
+            path = Path(file).expanduser()
+            try:
+                self.session.save(path)
+            except OSError as exc:
+                self.notify(cat.get("ui", "save_failed", file=file, error=exc.strerror or str(exc)),
+                            severity="error")
+                return
+            self.saved_to = path
+            self.notify(cat.get("ui", "saved", file=file))
+
+        self.push_screen(SaveScreen(str(self.session.save_path), cat), chosen)
+
+    def action_language(self) -> None:
+        langs = available()
+        current = self.session.lang
+        nxt = langs[(langs.index(current) + 1) % len(langs)] if current in langs else langs[0]
+        self.session.set_lang(nxt)
+        self.notify(self.session.cat.raw("meta", "name") if "name" in self.session.cat.section("meta")
+                    else nxt)
+        self.refresh_all()
+
+    def action_request_quit(self) -> None:
+        if self.reviewing:
+            self.exit(0)
+            return
+        if isinstance(self.screen, ConfirmScreen):
+            return
+        cat = self.session.cat
+        question = cat.get("term_tui", "confirm_quit", file=str(self.session.save_path))
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                self.saved_to = self.session.save()
+            except OSError as exc:
+                self.notify(cat.get("ui", "save_failed", file=str(self.session.save_path),
+                                    error=exc.strerror or str(exc)), severity="error")
+                return
+            self.exit(0)
+
+        self.push_screen(ConfirmScreen(question, cat), answered)
+
+
+__all__ = ["GameApp"]

@@ -1,0 +1,216 @@
+"""Rich renderables for the full-screen app, sized to the space they get: the rooms, the disaster
+tracks, the time track and the status line, in a compact form (symbols, abbreviations) for an 80×24
+terminal and the line mode's tables (``terminal/board.py``) when there is room."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ...i18n import Catalog
+from ...i18n import names as n
+from ...rules import SEA, Game
+from ...rules.state import HIGH, LOW, OVER
+from .. import board
+from ..board import GNOME_STYLE, TRACK_STYLE
+
+FIRE, LOW_WATER, HIGH_WATER, BLOCKED, GHOST, TOKEN = "▲", "≈", "≋", "✖", "◆", "!"
+
+
+def short_name(cat: Catalog, g: Game, room: int, width: int) -> str:
+    name = n.room_short(cat, g, room) if room != SEA else cat.raw("room_format", "sea_short")
+    return name if len(name) <= width else name[: max(1, width - 1)] + "…"
+
+
+def gnome_tag(cat: Catalog, g: Game, number: int, decider: int) -> Text:
+    gn = g.gnomes[number]
+    text = Text(("▶" if number == decider else "") + n.gnome_short(cat, g, number),
+                style=GNOME_STYLE.get(gn.colour, "bold"))
+    if gn.fainted:
+        text.append("z", style="italic magenta")
+    return text
+
+
+def rooms(g: Game, cat: Catalog, width: int) -> RenderableType:
+    """One line a room: name, fire and water, hatches (blocked ones marked), the gnomes there."""
+    if width >= 72:
+        return board.submarine(g, cat, g.decider)
+    name_w = 14 if width >= 56 else 9
+    lines = [Text(cat.raw("ui", "submarine"), style="bold")]
+    for room in [*g.data.rooms, SEA]:
+        here = [gn.number for gn in g.gnomes if gn.on_board and gn.room == room]
+        if room == SEA and not here:
+            continue
+        line = Text(short_name(cat, g, room, name_w).ljust(name_w),
+                    style="bold cyan" if room == SEA else "bold")
+        state = Text()
+        if room != SEA:
+            if g.fire[room]:
+                state.append(FIRE, style="bold red")
+            if g.water[room] == HIGH:
+                state.append(HIGH_WATER, style="bold blue")
+            elif g.water[room] == LOW:
+                state.append(LOW_WATER, style="cyan")
+        line.append(" ")
+        line.append_text(state)
+        line.append(" " * (3 - state.cell_len))
+        for h, other in g.data.exits[room]:
+            label = str(other) if other != SEA else "~"
+            if g.blocked[h]:
+                line.append(BLOCKED + label + " ", style="bold red")
+            else:
+                line.append(label + " ", style="dim")
+        line.pad_right(max(0, name_w + 14 - line.cell_len))
+        for number in here:
+            line.append_text(gnome_tag(cat, g, number, g.decider))
+            line.append(" ")
+        line.truncate(width, overflow="ellipsis")
+        lines.append(line)
+    return Group(*lines)
+
+
+def tracks(g: Game, cat: Catalog, width: int) -> RenderableType:
+    """The three disaster tracks as bars, with their values."""
+    if width >= 60:
+        return board.disaster_tracks(g, cat)
+    length = g.data.track_length
+    stars = set(g.data.reset_stars)
+    label_w = max(3, min(12, width - length - 6, max(len(n.track(cat, g, i)) for i in range(3))))
+    lines = []
+    for index, name in enumerate(g.data.tracks):
+        value = g.tracks[index]
+        line = Text(n.track(cat, g, index)[:label_w].ljust(label_w), style=TRACK_STYLE.get(name, ""))
+        line.append(" ")
+        for space in range(1, length + 1):
+            if space == length:
+                line.append("☠", style="bold red" if value >= length else "red")
+            elif space <= value:
+                line.append("■", style=TRACK_STYLE.get(name, "bold"))
+            else:
+                line.append("☆" if space in stars else "·", style="dim")
+        line.append(f" {value}", style="bold red" if value >= length - 2 else "")
+        lines.append(line)
+    return Group(*lines)
+
+
+def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
+    """The time track as a ruler, one column a space from the furthest keeper down: icons,
+    keepers (top of a stack), ghost and destruction tokens; then the turn order."""
+    if width >= 100:
+        return board.time_track(g, cat, width)
+    data = g.data
+    on = g.on_track()
+    marks = [gn.keeper for gn in on] + [s for s in g.tokens if s >= 0] + [max(g.ghost, 0)]
+    label_keys = ("col_space", "row_icons", "row_keepers", "row_ghost")
+    label_w = min(10, max(len(cat.raw("ui", k)) for k in label_keys) + 1)
+    cols = max(10, width - label_w - 1)
+    # a full window even when every keeper is near the end (on 0: the game's last turns)
+    hi = max(max(marks), min(max(data.start_spaces.values()), cols - 1))
+    lo = max(0, hi - cols + 1)
+    spaces = list(range(hi, lo - 1, -1))
+
+    def row(label: str) -> Text:
+        return Text(label[: label_w - 1].ljust(label_w), style="dim")
+
+    scale, icons, keepers, ghost = (row(cat.raw("ui", "col_space")), row(cat.raw("ui", "row_icons")),
+                                    row(cat.raw("ui", "row_keepers")), row(cat.raw("ui", "row_ghost")))
+    top = {}
+    for gn in sorted(on, key=lambda x: x.arrival):
+        top[gn.keeper] = gn  # the last to arrive is on top
+    live = g.phase != OVER and g.active >= 0 and g.gnomes[g.active].on_board and g.ghost >= 0
+    skip = 0
+    for s in spaces:
+        if skip:
+            skip -= 1
+        elif s % 5 == 0:
+            label = str(s)
+            scale.append(label, style="bold" if s % 10 == 0 else "dim")
+            skip = len(label) - 1
+        else:
+            scale.append(" ")
+        ev, it = s in data.event_icons, s in data.item_icons
+        icons.append("*" if ev and it else "E" if ev else "I" if it else "·",
+                     style="yellow" if ev else "green" if it else "dim")
+        if s in top:
+            gn = top[s]
+            keepers.append(n.gnome_short(cat, g, gn.number)[0],
+                           style=GNOME_STYLE.get(gn.colour, "bold"))
+        else:
+            keepers.append(" ")
+        tokens = [t for t, sp in enumerate(g.tokens) if sp == s]
+        if tokens:
+            ghost.append(TOKEN, style="bold red")
+        elif live and s == g.ghost:
+            ghost.append(GHOST, style="bold")
+        else:
+            ghost.append(" ")
+    order = Text(cat.raw("ui", "turn_order") + ": ", style="dim")
+    for i, number in enumerate(g.turn_order()):
+        if i:
+            order.append(" ", style="dim")
+        order.append_text(gnome_tag(cat, g, number, -1))
+        order.append(str(g.gnomes[number].keeper))
+    placed = [(t, s) for t, s in enumerate(g.tokens) if s >= 0]
+    for t, s in placed:
+        order.append(f" {TOKEN}{cat.raw('tokens_short', data.tokens[t])}{s}", style="bold red")
+    title = Text(cat.raw("ui", "time_track"), style="bold")
+    return Group(title, scale, icons, keepers, ghost, order)
+
+
+def status(g: Game, cat: Catalog, viewer: int, bot_names: dict[int, str], width: int) -> Text:
+    """Whose turn, the minute, and the viewer's gnomes: where, fainted, items."""
+    out = Text()
+    out.append(cat.get("term_tui", "turn", turn=g.turn), style="bold")
+    if g.is_over:
+        out.append(" · " + cat.raw("ui", "game_over"), style="bold red")
+    else:
+        seat = g.player_to_move
+        who = n.gnome(cat, g, g.decider)
+        player = cat.get("ui", "player", seat=seat + 1)
+        if seat in bot_names:
+            player = cat.get("ui", "bot_player", seat=seat + 1, bot=bot_names[seat])
+        out.append(" · ")
+        out.append(who, style=GNOME_STYLE.get(g.gnomes[g.decider].colour, "bold"))
+        out.append(f" ({player})")
+        if g.active >= 0 and g.ghost >= 0:
+            out.append(" · " + GHOST + " " + cat.get("ui", "minutes_left", minutes=g.ghost))
+    hidden = g.config.has("mad-gnomes") and not g.is_over
+    for gn in g.gnomes:
+        if gn.player != viewer:
+            continue
+        out.append("  │  ", style="dim")
+        out.append(n.gnome_short(cat, g, gn.number), style=GNOME_STYLE.get(gn.colour, "bold"))
+        if not gn.alive:
+            out.append(" " + cat.raw("ui", "dead"), style="red")
+            continue
+        if gn.abandoned:
+            out.append(" " + cat.raw("ui", "abandoned"), style="magenta")
+            continue
+        out.append(" " + short_name(cat, g, gn.room, 12 if width < 120 else 30))
+        if gn.fainted:
+            out.append(" " + cat.raw("ui", "fainted"), style="bold magenta")
+        hand = n.items(cat, g, sorted(gn.hand)) if gn.hand else cat.raw("ui", "empty_hand")
+        out.append(": " + hand, style="" if not hidden or gn.player == viewer else "dim")
+    return out
+
+
+def crew(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str]) -> RenderableType:
+    return board.crew(g, cat, viewer, seat_names)
+
+
+def legend(cat: Catalog) -> Table:
+    """The symbols of the screen, explained."""
+    t = Table.grid(padding=(0, 2))
+    rows = [(FIRE, "bold red", "fire"), (LOW_WATER, "cyan", "low_water"),
+            (HIGH_WATER, "bold blue", "high_water"), (BLOCKED + "3", "bold red", "blocked"),
+            ("~", "", "sea"), ("▶", "bold", "decider"), ("z", "italic magenta", "fainted"),
+            ("E", "yellow", "event_icon"), ("I", "green", "item_icon"), ("*", "yellow", "both_icons"),
+            (GHOST, "bold", "ghost"), (TOKEN, "bold red", "token"), ("■", "", "track"),
+            ("☆", "dim", "star"), ("☠", "red", "skull"), ("⚠", "bold red", "warning")]
+    for symbol, style, key in rows:
+        t.add_row(Text(symbol, style=style), Text(cat.raw("term_tui", "legend_" + key)))
+    return t
+
+
+__all__ = ["crew", "legend", "rooms", "status", "time_track", "tracks"]

@@ -1,0 +1,205 @@
+"""Modal screens of the full-screen app: a yes/no question, a list to pick from (a repair's
+minutes), the legend of symbols, and the review at the end of a game."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Key
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option as ListOption
+
+from ...i18n import Catalog
+from .keys import digit
+
+MODAL_CSS = """
+ModalScreen { align: center middle; }
+#dialog { width: auto; max-width: 90%; height: auto; max-height: 90%; border: thick $accent;
+          background: $surface; padding: 0 1; }
+#dialog.danger { border: thick $error; }
+#dlg-question { width: auto; max-width: 100%; height: auto; }
+#dlg-keys { color: $text-muted; height: auto; }
+#picks { height: auto; max-height: 18; min-width: 30; }
+"""
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A question answered with y (or Enter) / n (or Escape)."""
+
+    DEFAULT_CSS = MODAL_CSS + """
+    ConfirmScreen #dialog { width: 72; max-width: 100%; }
+    ConfirmScreen #dlg-question { width: 100%; }
+    """
+    BINDINGS = [Binding("y,enter", "answer(True)", show=False),
+                Binding("n,escape", "answer(False)", show=False)]
+
+    def __init__(self, question: str, cat: Catalog, danger: bool = False) -> None:
+        super().__init__()
+        self.question = question
+        self.cat = cat
+        self.danger = danger
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="danger" if self.danger else ""):
+            yield Static(Text(self.question, style="bold"), id="dlg-question")
+            yield Static(self.cat.raw("term_tui", "yes_no"), id="dlg-keys")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class PickScreen(ModalScreen[int | None]):
+    """Pick one line of a list (number keys, arrows and Enter, or the mouse); Escape goes back."""
+
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS = [Binding("escape", "back", show=False)]
+
+    def __init__(self, question: str, labels: list[Text], cat: Catalog, start: int = 0) -> None:
+        super().__init__()
+        self.question = question
+        self.labels = labels
+        self.cat = cat
+        self.typed = ""
+        self.start = start  # the line highlighted first (the suggested minutes)
+
+    def on_mount(self) -> None:
+        picks = self.query_one("#picks", OptionList)
+        picks.highlighted = self.start
+        picks.focus()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(self.question, style="bold"), id="dlg-question")
+            yield OptionList(*[ListOption(label) for label in self.labels], id="picks")
+            yield Static(self.cat.raw("term_tui", "pick_keys"), id="dlg-keys")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option_index)
+
+    def on_key(self, event: Key) -> None:
+        if event.character and event.character.isdigit():
+            event.stop()
+            result = digit(self.typed, event.character, len(self.labels))
+            self.typed = result.typed
+            if result.choose >= 0:
+                self.dismiss(result.choose)
+            elif result.highlight >= 0:
+                self.query_one("#picks", OptionList).highlighted = result.highlight
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+
+class SaveScreen(ModalScreen[str | None]):
+    """The file to save to, prefilled with the autosave file; Enter saves, Escape cancels."""
+
+    DEFAULT_CSS = MODAL_CSS + "#file { width: 70; max-width: 100%; }"
+    BINDINGS = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self, path: str, cat: Catalog) -> None:
+        super().__init__()
+        self.path = path
+        self.cat = cat
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(self.cat.raw("term_tui", "save_as"), style="bold"), id="dlg-question")
+            yield Input(self.path, id="file")
+            yield Static(self.cat.raw("term_tui", "save_keys"), id="dlg-keys")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PassScreen(Screen[None]):
+    """Mad Gnomes with several humans at one keyboard: the board is hidden until the next player
+    (whose hand is private) presses Enter."""
+
+    DEFAULT_CSS = """
+    PassScreen { align: center middle; }
+    #pass { width: auto; max-width: 90%; height: auto; border: thick $accent; padding: 1 2; }
+    """
+    BINDINGS = [Binding("enter", "go", show=False)]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.text, style="bold"), id="pass")
+
+    def action_go(self) -> None:
+        self.dismiss(None)
+
+
+class LegendScreen(ModalScreen[None]):
+    """The symbols of the board and the keys."""
+
+    DEFAULT_CSS = MODAL_CSS + "LegendScreen #dialog { width: 80; max-width: 100%; height: auto; }"
+    BINDINGS = [Binding("escape,question_mark,q,enter", "close", show=False)]
+
+    def __init__(self, body: RenderableType, cat: Catalog) -> None:
+        super().__init__()
+        self.body = body
+        self.cat = cat
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dialog"):
+            yield Static(Text(self.cat.raw("term_tui", "legend_title"), style="bold"))
+            yield Static(self.body)
+            yield Static(Text(self.cat.raw("term_tui", "keys_help")))
+            yield Static(self.cat.raw("term_tui", "close_keys"), id="dlg-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ReviewScreen(Screen[None]):
+    """The end of the game: the result, the final board and the whole log, until the player
+    leaves (q, Escape or Enter)."""
+
+    DEFAULT_CSS = """
+    ReviewScreen { layout: vertical; }
+    #review-main { height: 1fr; }
+    #review-board { width: 1fr; height: 1fr; }
+    #review-log { width: 1fr; height: 1fr; border-left: solid $accent; }
+    """
+    BINDINGS = [Binding("q,escape,enter", "leave", "Leave")]
+
+    def __init__(self, result: RenderableType, board: RenderableType, log: list[Text],
+                 cat: Catalog) -> None:
+        super().__init__()
+        self.result = result
+        self.board = board
+        self.log_lines = log
+        self.cat = cat
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="review-main"):
+            with VerticalScroll(id="review-board"):
+                yield Static(Group(self.result, self.board), id="review-board-body")
+            yield RichLog(id="review-log", wrap=True, markup=False, highlight=False, min_width=20)
+        yield Static(Text(self.cat.raw("term_tui", "review_keys"), style="reverse"), id="review-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#review-board", VerticalScroll).focus()  # arrows scroll the board
+        log = self.query_one("#review-log", RichLog)
+        log.write(Text(self.cat.raw("ui", "full_log"), style="bold underline"))
+        for line in self.log_lines:
+            log.write(line)
+
+    def action_leave(self) -> None:
+        self.app.exit(0)
+
+
+__all__ = ["ConfirmScreen", "LegendScreen", "PassScreen", "PickScreen", "ReviewScreen",
+           "SaveScreen"]

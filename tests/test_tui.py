@@ -1,0 +1,577 @@
+"""The full-screen terminal game (terminal/tui), driven by Textual's pilot: a whole game played by
+keys, snapshots of the screen's text at 80×24 and 160×50, undo, warnings before lethal choices,
+quit confirmation with autosave, resizing, "go to room N" and the route to the line mode."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import random
+from argparse import Namespace
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Input, RichLog
+
+from rednovember.bots import make_bot
+from rednovember.bots.heuristic import decide
+from rednovember.cli import build_parser
+from rednovember.i18n import available, catalog
+from rednovember.rules import Action, Config, Game, new_game
+from rednovember.rules.serialize import from_json
+from rednovember.terminal.tui import GameApp, Session, wants_plain
+from rednovember.terminal.tui.keys import Digit, digit
+from rednovember.terminal.tui.screens import (
+    ConfirmScreen,
+    LegendScreen,
+    PassScreen,
+    PickScreen,
+    ReviewScreen,
+    SaveScreen,
+)
+from rednovember.terminal.tui.session import END
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+SHOTS = Path(__file__).parent.parent / "artifacts" / "screenshots"
+
+
+def screen_text(app: GameApp) -> str:
+    """The screen as plain text, as the terminal shows it (no colours)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return "\n".join(line.rstrip() for line in console.export_text(styles=False).splitlines())
+
+
+def drive(app: GameApp, size: tuple[int, int],
+          script: Callable[[Pilot[int]], Awaitable[None]]) -> None:
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(run())
+
+
+async def settle(pilot: Pilot[int], app: GameApp) -> None:
+    """Wait until the bots have moved and a human (or the review) is asked."""
+    for _ in range(5000):
+        await pilot.pause()
+        if app.reviewing or (not app.session.bot_to_move and app.shown):
+            return
+    raise AssertionError("the bots never stopped")
+
+
+def session(game: Game, bots: dict[int, str] | None = None, tmp: Path | None = None) -> Session:
+    names = bots or {}
+    return Session(game, {s: make_bot(b, s + 1) for s, b in names.items()}, names,
+                   save_path=(tmp or Path("/nonexistent")) / "autosave.json")
+
+
+async def press_option(pilot: Pilot[int], app: GameApp, index: int) -> None:
+    """Type the number of the option at ``index`` (End the turn is 0)."""
+    for key in str(app.keys[index]):
+        await pilot.press(key)
+    if app.typed:  # a prefix of a longer number: Enter chooses the highlighted one
+        await pilot.press("enter")
+    await pilot.pause()
+
+
+def test_a_whole_game_is_played_by_keys_with_bots_on_the_other_seats(tmp_path: Path) -> None:
+    game = new_game(Config(3, None, frozenset(), 11))
+    app = GameApp(session(game, {1: "heuristic", 2: "heuristic"}, tmp_path), bot_delay=0)
+    moves = 0
+
+    async def script(pilot: Pilot[int]) -> None:
+        nonlocal moves
+        while True:
+            await settle(pilot, app)
+            if app.reviewing:
+                break
+            g = app.session.game
+            want = decide(g, g.player_to_move)  # what a sensible player picks, typed as a number
+            index = next(i for i, o in enumerate(app.shown) if want in o.actions[:1] or
+                         (o.is_group and want in o.actions))
+            before = len(g.history)
+            option = app.shown[index]
+            await press_option(pilot, app, index)
+            if option.is_group:
+                assert isinstance(app.screen, PickScreen)
+                for _ in range(option.actions.index(want)):
+                    await pilot.press("down")
+                await pilot.press("enter")
+                await pilot.pause()
+            if isinstance(app.screen, ConfirmScreen):  # a warned choice the bot makes anyway
+                await pilot.press("y")
+                await pilot.pause()
+            assert len(app.session.game.history) > before
+            moves += 1
+        assert isinstance(app.screen, ReviewScreen)
+        text = screen_text(app)
+        assert "Game over" in text and "Submarine" in text  # the result and the final board
+        review_log = app.screen.query_one("#review-log", RichLog)
+        assert len(review_log.lines) > len(app.session.game.log)  # the whole log, scrollable
+        app.save_screenshot("tui_review_160x50.svg", str(SHOTS))
+        await pilot.press("q")
+
+    drive(app, (160, 50), script)
+    assert app.session.game.is_over
+    assert moves > 3
+    assert app.return_code == 0
+
+
+def snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n", "utf-8")
+    assert text + "\n" == path.read_text("utf-8"), f"screen differs from {path}"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+def test_the_screen_matches_its_snapshot(size: tuple[int, int]) -> None:
+    game = new_game(Config(3, None, frozenset(), 7))
+    app = GameApp(session(game, {1: "heuristic", 2: "heuristic"}), bot_delay=0)
+    texts: list[str] = []
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await press_option(pilot, app, 0)  # open a hatch: the question is "go through or stay?"
+        await settle(pilot, app)
+        texts.append(screen_text(app))
+        app.save_screenshot(f"tui_{size[0]}x{size[1]}.svg", str(SHOTS))
+
+    drive(app, size, script)
+    text = texts[0]
+    lines = text.splitlines()
+    assert len(lines) == size[1] and max(len(line) for line in lines) <= size[0]
+    # what matters is in view at both sizes: rooms, the three tracks, the time track, the log
+    # since the last move, the question and its options
+    for needle in ("Submarine", "Asphyx", "Heat", "Pressure", "Time track", "10 Capta",
+                   "Since you last acted", "go through or", "1 Go through"):
+        assert needle in text, needle
+    snapshot(f"tui_{size[0]}x{size[1]}.txt", text)
+
+
+def test_undo_takes_back_a_move_and_not_a_roll(tmp_path: Path) -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game, tmp=tmp_path), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        first = [o.label for o in app.shown]
+        index = next(i for i, o in enumerate(app.shown) if o.actions[0].kind == "open")
+        await press_option(pilot, app, index)
+        assert app.session.game.history[-1].kind == "open"
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.session.game.history == []
+        assert [o.label for o in app.shown] == first
+        await pilot.press("u")  # nothing left: a notice, the game unchanged
+        await pilot.pause()
+        assert app.session.game.history == []
+
+    drive(app, (80, 24), script)
+
+
+def lethal_position() -> tuple[Game, Action]:
+    """A position, reached by a bot's play, where a legal action carries a lethal warning."""
+    for seed in range(1, 60):
+        g = new_game(Config(3, None, frozenset(), seed))
+        bot = make_bot("heuristic", seed)
+        for _ in range(400):
+            if g.is_over:
+                break
+            s = Session(g)
+            lethal = [o for o in s.options() if o.lethal and not o.is_group]
+            if lethal:
+                return g, lethal[0].actions[0]
+            g.apply(bot.choose(g))
+    raise AssertionError("no lethal choice found")
+
+
+def test_a_lethal_choice_asks_before_it_is_applied(tmp_path: Path) -> None:
+    game, action = lethal_position()
+    app = GameApp(session(game, tmp=tmp_path), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        index = next(i for i, o in enumerate(app.shown) if o.actions == [action])
+        before = len(app.session.game.history)
+        app.pick(index)
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "⚠" in screen_text(app)
+        app.save_screenshot("tui_lethal_80x24.svg", str(SHOTS))
+        await pilot.press("n")
+        await pilot.pause()
+        assert len(app.session.game.history) == before  # "no" applies nothing
+        app.pick(index)
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.session.game.history[before] == action
+
+    drive(app, (80, 24), script)
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+c"])
+def test_quitting_asks_then_saves_the_game(tmp_path: Path, key: str) -> None:
+    game = new_game(Config(1, 3, frozenset(), 9))
+    app = GameApp(session(game, tmp=tmp_path), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
+                                            if o.actions[0].kind == "open"))
+        await pilot.press(key)
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")  # not quitting: the game goes on, nothing saved
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert not (tmp_path / "autosave.json").exists()
+        await pilot.press(key)
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert app.return_code == 0
+    text = (tmp_path / "autosave.json").read_text("utf-8")
+    saved = from_json(text)
+    assert saved.history == app.session.game.history and len(saved.history) == 1
+    assert json.loads(text)["seats"] == ["human"]
+    assert app.saved_to == tmp_path / "autosave.json"
+
+
+def test_resizing_keeps_everything_in_view() -> None:
+    game = new_game(Config(3, None, frozenset(), 7))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        small = screen_text(app)
+        assert "Crew" not in small and "Time track" in small
+        await pilot.resize_terminal(160, 50)
+        await pilot.pause()
+        big = screen_text(app)
+        assert len(big.splitlines()) == 50
+        assert "Crew" in big and "Time track" in big and "Pressure" in big
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        again = screen_text(app)  # the board column as before (the log may wrap differently)
+        assert [line[:38] for line in again.splitlines()] == [line[:38] for line in small.splitlines()]
+
+    drive(app, (80, 24), script)
+
+
+def test_go_to_a_room_is_one_choice() -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        index = next(i for i, o in enumerate(app.shown) if len(o.actions) == 2)
+        option = app.shown[index]
+        assert option.label.startswith("Go to room")
+        room = option.actions[0].arg
+        mover = app.session.game.active
+        await press_option(pilot, app, index)
+        g = app.session.game
+        assert [a.kind for a in g.history] == ["open", "enter"]
+        assert g.gnomes[mover].room == room
+        await pilot.press("u")  # one undo takes back the whole move
+        await pilot.pause()
+        assert app.session.game.history == []
+
+    drive(app, (80, 24), script)
+
+
+def test_repairs_show_where_the_ghost_ends_and_what_the_keeper_meets() -> None:
+    for seed in range(1, 40):
+        g = new_game(Config(3, None, frozenset(), seed))
+        bot = make_bot("heuristic", seed)
+        for _ in range(200):
+            if g.is_over:
+                break
+            s = Session(g)
+            for option in s.options():
+                if option.is_group:
+                    sub = s.minute_options(option)[0]
+                    a = sub.actions[0]
+                    assert sub.preview.startswith(f"→◆{g.ghost - a.minutes}") or \
+                        "low water" in option.label
+                    return
+            g.apply(bot.choose(g))
+    raise AssertionError("no repair found")
+
+
+def test_language_key_switches_all_texts() -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.press("l")  # en -> es (the catalogs in alphabetical order: de en es fr pl ru)
+        await pilot.pause()
+        assert app.session.lang == "es"
+        assert "Leyenda" not in screen_text(app) and "leyenda" in screen_text(app)
+
+    drive(app, (80, 24), script)
+
+
+def test_play_uses_the_line_mode_with_plain_or_without_a_terminal() -> None:
+    assert wants_plain(build_parser().parse_args(["play", "--plain"]))
+    assert wants_plain(Namespace(plain=True))
+    assert wants_plain(Namespace(plain=False))  # pytest's stdin and stdout are no terminal
+
+
+def test_s_saves_to_the_file_typed_and_the_save_loads(tmp_path: Path) -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game, tmp=tmp_path), bot_delay=0)
+    target = tmp_path / "mine.json"
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await press_option(pilot, app, 0)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveScreen)
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, SaveScreen)
+
+    drive(app, (80, 24), script)
+    saved = from_json(target.read_text("utf-8"))
+    assert saved.history == app.session.game.history != []
+    assert app.saved_to == target
+
+
+def test_the_legend_explains_the_symbols() -> None:
+    app = GameApp(session(new_game(Config(1, 3, frozenset(), 5))), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, LegendScreen)
+        text = screen_text(app)
+        assert "Legend" in text and "blocked hatch" in text and "high water" in text
+        app.save_screenshot("tui_legend_80x24.svg", str(SHOTS))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, LegendScreen)
+
+    drive(app, (80, 24), script)
+
+
+def test_mad_gnomes_hides_the_board_when_the_keyboard_changes_hands() -> None:
+    game = new_game(Config(2, None, frozenset({"mad-gnomes"}), 3))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        first = app.session.seat
+        for _ in range(200):  # play until the other human decides
+            if app.session.seat != first:
+                break
+            option = app.shown[-1]  # e.g. end the turn / take no action
+            if option.is_group:
+                option = app.shown[0]
+            app.pick(app.shown.index(option))
+            await pilot.pause()
+            if isinstance(app.screen, (ConfirmScreen, PickScreen)):
+                await pilot.press("enter")
+                await pilot.pause()
+        assert app.session.seat != first
+        assert isinstance(app.screen, PassScreen)
+        text = screen_text(app)
+        assert f"Player {app.session.seat + 1}" in text and "Submarine" not in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Submarine" in screen_text(app)
+
+    drive(app, (80, 24), script)
+
+
+def test_number_keys_choose_at_once_or_wait_for_a_second_digit() -> None:
+    assert digit("", "3", 9) == Digit("", 2, -1)
+    assert digit("", "1", 12) == Digit("1", -1, 0)  # 1 or 10-12: highlight 1, wait
+    assert digit("1", "2", 12) == Digit("", 11, -1)
+    assert digit("1", "5", 12) == Digit("", 4, -1)  # no 15: the new digit alone
+    assert digit("", "2", 12) == Digit("", 1, -1)
+    assert digit("", "0", 5) == Digit("", -1, -1)
+    assert digit("", "7", 5) == Digit("", -1, -1)
+
+
+def test_a_game_of_bots_is_shown_move_by_move_and_ends_in_the_review() -> None:
+    game = new_game(Config(2, None, frozenset(), 4))
+    app = GameApp(session(game, {0: "heuristic", 1: "heuristic"}), bot_delay=0)
+    drawn: list[int] = []  # the number of actions played at each redraw
+    redraw = app.refresh_all
+
+    def counting() -> None:
+        drawn.append(len(app.session.game.history))
+        redraw()
+
+    app.refresh_all = counting  # type: ignore[method-assign]
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ReviewScreen)
+        app.save_screenshot("tui_review_80x24.svg", str(SHOTS))
+        assert "Game over" in screen_text(app)
+        await pilot.press("enter")
+
+    drive(app, (80, 24), script)
+    assert app.return_code == 0 and app.session.game.is_over
+    # the screen was redrawn after every single action of the bots
+    assert set(range(len(app.session.game.history) + 1)) <= set(drawn)
+
+
+def test_a_repairs_minutes_are_picked_in_a_dialog(tmp_path: Path) -> None:
+    for seed in range(1, 40):
+        g = new_game(Config(3, None, frozenset(), seed))
+        bot = make_bot("heuristic", seed)
+        for _ in range(200):
+            if g.is_over or any(o.is_group for o in Session(g).options()):
+                break
+            g.apply(bot.choose(g))
+        if not g.is_over:
+            break
+    app = GameApp(session(g, tmp=tmp_path), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        index = next(i for i, o in enumerate(app.shown) if o.is_group)
+        group = app.shown[index]
+        await press_option(pilot, app, index)
+        assert isinstance(app.screen, PickScreen)
+        app.save_screenshot("tui_minutes_80x24.svg", str(SHOTS))
+        await pilot.press("escape")  # back: nothing applied
+        await pilot.pause()
+        assert not isinstance(app.screen, PickScreen)
+        before = len(app.session.game.history)
+        await press_option(pilot, app, index)
+        await pilot.press("2")
+        await pilot.pause()
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+            await pilot.pause()
+        assert app.session.game.history[before] == group.actions[1]
+
+    drive(app, (80, 24), script)
+
+
+def test_the_keys_line_fits_80_columns_in_every_language() -> None:
+    for lang in available():
+        assert len(catalog(lang).raw("term_tui", "keys_bar")) <= 79, lang
+
+
+def test_a_click_on_an_option_chooses_it() -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        first = app.shown[0]
+        assert await pilot.click("#options", offset=(3, 0))
+        await pilot.pause()
+        assert app.session.game.history[:len(first.actions)] == first.actions
+
+    drive(app, (80, 24), script)
+
+
+def test_a_save_records_which_seats_are_bots(tmp_path: Path) -> None:
+    game = new_game(Config(3, None, frozenset(), 2))
+    s = session(game, {1: "heuristic", 2: "random"}, tmp_path)
+    path = s.save()
+    assert path == tmp_path / "autosave.json"
+    assert json.loads(path.read_text("utf-8"))["seats"] == ["human", "heuristic", "random"]
+    assert from_json(path.read_text("utf-8")).history == game.history
+
+
+def test_zero_always_ends_the_turn() -> None:
+    for seed in range(1, 40):
+        g = new_game(Config(3, None, frozenset(), seed))
+        bot = make_bot("heuristic", seed)
+        for _ in range(300):
+            if g.is_over or (END in g.legal_actions() and len(g.legal_actions()) > 2):
+                break
+            g.apply(bot.choose(g))
+        if not g.is_over:
+            break
+    app = GameApp(session(g), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        assert app.keys[[o.actions for o in app.shown].index([END])] == 0
+        assert sorted(k for k in app.keys if k) == list(range(1, len(app.keys)))
+        before = len(app.session.game.history)
+        await pilot.press("0")
+        await pilot.pause()
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+            await pilot.pause()
+        assert app.session.game.history[before] == END
+
+    drive(app, (80, 24), script)
+
+
+def test_the_minutes_dialog_starts_on_the_suggested_minutes() -> None:
+    """As the web page's default: the heuristic bot's choice, marked, highlighted first."""
+    found = 0
+    for seed in range(1, 30):
+        g = new_game(Config(3, None, frozenset(), seed))
+        bot = make_bot("heuristic", seed)
+        for _ in range(200):
+            if g.is_over:
+                break
+            s = Session(g)
+            groups = [o for o in s.options() if o.is_group]
+            if groups and g.phase == "move":
+                best, note = s.suggestion(groups[0])
+                if best >= 0:
+                    assert note.startswith("★ suggested")
+                    assert groups[0].actions[best] in groups[0].actions
+                    found += 1
+                    break
+            g.apply(bot.choose(g))
+        if found >= 3:
+            break
+    assert found
+
+
+def test_nonsense_keys_break_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random keys (digits, letters, arrows, Enter, Escape, y/n, undo, legend, save, language)
+    never crash the app, and the game stays a legal game of the engine."""
+    monkeypatch.chdir(tmp_path)  # letters typed into the save dialog name files here
+    rng = random.Random(5)
+    keys = list("0123456789abuyn?sl") + ["enter", "escape", "up", "down", "pageup", "pagedown",
+                                           "tab", "space"]
+    game = new_game(Config(2, None, frozenset(), 21))
+    app = GameApp(session(game, {1: "heuristic"}, tmp_path), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        for _ in range(250):
+            await pilot.press(rng.choice(keys))
+            if app.reviewing:
+                break
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    g = app.session.game
+    replayed = new_game(Config(2, None, frozenset(), 21))
+    for a in g.history:
+        assert a in replayed.legal_actions()
+        replayed.apply(a)
+    assert replayed.log == g.log
