@@ -9,9 +9,7 @@ nothing acknowledged is lost.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import threading
 import time
 import uuid
@@ -23,7 +21,7 @@ import httpx
 import pytest
 from pgcluster import cluster
 from sqlalchemy import create_engine, text
-from webtools import ROOT, Server, WsClient, auth, free_port, seated_game, take
+from webtools import ROOT, Server, WsClient, auth, free_port, seated_game, start_caddy, take
 
 Start = Callable[..., Server]
 
@@ -243,14 +241,7 @@ def test_the_compose_proxy_keeps_serving_when_one_process_dies(nodes: Start,
                                                                 tmp_path: Path) -> None:
     a, b = nodes(), nodes()
     port = free_port()
-    config = tmp_path / "Caddyfile"
-    config.write_text(_caddy_site((a.port, b.port)))
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
-           "XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
-           "SITE_ADDRESS": f"http://127.0.0.1:{port}"}
-    with (tmp_path / "caddy.log").open("wb") as out:
-        caddy = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter",
-                                  "caddyfile"], stdout=out, stderr=subprocess.STDOUT, env=env)
+    caddy = start_caddy(_caddy_site((a.port, b.port)), tmp_path, port)
     base = f"http://127.0.0.1:{port}"
     try:
         _wait(lambda: caddy.poll() is None and _healthy(base), timeout=20)

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import re
 import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 from stripproxy import StripProxy, strip_proxy
-from webtools import ROOT, Server, WsClient, free_port, new_game, take
+from webtools import ROOT, Server, WsClient, free_port, new_game, start_caddy, take
 
 from rednovember.web import logs
 from rednovember.web.options import add_arguments
@@ -140,14 +138,7 @@ def _caddy_example(upstream: int) -> str:
 def test_the_documented_caddy_example_serves_the_game_under_rn(server: Server,
                                                                 tmp_path: Path) -> None:
     port = free_port()
-    config = tmp_path / "Caddyfile"
-    config.write_text(_caddy_example(server.port))
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
-           "XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
-           "SITE_ADDRESS": f"http://127.0.0.1:{port}"}
-    with (tmp_path / "caddy.log").open("wb") as out:
-        caddy = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter",
-                                  "caddyfile"], stdout=out, stderr=subprocess.STDOUT, env=env)
+    caddy = start_caddy(_caddy_example(server.port), tmp_path, port)
     base = f"http://127.0.0.1:{port}/rn"
     try:
         deadline = time.monotonic() + 20

@@ -200,3 +200,16 @@ def auth(token: str) -> dict[str, str]:
 
 
 __all__ = ["Server", "WsClient", "auth", "free_port", "new_game", "seated_game", "take"]
+
+
+def start_caddy(config: str, tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
+    """A real ``caddy run`` on ``config`` (a Caddyfile whose site is ``{$SITE_ADDRESS}``) serving
+    http://127.0.0.1:PORT; its files and log stay in ``tmp_path``."""
+    path = tmp_path / "Caddyfile"
+    path.write_text(config)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
+           "XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
+           "SITE_ADDRESS": f"http://127.0.0.1:{port}"}
+    with (tmp_path / "caddy.log").open("wb") as out:
+        return subprocess.Popen(["caddy", "run", "--config", str(path), "--adapter", "caddyfile"],
+                                stdout=out, stderr=subprocess.STDOUT, env=env)

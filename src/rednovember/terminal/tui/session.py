@@ -6,8 +6,6 @@ drive it directly too."""
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,36 +16,16 @@ from ...i18n import names as n
 from ...i18n.describe import action_cost, describe_action, keeper_walk
 from ...i18n.warnings import action_warnings, warning_texts
 from ...rules import SEA, Action, ActionError, Game, can_undo, undo
-from ...rules.serialize import to_dict
 from ...rules.state import AFTER_ACTION, DECIDE, MOVE
+from ..app import default_autosave as autosave_path
 from ..menu import Entry, build_menu, minutes_menu
+from ..newgame import HUMAN, save_text
 
 # Warnings that mean a gnome dies or the game is thrown away: the app asks before applying them.
 LETHAL = frozenset({"dies_in_fire", "dies_in_flood", "no_way_out", "spread_fainted", "attack",
                     "abandon"})
 END = Action("end")
 NO_PREVIEW = frozenset({"open", "enter", "exit", "stay", "play"})
-
-
-HUMAN = "human"  # a seat's kind in a save's ``seats`` field (docs/formats.md)
-
-
-def autosave_path() -> Path:
-    """Where quitting saves the game (as in the line mode): ``$REDNOVEMBER_AUTOSAVE``, else
-    ``$XDG_STATE_HOME/rednovember/autosave.json`` (~/.local/state when unset)."""
-    env = os.environ.get("REDNOVEMBER_AUTOSAVE")
-    if env:
-        return Path(env).expanduser()
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "rednovember" / "autosave.json"
-
-
-def save_text(game: Game, bot_names: dict[int, str]) -> str:
-    """The save of ``game`` with the optional ``seats`` field: per seat ``"human"`` or the bot
-    playing it, so that ``--load`` brings the bots back."""
-    d = to_dict(game)
-    d["seats"] = [bot_names.get(seat, HUMAN) for seat in range(game.config.players)]
-    return json.dumps(d, indent=1)
 
 
 @dataclass
