@@ -74,7 +74,7 @@ def play_game(task: tuple[int, int, str, int, int, int, str | None, int]) -> lis
     won = g.result.won
     start = data.start_spaces[g.config.gnomes]
     picks = sorted({derive_seed(seed, i, "pick", k) % len(starts) for k in range(positions)})
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k in picks:
         pos = starts[k]
         seat = pos.player_to_move
@@ -204,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows += part
                 print(f"\r{k + 1}/{len(tasks)} games, {time.perf_counter() - t0:.0f} s",
                       end="", file=sys.stderr, flush=True)
+                if args.out:  # as it goes: a long run stopped early keeps its positions
+                    write(args, correction, [], rows)
         print(file=sys.stderr)
     if args.fit:
         correction = fit(rows)
@@ -212,11 +214,16 @@ def main(argv: list[str] | None = None) -> int:
     lines = table(rows, correction)
     print("\n".join(lines))
     if args.out:
-        Path(args.out).write_text(json.dumps(
-            {"args": {k: v for k, v in vars(args).items() if k != "from_files"},
-             "policy": HEURISTIC, "correction": correction, "report": lines,
-             "positions": rows}, indent=0))
+        write(args, correction, lines, rows)
     return 0
+
+
+def write(args: argparse.Namespace, correction: tuple[float, float], lines: list[str],
+          rows: list[dict[str, Any]]) -> None:
+    Path(args.out).write_text(json.dumps(
+        {"args": {k: v for k, v in vars(args).items() if k != "from_files"},
+         "policy": HEURISTIC, "correction": correction, "report": lines,
+         "positions": rows}, indent=0))
 
 
 if __name__ == "__main__":
