@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from rednovember.analysis.report_winchance import replay_game, spec_of
 from rednovember.analysis.turning import (
     MIN_SWING,
     Point,
@@ -249,3 +250,31 @@ def test_the_sentences_exist_in_every_language(lang: str) -> None:
     a.turning = turning_points(pts, [[], [(31, ("fire", 4))]])
     text = a.sentence(a.turning[0], lang)
     assert "31" in text and "→" in text and "{" not in text
+
+
+# --- report --winchance --------------------------------------------------------------------------
+
+def test_report_with_winchance_draws_the_mean_curve_and_lists_the_swings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "rep"
+    assert main(["report", "--games", "3", "--players", "3", "--bots", "heuristic", "--seed", "4",
+                 "--jobs", "1", "--out", str(out), "--winchance", "2",
+                 "--winchance-rollouts", "4", "--quiet"]) == 0
+    capsys.readouterr()
+    doc = (out / "report.md").read_text("utf-8")
+    assert "](winchance.png)" in doc and (out / "winchance.png").read_bytes()[:4] == b"\x89PNG"
+    run = json.loads((out / "simulation.json").read_text("utf-8"))["runs"][0]
+    wc = run["winchance"]
+    assert wc["games"] == 2 and wc["rollouts"] == 4 and len(wc["mean_by_minute"]) == 61
+    # the curve ends on the analysed games' outcomes: the replayed games are the simulated ones
+    outcomes = [replay_game(spec_of(run), i).result for i in range(2)]
+    assert all(o is not None for o in outcomes)
+    outcomes_won = [bool(o and o.won) for o in outcomes]
+    assert wc["mean_by_minute"][-1] == pytest.approx(sum(outcomes_won) / 2)
+    if wc["swings"]:
+        assert "## Biggest win-chance swings" in doc and wc["swings"][0]["text"] in doc
+    # a report made again from the saved JSON keeps the curve
+    again = tmp_path / "again"
+    assert main(["report", "--from", str(out / "simulation.json"), "--out", str(again)]) == 0
+    assert (again / "winchance.png").exists()

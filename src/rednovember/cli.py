@@ -8,7 +8,7 @@ import sys
 
 from . import __version__
 from .analysis.analyse_cli import add_parser as add_analyse_parser
-from .analysis.analyse_cli import add_show_arguments
+from .analysis.analyse_cli import add_report_arguments, add_show_arguments
 from .bots import BOTS
 from .rules import VARIANTS, DataError, load_data
 from .web.options import add_arguments as add_serve_arguments
@@ -81,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="build the report from saved simulation JSON (simulate --json output "
                           "or a report's simulation.json) instead of simulating")
     rpt.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_report_arguments(rpt)
 
     scen = sub.add_parser("scenario", help="scenarios: arranged positions for tests and puzzles")
     ssub = scen.add_subparsers(dest="scenario_command", required=True)

@@ -57,6 +57,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     _common(p)
 
 
+def add_report_arguments(p: argparse.ArgumentParser) -> None:
+    """``report --winchance N``: the win-chance curves of the first N games of every run."""
+    p.add_argument("--winchance", type=int, default=0, metavar="N",
+                   help="also analyse the win chance of the first N games of every run (the "
+                        "mean curve and the biggest swings; slow: default 0, none)")
+    p.add_argument("--winchance-rollouts", type=_rollouts, default=24, metavar="K",
+                   help="rollouts per point for --winchance (default 24)")
+
+
 def add_show_arguments(p: argparse.ArgumentParser) -> None:
     """``replay --show`` and its options."""
     p.add_argument("--show", action="store_true",
@@ -193,4 +202,5 @@ def chart(result: GameAnalysis, lang: str, width: int = 72) -> Text:
     return t
 
 
-__all__ = ["add_parser", "add_show_arguments", "chart", "run_analyse", "run_show", "text_lines"]
+__all__ = ["add_parser", "add_report_arguments", "add_show_arguments", "chart", "run_analyse",
+           "run_show", "text_lines"]
