@@ -25,7 +25,8 @@ Usage::
     nice .venv/bin/python bench/calibrate.py --from bench/results/calibrate.json   # table again
     nice .venv/bin/python bench/calibrate.py --games 6 --positions 2 --compare search:fast
 
-Figures are from one machine; ``ms`` per rollout are on one core of a shared machine.
+Figures are from one machine; ``ms`` per rollout are CPU time of the worker process (so the other
+work on a shared machine does not inflate them).
 """
 
 from __future__ import annotations
@@ -78,19 +79,19 @@ def play_game(task: tuple[int, int, str, int, int, int, str | None, int]) -> lis
     for k in picks:
         pos = starts[k]
         seat = pos.player_to_move
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         est = win_chance(pos, seat, rollouts=rollouts, seed=derive_seed(seed, i, "predict", k))
-        ms = (time.perf_counter() - t0) * 1000 / max(1, est.rollouts)
+        ms = (time.process_time() - t0) * 1000 / max(1, est.rollouts)
         row: dict[str, Any] = {
             "game": i, "players": players, "turn": pos.turn,
             "minute": start - pos.gnomes[pos.active].keeper, "seat": seat,
             "wins": est.wins, "n": est.rollouts, "ms": round(ms, 2), "outcome": int(won)}
         if compare and len(rows) < 1_000_000:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             other = win_chance(pos, seat, rollouts=compare_rollouts, policy=compare,
                                seed=derive_seed(seed, i, "predict", k))
             row["compare"] = {"bot": compare, "wins": other.wins, "n": other.rollouts,
-                              "ms": round((time.perf_counter() - t0) * 1000 / other.rollouts, 1)}
+                              "ms": round((time.process_time() - t0) * 1000 / other.rollouts, 1)}
         rows.append(row)
     return rows
 

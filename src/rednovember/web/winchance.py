@@ -52,8 +52,12 @@ class WinChanceService:
         return self._executor
 
     def close(self) -> None:
+        """Stop the worker: a curve being computed is abandoned (the server is stopping)."""
         if self._executor is not None:
+            workers = list(getattr(self._executor, "_processes", {}).values())
             self._executor.shutdown(wait=False, cancel_futures=True)
+            for proc in workers:  # else the exit would wait for the computation to finish
+                proc.terminate()
             self._executor = None
 
     def get(self, lg: LiveGame, rollouts: int = WEB_ROLLOUTS) -> dict[str, Any] | None:
