@@ -11,9 +11,12 @@ outcome is how that very game went on and ended. The report:
   observed win frequency (with its 95% Wilson interval);
 * the Brier score of the corrected prediction, of the raw rollout fraction, and of the base rate
   (always predicting the overall win frequency: the score to beat);
-* with ``--fit``: the logistic correction ``sigmoid(A + B * logit(raw))`` fitted on these
-  positions (maximum likelihood, Newton's method), to be put into ``winchance.CORRECTION`` and
-  then checked on other seeds (``--seed``) — never judge it on the positions it was fitted on;
+* with ``--fit``: the correction fitted on these positions — Platt scaling
+  ``sigmoid(A + B * logit(raw))`` (``--method platt``, the default) or isotonic regression of the
+  outcomes on the raw rollout fraction in ten bins (``--method isotonic``), given as
+  ``winchance.CORRECTION``'s knots, and the Brier score of the other for comparison; put the knots into
+  ``winchance.CORRECTION`` and check them on other seeds (``--seed``, or ``--from`` other
+  positions with ``--correction FIT.json``): never judge a correction on its own positions;
 * with ``--compare BOT``: on the first ``--compare-positions`` positions also rollouts played by
   ``BOT`` (e.g. ``search:fast``), their time per rollout and Brier score beside the heuristic's on
   the same positions: what search rollouts would cost and buy.
@@ -48,7 +51,6 @@ from rednovember.analysis.winchance import (  # noqa: E402
     CORRECTION,
     HEURISTIC,
     correct,
-    smoothed,
     win_chance,
 )
 from rednovember.bots import make_bot  # noqa: E402
@@ -96,12 +98,42 @@ def play_game(task: tuple[int, int, str, int, int, int, str | None, int]) -> lis
     return rows
 
 
-def fit(rows: list[dict[str, Any]]) -> tuple[float, float]:
+Knots = tuple[tuple[float, float], ...]
+
+
+def fit(rows: list[dict[str, Any]], bins: int = BINS) -> Knots:
+    """Isotonic regression of the outcome on the raw fraction: the positions in ``bins`` bins of
+    the raw fraction, each bin's (mean raw, observed frequency), pooled (pool-adjacent-violators,
+    weighted by count) until the frequencies never go down; flat beyond the end bins."""
+    cells: list[list[float]] = []  # [sum raw, wins, count]
+    for b in range(bins):
+        cell = [r for r in rows if min(bins - 1, int(r["wins"] / r["n"] * bins)) == b]
+        if cell:
+            cells.append([sum(r["wins"] / r["n"] for r in cell), sum(r["outcome"] for r in cell),
+                          len(cell)])
+    pooled: list[list[float]] = []
+    for c in cells:
+        pooled.append(c)
+        while len(pooled) > 1 and (pooled[-2][1] / pooled[-2][2] > pooled[-1][1] / pooled[-1][2]):
+            last = pooled.pop()
+            pooled[-1] = [a + b for a, b in zip(pooled[-1], last, strict=True)]
+    return tuple((round(x / n, 4), round(w / n, 4)) for x, w, n in pooled)
+
+
+def _logit(p: float) -> float:
+    p = min(1 - 1e-4, max(1e-4, p))
+    return math.log(p / (1 - p))
+
+
+def platt(r: dict[str, Any], ab: tuple[float, float]) -> float:
+    """Platt scaling of the smoothed raw fraction: the alternative to the isotonic correction."""
+    x = _logit((r["wins"] + 0.5) / (r["n"] + 1))
+    return 1 / (1 + math.exp(-(ab[0] + ab[1] * x)))
+
+
+def fit_platt(rows: list[dict[str, Any]]) -> tuple[float, float]:
     """Maximum-likelihood logistic regression of the outcome on logit(smoothed raw)."""
-    xs = []
-    for r in rows:
-        p = smoothed(r["wins"], r["n"])
-        xs.append((math.log(p / (1 - p)), r["outcome"]))
+    xs = [(_logit((r["wins"] + 0.5) / (r["n"] + 1)), r["outcome"]) for r in rows]
     a, b = 0.0, 1.0
     for _ in range(50):
         ga = gb = haa = hab = hbb = 0.0
@@ -124,22 +156,32 @@ def fit(rows: list[dict[str, Any]]) -> tuple[float, float]:
     return a, b
 
 
-def predicted(r: dict[str, Any], correction: tuple[float, float]) -> float:
-    return correct(smoothed(r["wins"], r["n"]), correction)
+def platt_knots(ab: tuple[float, float], n: int = 64, points: int = 21) -> Knots:
+    """Platt scaling as ``winchance.CORRECTION`` knots: the map at ``points`` raw fractions (the
+    raw fraction smoothed as for ``n`` rollouts, the count it was fitted with)."""
+    out = []
+    for k in range(points):
+        p = k / (points - 1)
+        out.append((round(p, 4), round(platt({"wins": p * n, "n": n}, ab), 4)))
+    return tuple(out)
+
+
+def predicted(r: dict[str, Any], correction: Knots) -> float:
+    return correct(r["wins"] / r["n"], correction)
 
 
 def brier(pairs: list[tuple[float, int]]) -> float:
     return sum((p - y) ** 2 for p, y in pairs) / len(pairs) if pairs else float("nan")
 
 
-def table(rows: list[dict[str, Any]], correction: tuple[float, float]) -> list[str]:
+def table(rows: list[dict[str, Any]], correction: Knots,
+          ab: tuple[float, float] | None = None) -> list[str]:
     """The reliability table and the Brier scores, as Markdown lines."""
     pairs = [(predicted(r, correction), r["outcome"]) for r in rows]
     raw = [(r["wins"] / r["n"], r["outcome"]) for r in rows]
     rate = sum(y for _, y in pairs) / len(pairs)
     out = [f"positions: {len(rows)} from {len({(r['players'], r['game']) for r in rows})} games; "
-           f"observed win frequency {rate:.3f}; correction A={correction[0]:.4f} "
-           f"B={correction[1]:.4f}", "",
+           f"observed win frequency {rate:.3f}; correction knots {list(correction)}", "",
            "| predicted | positions | mean predicted | observed | 95% interval |",
            "|---|---:|---:|---:|---|"]
     for b in range(BINS):
@@ -154,6 +196,8 @@ def table(rows: list[dict[str, Any]], correction: tuple[float, float]) -> list[s
                    f" | {wins / len(cell):.3f} | {w_lo:.2f}-{w_hi:.2f} |")
     out += ["", f"Brier score, corrected: {brier(pairs):.4f}",
             f"Brier score, raw heuristic rollouts: {brier(raw):.4f}",
+            *([f"Brier score, Platt scaling A={ab[0]:.3f} B={ab[1]:.3f}: "
+               f"{brier([(platt(r, ab), r['outcome']) for r in rows]):.4f}"] if ab else []),
             f"Brier score, base rate ({rate:.3f} always): {rate * (1 - rate):.4f}"]
     ms = [r["ms"] for r in rows]
     out.append(f"heuristic rollout: mean {sum(ms) / len(ms):.1f} ms (one core)")
@@ -181,16 +225,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=max(1, (multiprocessing.cpu_count() or 1)))
     ap.add_argument("--fit", action="store_true", help="fit the correction on these positions")
-    ap.add_argument("--correction", help="A,B instead of winchance.CORRECTION")
+    ap.add_argument("--method", choices=("platt", "isotonic"), default="platt",
+                    help="the correction --fit gives as knots (default platt: it did better on "
+                         "positions it was not fitted on)")
+    ap.add_argument("--correction", help="a JSON file's fitted correction instead of "
+                                         "winchance.CORRECTION (also its Platt A,B)")
     ap.add_argument("--compare", metavar="BOT", help="also predict with BOT's rollouts")
     ap.add_argument("--compare-rollouts", type=int, default=8)
     ap.add_argument("--out", help="write the positions and figures as JSON")
     ap.add_argument("--from", dest="from_files", nargs="+", help="read positions from JSON")
     args = ap.parse_args(argv)
-    correction = CORRECTION
+    correction: Knots = CORRECTION
+    ab: tuple[float, float] | None = None
     if args.correction:
-        a, b = (float(v) for v in args.correction.split(","))
-        correction = (a, b)
+        doc = json.loads(Path(args.correction).read_text())
+        correction = tuple((float(x), float(y)) for x, y in doc["correction"])
+        ab = (float(doc["platt"][0]), float(doc["platt"][1])) if doc.get("platt") else None
     rows: list[dict[str, Any]] = []
     if args.from_files:
         for f in args.from_files:
@@ -209,21 +259,23 @@ def main(argv: list[str] | None = None) -> int:
                     write(args, correction, [], rows)
         print(file=sys.stderr)
     if args.fit:
-        correction = fit(rows)
-        print(f"fitted correction: CORRECTION = ({correction[0]:.4f}, {correction[1]:.4f})"
-              " (judge it on other seeds)")
-    lines = table(rows, correction)
+        ab = fit_platt(rows)
+        iso = fit(rows)
+        correction = platt_knots(ab, args.rollouts) if args.method == "platt" else iso
+        print(f"fitted correction ({args.method}): CORRECTION = {correction} (judge it on other "
+              f"seeds); Platt A,B = {ab[0]:.4f}, {ab[1]:.4f}; isotonic knots {iso}")
+    lines = table(rows, correction, ab)
     print("\n".join(lines))
     if args.out:
-        write(args, correction, lines, rows)
+        write(args, correction, lines, rows, ab)
     return 0
 
 
-def write(args: argparse.Namespace, correction: tuple[float, float], lines: list[str],
-          rows: list[dict[str, Any]]) -> None:
+def write(args: argparse.Namespace, correction: Knots, lines: list[str],
+          rows: list[dict[str, Any]], ab: tuple[float, float] | None = None) -> None:
     Path(args.out).write_text(json.dumps(
         {"args": {k: v for k, v in vars(args).items() if k != "from_files"},
-         "policy": HEURISTIC, "correction": correction, "report": lines,
+         "policy": HEURISTIC, "correction": correction, "platt": ab, "report": lines,
          "positions": rows}, indent=0))
 
 
