@@ -169,6 +169,11 @@ def test_headlines_prefer_deaths_and_repairs_over_draws() -> None:
            (3, ("repair", 1, "fix_engine", 4, 6, 3, True, False, -1))]
     assert [e[0] for _, e in headline(seg)] == ["death", "repair"]
     assert headline([(1, ("open", 0, 1, 2))]) == []
+    # a rise is told by its good news, a fall by its bad news
+    assert [e[0] for _, e in headline(seg, up=True)] == ["draw", "repair"]
+    assert [e[0] for _, e in headline(seg, up=False)] == ["death"]
+    failed = [(3, ("repair", 1, "fix_engine", 4, 6, 9, False, False, -1)), (3, ("token", 2, 30))]
+    assert [e[0] for _, e in headline(failed, up=True)] == ["repair", "token"]  # no good news
 
 
 def test_the_curve_has_a_point_after_every_turn_and_ends_exactly() -> None:

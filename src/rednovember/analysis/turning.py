@@ -9,7 +9,8 @@ uses the same rollout seeds, so the differences between points are much steadier
 The *turning points* are the ``limit`` biggest swings between consecutive points (at least
 :data:`MIN_SWING`, and more than the rollouts' noise: :data:`Z_SWING` standard errors of the
 difference), in game order, each with the log entries that made it: the most telling of
-the segment (a loss, a death, a destruction token, a repair, a fire or flood, a track rising...),
+the segment (a loss, a death, a destruction token, a repair, a fire or flood, a track rising...;
+good news for a rise, bad news for a fall, when the segment has any),
 told with :mod:`rednovember.i18n.describe` and the catalog's ``analyse`` section, e.g.
 ``Minute 31: Fire breaks out in the Engine room: 48% → 22%``.
 """
@@ -41,6 +42,7 @@ PRIORITY: dict[str, int] = {
     "event": 8, "draw": 9, "trade": 9, "item_icon": 9, "no_action": 9,
 }
 HEADLINES = 2  # log entries told per turning point
+GOOD_NEWS = frozenset({"token_cleared", "track_reset", "fire_out", "draw", "trade"})
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,7 @@ def turning_points(points: Sequence[Point],
     chosen = sorted(i for _, i in sorted(swings, key=lambda s: (-s[0], s[1]))[:limit])
     out = []
     for i in chosen:
-        told = headline(segments[i])
+        told = headline(segments[i], points[i].estimate.chance > points[i - 1].estimate.chance)
         minute = told[0][0] if told else points[i - 1].minute
         out.append(TurningPoint(points[i - 1].step, points[i].step, minute,
                                 points[i - 1].estimate.chance, points[i].estimate.chance,
@@ -211,13 +213,26 @@ def _spread(a: Point, b: Point) -> float:
     return math.sqrt(var)
 
 
-def headline(segment: Sequence[tuple[int, tuple[Any, ...]]]) -> list[tuple[int, tuple[Any, ...]]]:
-    """The most telling entries of a segment (at most :data:`HEADLINES`), in game order."""
-    ranked = sorted((PRIORITY[e[0]], k) for k, (_, e) in enumerate(segment)
-                    if e[0] in PRIORITY and not (e[0] == "faint_check" and not e[4]))
+def good_news(entry: Sequence[Any]) -> bool:
+    """Whether a log entry is good for the crew (a repair made, a token cleared, a track reset,
+    a fire out, items drawn or traded)."""
+    if entry[0] == "repair":
+        return bool(entry[6])
+    return entry[0] in GOOD_NEWS
+
+
+def headline(segment: Sequence[tuple[int, tuple[Any, ...]]],
+             up: bool | None = None) -> list[tuple[int, tuple[Any, ...]]]:
+    """The most telling entries of a segment (at most :data:`HEADLINES`), in game order; with
+    ``up`` (the chance rose) or not, the entries of that kind of news first."""
+    told = [k for k, (_, e) in enumerate(segment)
+            if e[0] in PRIORITY and not (e[0] == "faint_check" and not e[4])]
+    if up is not None and any(good_news(segment[k][1]) == up for k in told):
+        told = [k for k in told if good_news(segment[k][1]) == up]
+    ranked = sorted((PRIORITY[segment[k][1][0]], k) for k in told)
     keep = sorted(k for _, k in ranked[:HEADLINES])
     return [segment[k] for k in keep]
 
 
 __all__ = ["ANALYSE_ROLLOUTS", "GameAnalysis", "MIN_SWING", "Point", "TurningPoint", "analyse",
-           "headline", "percent", "positions", "turning_points"]
+           "good_news", "headline", "percent", "positions", "turning_points"]
