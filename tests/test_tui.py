@@ -38,6 +38,7 @@ from rednovember.terminal.tui.session import END
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SHOTS = Path(__file__).parent.parent / "artifacts" / "screenshots"
+SHOTS.mkdir(parents=True, exist_ok=True)  # a fresh clone has no artifacts folder
 
 
 def screen_text(app: GameApp) -> str:
