@@ -35,7 +35,7 @@ export class ReplayPage {
     const want = asked === null || asked === "" ? NaN : Number(asked);
     document.addEventListener("keydown", this.onKey);
     await this.go(Number.isInteger(want) && want >= 0 ? want : null);  // no step: the last
-    this.chart.load();
+    this.chart.load(this.at && this.at.over);
   }
 
   destroy() {

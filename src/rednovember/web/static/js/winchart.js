@@ -28,8 +28,10 @@ export class WinChart {
     window.addEventListener("resize", this.onResize);
   }
 
-  async load() {
+  // `over`: whether the game has ended (a running game has no curve: nothing is asked for).
+  async load(over = true) {
     if (this.state !== "idle") return;
+    if (!over) { this.state = "unavailable"; this.paint(); return; }
     this.state = "loading";
     this.paint();
     const ask = async () => {
