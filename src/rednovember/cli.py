@@ -7,6 +7,8 @@ import os
 import sys
 
 from . import __version__
+from .analysis.analyse_cli import add_parser as add_analyse_parser
+from .analysis.analyse_cli import add_report_arguments, add_show_arguments
 from .bots import BOTS
 from .learn.terminal import add_parser as add_learn_parser
 from .rules import VARIANTS, DataError, load_data
@@ -80,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="build the report from saved simulation JSON (simulate --json output "
                           "or a report's simulation.json) instead of simulating")
     rpt.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_report_arguments(rpt)
 
     scen = sub.add_parser("scenario", help="scenarios: arranged positions for tests and puzzles")
     ssub = scen.add_subparsers(dest="scenario_command", required=True)
@@ -88,6 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", help="replay a save from its seed and actions and check it")
     rep.add_argument("file")
+    add_show_arguments(rep)
+    add_analyse_parser(sub)
 
     serve = sub.add_parser("serve", help="play in the browser, together: start the web server")
     add_serve_arguments(serve)
@@ -133,9 +138,14 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_learn(args)
     if args.command == "replay":
+        from .analysis.analyse_cli import run_show
         from .scenario_cli import run_replay
 
-        return run_replay(args)
+        return run_replay(args) or (run_show(args) if args.show else 0)
+    if args.command == "analyse":
+        from .analysis.analyse_cli import run_analyse
+
+        return run_analyse(args)
     print(f"data set: {data.name}  digest {data.digest}")
     print(f"  from: {args.data or 'built-in'}")
     print(f"  {len(data.room_keys) - 1} rooms, {data.interior_count} interior hatches, "

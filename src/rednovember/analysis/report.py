@@ -45,6 +45,7 @@ from .simulate import (
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+from .report_winchance import add_winchance, swing_rows
 from .stats import merge_counts
 
 REQUIRED = ("games", "wins", "win_rate", "losses", "deaths", "players", "bot", "variants",
@@ -268,6 +269,29 @@ def chart_tracks(group: Sequence[dict[str, Any]], name: str, path: Path) -> bool
     return True
 
 
+def chart_winchance(runs: Sequence[dict[str, Any]], path: Path) -> bool:
+    """The mean win-chance curve by minute of every run with ``winchance`` (report --winchance);
+    False (no file) when no run has one."""
+    curves = [r for r in _ordered(runs) if r.get("winchance")]
+    if not curves:
+        return False
+    fig = _figure(8, 4.2)
+    ax = fig.add_subplot()
+    for r in curves:
+        wc = r["winchance"]
+        ys = [100 * v for v in wc["mean_by_minute"]]
+        ax.plot(range(len(ys)), ys, linewidth=1.8,
+                label=f"{label(r, runs)}, {r['players']}p ({wc['games']} games)")
+    ax.set_xlabel("minute")
+    ax.set_ylabel("crew's chance to win (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title("Win chance over the game (mean; heuristic rollouts, corrected)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+    fig.savefig(path)
+    return True
+
+
 # --- the document ----------------------------------------------------------------------------
 def _pct(n: float, of: float) -> str:
     return f"{100 * n / of:.1f}%" if of else "–"
@@ -325,6 +349,10 @@ def _tables(runs: Sequence[dict[str, Any]]) -> list[tuple[str, list[str], list[l
                     [[k, str(i["played"]), f"{i['per_game']:.2f}",
                       _pct(i["played_in_wins"], i["played"]), str(i["saves"]), str(i["uses"])]
                      for k, i in sorted(items.items(), key=lambda kv: -kv[1]["saves"])]))
+    swings = swing_rows(ordered, lambda r: label(r, runs))
+    if swings:
+        out.append(("Biggest win-chance swings (report --winchance)",
+                    ["bot", "players", "game", "swing", "what happened"], swings))
     return out
 
 
@@ -352,6 +380,10 @@ DEFINITIONS = [
                                "reached it), the mean level of each disaster track over the "
                                "games still running (drawn while at least 2% of the games, and 3 "
                                "games, still run)."),
+    ("win chance", "with --winchance N: the crew's chance to win at every point of the first N "
+                   "games of a run, estimated from a spectator's view by heuristic rollouts "
+                   "(corrected; see rednovember analyse). The curve is the mean over those games "
+                   "by minute; a game over by then counts as its outcome."),
 ]
 
 
@@ -382,6 +414,8 @@ def write_report(runs: Sequence[dict[str, Any]], out: Path, fmt: str = "md") -> 
         file = f"tracks-{_slug(name)}.png"
         if chart_tracks(group, name, out / file):
             charts.append((f"Disaster tracks over time — {name}", file))
+    if chart_winchance(runs, out / "winchance.png"):
+        charts.append(("Win chance over the game (mean of the analysed games)", "winchance.png"))
     tables = _tables(runs)
     doc = out / ("report.html" if fmt == "html" else "report.md")
     text = _html(runs, charts, tables) if fmt == "html" else _markdown(runs, charts, tables)
@@ -465,6 +499,8 @@ def run_report(args: argparse.Namespace) -> int:
         print(f"rednovember report: error: {exc}", file=sys.stderr)
         return 2
     out.mkdir(parents=True, exist_ok=True)
+    if getattr(args, "winchance", 0) and not args.from_files:
+        add_winchance(runs, args.winchance, args.winchance_rollouts, getattr(args, "data", None))
     if not args.from_files:
         (out / "simulation.json").write_text(json.dumps({"runs": runs}) + "\n", "utf-8")
     print(write_report(runs, out, args.format))
@@ -472,4 +508,4 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 __all__ = ["ReportError", "chart_deaths", "chart_losses", "chart_tracks", "chart_win_rate",
-           "load_runs", "run_report", "simulate_runs", "write_report"]
+           "chart_winchance", "load_runs", "run_report", "simulate_runs", "write_report"]

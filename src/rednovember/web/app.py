@@ -64,6 +64,7 @@ from .tables import (
     origin_of,
     seat_link,
 )
+from .winchance import MAX_WEB_ROLLOUTS, WEB_ROLLOUTS, WinChanceService
 
 log = logging.getLogger("rednovember.web")
 
@@ -194,6 +195,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     static = static_dir or STATIC_DIR
     game_data = data or load_data()
     limit = ClientLimits(limits or Limits.none())
+    winchances = WinChanceService()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -207,6 +209,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             yield
         finally:
             await hub.stop()
+            winchances.close()
             store.close()
 
     app = FastAPI(title="Red November", version=package_version, lifespan=lifespan,
@@ -463,6 +466,18 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         """A finished game's story for the end screen (409 ``not_over`` before the end)."""
         lg = await hub_of(request).get(game_id)
         return await asyncio.to_thread(stories.story, lg)  # a replay: not on the loop
+
+    @app.get("/api/games/{game_id}/winchance")
+    async def winchance(game_id: str, request: Request, response: Response,
+                        rollouts: Annotated[int, Query(ge=1, le=MAX_WEB_ROLLOUTS)] = WEB_ROLLOUTS
+                        ) -> dict[str, Any]:
+        """A finished game's win-chance curve and turning points (web/winchance.py): 202
+        ``computing`` until it is ready (ask again), 409 ``not_over`` before the end."""
+        found = winchances.get(hub_of(request).get(game_id), rollouts)
+        if found is None:
+            response.status_code = 202
+            return {"game": game_id, "status": "computing"}
+        return found
 
     @app.post("/api/games/{game_id}/seats/{seat}/reclaim")
     async def reclaim(game_id: str, seat: int, request: Request, body: ReclaimBody | None = None,

@@ -35,6 +35,7 @@ HTTP_STATUS = {
     "unknown_bot": 422, "bad_config": 422, "unknown_language": 404, "internal": 500,
     "rate_limited": 429,
     "not_over": 409,  # the story of a game (GET /api/games/{id}/story) before its end
+    "busy": 503,  # too many win-chance curves being computed (GET /api/games/{id}/winchance)
 }
 
 

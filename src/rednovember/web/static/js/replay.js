@@ -12,6 +12,7 @@ import { esc } from "./svg.js";
 import { errorText } from "./app.js";
 import { loadGame, stopLoading } from "./load.js";
 import { url } from "./root.js";
+import { WinChart } from "./winchart.js";
 
 export class ReplayPage {
   constructor(root, id, ctx) {
@@ -23,6 +24,7 @@ export class ReplayPage {
     this.at = null; // the server's answer for the step shown
     this.loading = 0;
     this.onKey = (e) => this.key(e);
+    this.chart = new WinChart(id, (step) => this.go(step));
   }
 
   async start() {
@@ -33,10 +35,12 @@ export class ReplayPage {
     const want = asked === null || asked === "" ? NaN : Number(asked);
     document.addEventListener("keydown", this.onKey);
     await this.go(Number.isInteger(want) && want >= 0 ? want : null);  // no step: the last
+    this.chart.load();
   }
 
   destroy() {
     stopLoading(this);
+    this.chart.stop();
     document.removeEventListener("keydown", this.onKey);
   }
 
@@ -87,6 +91,7 @@ export class ReplayPage {
           </div>
           <p class="muted" data-testid="replay-status" aria-live="polite">${esc(t("web", "replay_step", { step, steps }))}${esc(actor)}${this.at.over ? "" : " · " + esc(raw("web", "replay_running"))}</p>
         </div>
+        ${this.chart.placeholder()}
         <div class="game-grid">
           <div class="col-board">
             <div id="board" class="board-wrap" data-testid="board">${renderBoard(model)}</div>
@@ -102,5 +107,6 @@ export class ReplayPage {
     for (const b of this.root.querySelectorAll("[data-go]")) b.onclick = () => this.go(Number(b.dataset.go));
     const slider = this.root.querySelector("[data-testid=replay-slider]");
     slider.onchange = () => this.go(Number(slider.value));
+    this.chart.mount(this.root.querySelector("[data-testid=winchart]"), step, model);
   }
 }

@@ -1,0 +1,129 @@
+// The win-chance graph of the replay viewer: the crew's chance to win at every point of a
+// finished game (GET /api/games/{id}/winchance, computed by the server off its event loop: 202
+// "computing" until ready, so this asks again), its 95% band, the step shown, and the turning
+// points marked, numbered and listed; clicking one (or anywhere on the graph) jumps to that step.
+
+import { raw, t } from "./i18n.js";
+import { api } from "./net.js";
+import { describeEntry } from "./describe.js";
+import { esc } from "./svg.js";
+
+const L = 40, R = 12, T = 12, B = 24; // the SVG's margins; its box is the card's width in px
+const POLL_MS = 1000;
+
+const pct = (x) => t("analyse", "percent", { value: Math.round(100 * x) });
+
+export class WinChart {
+  constructor(gameId, onJump) {
+    this.id = gameId;
+    this.onJump = onJump;
+    this.data = null;
+    this.state = "idle"; // idle, loading, done, unavailable, error
+    this.el = null;
+    this.step = 0;
+    this.model = null;
+    this.timer = null;
+    this.stopped = false;
+    this.onResize = () => this.paint();
+    window.addEventListener("resize", this.onResize);
+  }
+
+  async load() {
+    if (this.state !== "idle") return;
+    this.state = "loading";
+    this.paint();
+    const ask = async () => {
+      if (this.stopped) return;
+      try {
+        const d = await api(`/api/games/${encodeURIComponent(this.id)}/winchance`);
+        if (this.stopped) return;
+        if (d && d.status === "computing") { this.timer = setTimeout(ask, POLL_MS); return; }
+        this.data = d;
+        this.state = "done";
+      } catch (e) {
+        this.state = e.status === 409 ? "unavailable" : "error";
+      }
+      this.paint();
+    };
+    await ask();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    window.removeEventListener("resize", this.onResize);
+  }
+
+  // The placeholder the replay page puts into its HTML; mount() fills it.
+  placeholder() {
+    return `<section class="card winchart-card" data-testid="winchart" aria-label="${esc(raw("analyse", "chart_title"))}"></section>`;
+  }
+
+  mount(el, step, model) {
+    this.el = el;
+    this.step = step;
+    this.model = model;
+    this.paint();
+  }
+
+  sentence(tp) {
+    const what = (tp.entries || []).map((e) => describeEntry(this.model, e).replace(/[\s.!]+$/u, "")).join("; ")
+      || raw("analyse", "quiet");
+    return t("analyse", "swing", { minute: tp.minute, what, before: pct(tp.before), after: pct(tp.after) });
+  }
+
+  paint() {
+    const el = this.el;
+    if (!el || !el.isConnected) return;
+    el.dataset.state = this.state;
+    const head = `<h3>${esc(raw("analyse", "chart_title"))}</h3>`;
+    if (this.state !== "done") {
+      const key = { unavailable: "web_unavailable", error: "web_error" }[this.state] || "web_loading";
+      el.innerHTML = `${head}<p class="muted" data-testid="winchart-status" role="status">${esc(raw("analyse", key))}</p>`;
+      return;
+    }
+    const { points, turning, steps } = this.data;
+    const W = Math.max(280, Math.round(el.clientWidth - 28)), H = W < 560 ? 160 : 200;
+    const x = (s) => L + (W - L - R) * (steps ? s / steps : 0);
+    const y = (p) => T + (H - T - B) * (1 - p);
+    const line = points.map((p, i) => `${i ? "L" : "M"}${x(p.step).toFixed(1)},${y(p.chance).toFixed(1)}`).join("");
+    const band = points.map((p) => `${x(p.step).toFixed(1)},${y(p.high).toFixed(1)}`)
+      .concat(points.slice().reverse().map((p) => `${x(p.step).toFixed(1)},${y(p.low).toFixed(1)}`)).join(" ");
+    const grid = [0, 0.5, 1].map((v) => `<line class="wc-grid" x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}"/>`
+      + `<text class="wc-axis" x="${L - 5}" y="${y(v) + 4}" text-anchor="end">${esc(pct(v))}</text>`).join("");
+    const last = points[points.length - 1] || { minute: 0 };
+    const axis = `<text class="wc-axis" x="${L}" y="${H - 6}">${esc(raw("analyse", "axis_minute"))} ${points[0]?.minute ?? 0}</text>`
+      + `<text class="wc-axis" x="${W - R}" y="${H - 6}" text-anchor="end">${esc(String(last.minute))}</text>`;
+    const now = `<line class="wc-now" data-testid="winchart-now" x1="${x(this.step)}" x2="${x(this.step)}" y1="${T}" y2="${H - B}"/>`;
+    const marks = turning.map((tp, i) => {
+      const label = t("analyse", "web_jump", { step: tp.step, text: this.sentence(tp) });
+      const cls = tp.after >= tp.before ? "up" : "down";
+      const cx = x(tp.step), cy = y(tp.after);
+      return `<g class="wc-turn ${cls}${tp.step === this.step ? " current" : ""}" role="button" tabindex="0" data-step="${tp.step}" data-testid="winchart-turn" aria-label="${esc(label)}">`
+        + `<title>${esc(this.sentence(tp))}</title><line x1="${x(tp.from_step)}" x2="${cx}" y1="${y(tp.before)}" y2="${cy}"/>`
+        + `<circle cx="${cx}" cy="${cy}" r="9"/><text x="${cx}" y="${cy + 4}" text-anchor="middle">${i + 1}</text></g>`;
+    }).join("");
+    const list = turning.length
+      ? `<ol class="wc-list">${turning.map((tp, i) => `<li><button type="button" class="wc-item ${tp.after >= tp.before ? "up" : "down"}" data-step="${tp.step}" data-testid="winchart-turn-item"><span class="wc-num">${i + 1}</span> ${esc(this.sentence(tp))}</button></li>`).join("")}</ol>`
+      : `<p class="muted">${esc(raw("analyse", "none"))}</p>`;
+    el.innerHTML = `${head}
+      <svg class="wc-svg" viewBox="0 0 ${W} ${H}" role="img" data-testid="winchart-svg" aria-label="${esc(raw("analyse", "chart_title"))}">
+        ${grid}<polygon class="wc-band" points="${band}"/><path class="wc-line" d="${line}"/>${now}${axis}${marks}
+      </svg>
+      <p class="muted wc-legend">${esc(raw("analyse", "web_legend"))}</p>${list}`;
+    const svg = el.querySelector("svg");
+    svg.addEventListener("click", (e) => {
+      const turn = e.target.closest("[data-step]");
+      if (turn) { this.onJump(Number(turn.dataset.step)); return; }
+      const box = svg.getBoundingClientRect(); // anywhere else: the nearest step
+      const sx = ((e.clientX - box.left) / box.width) * W;
+      this.onJump(Math.max(0, Math.min(steps, Math.round(((sx - L) / (W - L - R)) * steps))));
+    });
+    for (const g of el.querySelectorAll(".wc-turn")) {
+      g.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); this.onJump(Number(g.dataset.step)); }
+      });
+    }
+    for (const b of el.querySelectorAll(".wc-item")) b.onclick = () => this.onJump(Number(b.dataset.step));
+  }
+}

@@ -1,0 +1,96 @@
+"""The win-chance curve of a finished game for the replay viewer (``GET /api/games/{id}/
+winchance``): :func:`rednovember.analysis.turning.analyse` from a spectator's view, computed in a
+worker process (never on the server's event loop, and never holding its GIL) and kept in memory,
+as a finished game never changes.
+
+A game still running is refused (409 ``not_over``): its curve would need the hidden cards of no
+seat, but its future is still being played. The first request starts the computation and answers
+202 ``{"status": "computing"}``; the client asks again until the answer (200) is there. One worker
+process computes one game at a time; at most :data:`MAX_PENDING` games wait (then 503 ``busy``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections import OrderedDict
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from ..analysis.turning import analyse
+from ..rules import Game
+from .hub import LiveGame
+from .protocol import ProtocolError, jsonable
+
+WEB_ROLLOUTS = 48  # rollouts per point by default: a few seconds of one core per game
+MAX_WEB_ROLLOUTS = 200
+CACHE_GAMES = 128
+MAX_PENDING = 8
+SEED = 0
+
+
+def compute(game: Game, rollouts: int) -> dict[str, Any]:
+    """The curve and turning points of a finished game, JSON-ready (runs in the worker)."""
+    result = analyse(game, None, rollouts=rollouts, seed=SEED)
+    return jsonable(result.to_dict())  # type: ignore[no-any-return]
+
+
+class WinChanceService:
+    """Curves per (game, number of actions, rollouts), computed off the event loop."""
+
+    def __init__(self, executor: Executor | None = None, limit: int = CACHE_GAMES) -> None:
+        self._executor = executor
+        self.limit = limit
+        self.done: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+        self.pending: dict[tuple[str, int, int], asyncio.Future[dict[str, Any]]] = {}
+        self.failed: set[tuple[str, int, int]] = set()
+        self.computed = 0
+
+    def executor(self) -> Executor:
+        if self._executor is None:  # a fresh interpreter: forking a threaded server is unsafe
+            self._executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return self._executor
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def get(self, lg: LiveGame, rollouts: int = WEB_ROLLOUTS) -> dict[str, Any] | None:
+        """The curve of ``lg``, or None while it is being computed (the computation is started
+        by the first call). ``not_over`` (409) while the game runs."""
+        if lg.status != "over" or lg.game.result is None:
+            raise ProtocolError("not_over", "the win chance of a game is shown once it is over",
+                                lg.status)
+        if not 1 <= rollouts <= MAX_WEB_ROLLOUTS:
+            raise ProtocolError("bad_message", f"rollouts must be 1..{MAX_WEB_ROLLOUTS}")
+        key = (lg.id, len(lg.game.history), rollouts)
+        hit = self.done.get(key)
+        if hit is not None:
+            self.done.move_to_end(key)
+            return hit
+        if key in self.failed:
+            raise ProtocolError("internal", "the win chance of this game could not be computed")
+        if key not in self.pending:
+            if len(self.pending) >= MAX_PENDING:
+                raise ProtocolError("busy", "the server is computing other games' win chances; "
+                                            "try again in a minute")
+            loop = asyncio.get_running_loop()
+            fut = loop.run_in_executor(self.executor(), compute, lg.game.copy(), rollouts)
+            self.pending[key] = fut
+            fut.add_done_callback(lambda f: self._finish(key, lg.id, f))
+        return None
+
+    def _finish(self, key: tuple[str, int, int], game_id: str,
+                fut: asyncio.Future[dict[str, Any]]) -> None:
+        self.pending.pop(key, None)
+        if fut.cancelled() or fut.exception() is not None:
+            self.failed.add(key)
+            return
+        self.done[key] = {"game": game_id, "status": "done", **fut.result()}
+        self.computed += 1
+        while len(self.done) > self.limit:
+            self.done.popitem(last=False)
+
+
+__all__ = ["MAX_WEB_ROLLOUTS", "WEB_ROLLOUTS", "WinChanceService", "compute"]

@@ -1,0 +1,100 @@
+"""Browser test of the replay viewer's win-chance graph (js/winchart.js): a finished game's curve
+drawn as SVG with its turning points numbered, listed and clickable (each jumps to its step), the
+step shown marked on the graph; a running game says the graph comes at the end. Debian's
+Chromium and the session's real server."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+from browsertools import SHOTS, SKIP, _page, expect, shot
+
+PHONE = {"width": 390, "height": 844}
+COMPUTE = 300_000  # ms: the server computes the curve (48 rollouts a point) on a busy machine
+pytestmark = SKIP
+
+
+def _bot_game(api: httpx.Client, players: int, seed: int) -> str:
+    r = api.post("/api/games", json={"players": players, "seed": seed})
+    gid, creator = r.json()["game"]["id"], r.json()["creator_token"]
+    for seat in range(players):
+        assert api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                        headers={"X-Creator-Token": creator}).status_code == 200
+    return str(gid)
+
+
+def _curve(api: httpx.Client, gid: str) -> dict[str, Any]:
+    """The curve as the server answers it, once computed (the page asks for it the same way)."""
+    end = time.monotonic() + COMPUTE / 1000
+    while True:
+        r = api.get(f"/api/games/{gid}/winchance")
+        if r.status_code == 200:
+            body: dict[str, Any] = r.json()
+            return body
+        assert r.status_code in (202, 409), r.text  # 409 until the bots have finished
+        assert time.monotonic() < end
+        time.sleep(0.5)
+
+
+def test_the_replay_viewer_draws_the_win_chance_and_jumps_to_turning_points(
+        new_context: Any, rn_url: str) -> None:
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid = _bot_game(api, 3, seed=8)
+        page = _page(new_context(), f"/g/{gid}")
+        page.wait_for_selector("[data-testid=game-over]")  # the bots play it to its end
+        page.goto(f"/g/{gid}/replay?step=0")
+        chart = page.get_by_test_id("winchart")
+        expect(chart).to_be_visible()
+        expect(chart.get_by_test_id("winchart-svg")).to_be_visible(timeout=COMPUTE)
+        curve = _curve(api, gid)
+    turning = curve["turning"]
+    assert turning, "this game has turning points"
+    items = chart.get_by_test_id("winchart-turn-item")
+    expect(items).to_have_count(len(turning))
+    expect(chart.get_by_test_id("winchart-turn")).to_have_count(len(turning))
+    first = turning[0]
+    expect(items.first).to_contain_text(f"Minute {first['minute']}: ")
+    expect(items.first).to_contain_text(f"{round(first['before'] * 100)}% → "
+                                        f"{round(first['after'] * 100)}%")
+    viewer = page.get_by_test_id("replay-page")
+    expect(viewer).to_have_attribute("data-step", "0")
+    now = chart.get_by_test_id("winchart-now")
+    start_x = float(now.get_attribute("x1") or "nan")
+    items.first.click()  # the list: jump to the step after the swing
+    expect(viewer).to_have_attribute("data-step", str(first["step"]))
+    assert page.url.endswith(f"/replay?step={first['step']}")
+    expect(now).not_to_have_attribute("x1", str(start_x))  # the step shown moved on the graph
+    assert float(now.get_attribute("x1") or "nan") > start_x
+    last = turning[-1]
+    chart.get_by_test_id("winchart-turn").last.click()  # the marker on the graph too
+    expect(viewer).to_have_attribute("data-step", str(last["step"]))
+    expect(chart.locator(".wc-turn.current")).to_have_count(
+        sum(1 for tp in turning if tp["step"] == last["step"]))
+    chart.get_by_test_id("winchart-turn").first.focus()
+    page.keyboard.press("Enter")  # and from the keyboard
+    expect(viewer).to_have_attribute("data-step", str(first["step"]))
+    shot(page, "winchart-desktop")
+    chart.screenshot(path=str(SHOTS / "winchart-card-desktop.png"))
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    chart.scroll_into_view_if_needed()
+    shot(page, "winchart-phone")
+    chart.get_by_test_id("winchart-turn-item").last.click()
+    expect(viewer).to_have_attribute("data-step", str(last["step"]))
+    assert not page.js_errors, page.js_errors
+
+
+def test_a_running_games_replay_says_the_graph_comes_at_the_end(new_context: Any,
+                                                                rn_url: str) -> None:
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        r = api.post("/api/games", json={"players": 3, "seed": 3})
+        gid = r.json()["game"]["id"]
+        for seat in range(3):
+            api.post(f"/api/games/{gid}/seats", json={"seat": seat, "name": f"P{seat}"})
+    page = _page(new_context(), f"/g/{gid}/replay")
+    status = page.get_by_test_id("winchart-status")
+    expect(status).to_have_text("The win chance is shown once the game is over.")
+    expect(page.get_by_test_id("winchart")).to_have_attribute("data-state", "unavailable")
+    assert not page.js_errors, page.js_errors

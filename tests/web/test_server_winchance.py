@@ -1,0 +1,93 @@
+"""``GET /api/games/{id}/winchance``: a finished game's win-chance curve and turning points,
+computed in a worker process (202 until ready, then kept in memory); 409 for a game still waiting
+or playing, 404 for an unknown game, 422 for a bad rollout count; other requests are answered
+while a curve is computed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from webtools import Server, WsClient, auth, new_game, seated_game
+
+from rednovember.analysis.turning import analyse
+from rednovember.rules import load_data
+from rednovember.rules.serialize import from_dict
+
+DEADLINE = 60.0  # seconds for the server's bots to finish a game (they act without delay)
+WAIT = 240.0  # seconds for the worker to compute a small curve on a busy machine
+
+
+def _bot_game(api: httpx.Client, ws_client: Callable[..., WsClient], players: int,
+              seed: int) -> str:
+    gid, creator = new_game(api, players, seed=seed)
+    watcher = ws_client(gid)
+    for seat in range(players):
+        r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                     headers={"X-Creator-Token": creator})
+        assert r.status_code == 200, r.text
+    watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", DEADLINE)
+    return gid
+
+
+def _until_done(api: httpx.Client, path: str) -> dict[str, Any]:
+    end = time.monotonic() + WAIT
+    while True:
+        r = api.get(path)
+        assert r.status_code in (200, 202), r.text
+        if r.status_code == 200:
+            body: dict[str, Any] = r.json()
+            return body
+        assert r.json()["status"] == "computing"
+        assert time.monotonic() < end, "the win chance was never computed"
+        time.sleep(0.2)  # polling, as the client does: the answer is awaited, not the time
+
+
+def test_a_finished_games_curve_is_the_analysis_of_its_save(
+        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
+    gid = _bot_game(api, ws_client, 3, seed=8)
+    path = f"/api/games/{gid}/winchance?rollouts=3"
+    first = api.get(path)
+    assert first.status_code in (200, 202)
+    body = _until_done(api, path)
+    g = from_dict(api.get(f"/api/games/{gid}/export").json(), load_data())
+    expected = analyse(g, None, rollouts=3, seed=0).to_dict()
+    assert body["game"] == gid and body["status"] == "done"
+    assert body["points"] == expected["points"] and body["turning"] == expected["turning"]
+    assert body["steps"] == len(g.history) and body["seat"] is None
+    assert body["points"][-1]["chance"] == float(bool(g.result and g.result.won))
+    assert api.get(path).json() == body  # from memory
+
+
+def test_other_requests_are_answered_while_a_curve_is_computed(
+        server_factory: Callable[..., Server]) -> None:
+    server = server_factory()  # its own server: the long computation keeps its worker busy
+    with httpx.Client(base_url=server.url, timeout=30) as api:
+        gid = _bot_game(api, lambda g: WsClient(server.url, g), 3, seed=12)
+        path = f"/api/games/{gid}/winchance?rollouts=200"  # a long computation
+        assert api.get(path).status_code == 202
+        other, _ = new_game(api, 3, seed=1)
+        assert api.get(f"/api/games/{other}").status_code == 200
+        assert api.get(f"/api/games/{gid}/replay/3").status_code == 200
+        assert api.get(path).status_code == 202  # still computing: the loop was never blocked
+
+
+def test_a_game_not_over_has_no_curve(api: httpx.Client) -> None:
+    waiting, _ = new_game(api, 3, seed=1)
+    r = api.get(f"/api/games/{waiting}/winchance")
+    assert r.status_code == 409
+    assert r.json()["error"]["code"] == "not_over" and r.json()["error"]["detail"] == "waiting"
+    gid, tokens, _ = seated_game(api, 3, seed=2)
+    r = api.get(f"/api/games/{gid}/winchance", headers=auth(tokens[0]))
+    assert r.status_code == 409 and r.json()["error"]["detail"] == "playing"
+
+
+def test_unknown_games_and_bad_rollout_counts_are_refused(api: httpx.Client) -> None:
+    r = api.get("/api/games/no-such-game/winchance")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+    waiting, _ = new_game(api, 3, seed=1)
+    for bad in ("0", "201", "many"):
+        r = api.get(f"/api/games/{waiting}/winchance?rollouts={bad}")
+        assert r.status_code == 422, bad
