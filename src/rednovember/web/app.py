@@ -473,7 +473,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                         ) -> dict[str, Any]:
         """A finished game's win-chance curve and turning points (web/winchance.py): 202
         ``computing`` until it is ready (ask again), 409 ``not_over`` before the end."""
-        found = winchances.get(hub_of(request).get(game_id), rollouts)
+        found = winchances.get(await hub_of(request).get(game_id), rollouts)
         if found is None:
             response.status_code = 202
             return {"game": game_id, "status": "computing"}
