@@ -1,0 +1,123 @@
+"""The advisor (analysis/advisor.py): the top plans for the seat to move, with their win chance
+and why, from that seat's view only; and the terminal's ``hint`` (terminal/hint.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rednovember.analysis.advisor import TIPS, AdvisorError, advise, candidates
+from rednovember.i18n.describe import keeper_walk
+from rednovember.rules import Game
+from rednovember.rules.scenario import build
+from rednovember.web.protocol import action_info
+
+
+def oxygen(hand: list[str], variants: tuple[str, ...] = (), others: list[Any] | None = None,
+           item_deck: list[str] | None = None) -> Game:
+    """Gnome 0 next to nothing but the Oxygen Pumps (room 2), the Asphyxiation track near its
+    end: the repair is the turn's job, and a Pump Manual (+4) in hand makes it near certain."""
+    spec: dict[str, Any] = {
+        "config": {"players": 3, "seed": 4, "variants": list(variants)},
+        "position": {"gnomes": [{"room": 2, "keeper": 50, "hand": hand},
+                                *[{"keeper": 45 - i, **o} for i, o in enumerate(others or [{}, {}])]],
+                     "tracks": {"asphyxiation": 8}}}
+    if item_deck is not None:
+        spec["item_deck"] = item_deck
+    return build(spec)
+
+
+def test_a_pump_manual_next_to_a_low_oxygen_repair_is_played() -> None:
+    g = oxygen(["pump_manual"])
+    advice = advise(g, g.player_to_move, rollouts=12, seed=1)
+    assert 1 <= len(advice.tips) <= TIPS
+    best = advice.tips[0]
+    assert best.action.kind == "fix_oxygen_pumps"
+    assert best.items == ("pump_manual",)
+    assert best.steps[0].kind == "play" and best.steps[-1] == best.action
+    chances = [t.chance.chance for t in advice.tips]
+    assert chances == sorted(chances, reverse=True)
+
+
+def test_the_why_fields_are_the_threat_the_repairs_chance_and_the_keepers_icons() -> None:
+    g = oxygen(["pump_manual"])
+    advice = advise(g, g.player_to_move, rollouts=6, seed=1)
+    for tip in advice.tips:
+        if tip.action.kind != "fix_oxygen_pumps":
+            continue
+        assert tip.threat is not None and tip.threat["track"] == "asphyxiation"
+        assert tip.threat["level"] == 8
+        # the engine's preview after the same plays: chance, ghost and the icons met
+        sim = g.copy()
+        for a in tip.steps[:-1]:
+            sim.apply(a)
+        info = action_info(tip.action, sim)
+        assert tip.repair_chance == info["chance"]
+        assert tip.ghost_after == info["ghost_after"]
+        assert tip.meets == info["meets"]
+        assert tip.meets == dict(zip(("events", "items"), keeper_walk(sim, tip.ghost_after),
+                                     strict=True))
+        assert tip.minutes == g.ghost - tip.ghost_after
+        assert tip.route == (2,)
+        bonus = 4 if "pump_manual" in tip.items else 0
+        assert tip.repair_chance == min(10, tip.action.minutes + bonus) * 10
+
+
+def test_a_walk_to_a_fire_names_the_fire_and_its_route() -> None:
+    g = build({"config": {"players": 3, "seed": 4},
+               "position": {"gnomes": [{"room": 6, "keeper": 50, "hand": ["fire_extinguisher"]},
+                                      {"keeper": 45}, {"keeper": 44}],
+                            "fire": [5]}})
+    plans = candidates(g, g.player_to_move, 12)
+    fires = [p for p in plans if p.action.kind == "extinguish_fire"]
+    assert fires
+    advice = advise(g, g.player_to_move, rollouts=4, seed=3, n_candidates=12)
+    tips = [t for t in advice.tips if t.action.kind == "extinguish_fire"]
+    for tip in tips:
+        assert tip.threat == {"kind": "fire", "room": tip.route[-1]}
+        assert tip.route[0] == 6 and len(tip.route) >= 2
+
+
+def test_hidden_information_is_not_used() -> None:
+    # the item deck's order is hidden from every seat: another order, the same advice
+    a = oxygen(["pump_manual"], item_deck=["grog", "toolbox"])
+    b = oxygen(["pump_manual"], item_deck=["toolbox", "grog"])
+    assert a.item_deck != b.item_deck
+    da = advise(a, 0, rollouts=4, seed=2).to_dict(a)
+    db = advise(b, 0, rollouts=4, seed=2).to_dict(b)
+    da.pop("seconds"), db.pop("seconds")
+    assert da == db
+
+
+def test_other_seats_hidden_hands_in_mad_gnomes_do_not_change_the_advice() -> None:
+    def game(hand: list[str]) -> Game:
+        return oxygen(["pump_manual"], ("mad-gnomes",), [{"hand": hand}, {}])
+
+    a, b = game(["toolbox", "crowbar"]), game(["aqualung", "coffee"])
+    assert a.gnomes[1].hand != b.gnomes[1].hand
+    da = advise(a, 0, rollouts=4, seed=2).to_dict(a)
+    db = advise(b, 0, rollouts=4, seed=2).to_dict(b)
+    da.pop("seconds"), db.pop("seconds")
+    assert da == db
+
+
+def test_only_the_seat_to_move_gets_advice_and_the_game_is_not_changed() -> None:
+    g = oxygen(["pump_manual"])
+    before = g.copy()
+    with pytest.raises(AdvisorError) as exc:
+        advise(g, 1, rollouts=2)
+    assert exc.value.code == "not_your_turn"
+    advise(g, 0, rollouts=2)
+    assert g.history == before.history and g.gnomes[0].hand == before.gnomes[0].hand
+    assert g.item_deck == before.item_deck and g.event_deck == before.event_deck
+
+
+def test_a_time_budget_stops_after_the_minimum_rounds() -> None:
+    g = oxygen([])
+    ticks = iter(range(1000))
+    done: list[tuple[int, int]] = []
+    advice = advise(g, 0, rollouts=30, budget_s=0.5, clock=lambda: float(next(ticks)),
+                    progress=lambda d, n: done.append((d, n)))
+    assert advice.rounds == 4  # MIN_ROUNDS: the fake clock is past the budget at once
+    assert done == [(1, 30), (2, 30), (3, 30), (4, 30)]
