@@ -3,15 +3,36 @@ and why, from that seat's view only; and the terminal's ``hint`` (terminal/hint.
 
 from __future__ import annotations
 
+import io
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from rednovember.analysis.advisor import TIPS, AdvisorError, advise, candidates
+from rednovember.bots import make_bot
+from rednovember.i18n import catalog
 from rednovember.i18n.describe import keeper_walk
 from rednovember.rules import Game
 from rednovember.rules.scenario import build
+from rednovember.rules.serialize import to_dict
+from rednovember.terminal.app import PlayApp
+from rednovember.terminal.hint import hint_lines
+from rednovember.terminal.newgame import Setup
 from rednovember.web.protocol import action_info
+
+
+def answers(items: Iterable[str]) -> Callable[[str], str]:
+    it = iter(items)
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    return ask
 
 
 def oxygen(hand: list[str], variants: tuple[str, ...] = (), others: list[Any] | None = None,
@@ -121,3 +142,34 @@ def test_a_time_budget_stops_after_the_minimum_rounds() -> None:
                     progress=lambda d, n: done.append((d, n)))
     assert advice.rounds == 4  # MIN_ROUNDS: the fake clock is past the budget at once
     assert done == [(1, 30), (2, 30), (3, 30), (4, 30)]
+
+
+# --- the terminal ----------------------------------------------------------------------------------
+
+def test_hint_lines_describe_the_plans_in_the_players_language() -> None:
+    g = oxygen(["pump_manual"])
+    lines = hint_lines(g, 0, "en", budget_s=0.01)
+    text = "\n".join(lines)
+    assert lines[0].startswith("Hint for ")
+    assert lines[1].startswith("1. Fix Oxygen Pumps")
+    assert "Play first: Pump Manual" in text
+    assert "Why: the Asphyxiation track is at 8 of" in text and "the repair succeeds" in text
+    assert "Win chance after it:" in text and "then the keeper meets" in text
+    assert "2. " in text and "3. " in text
+    de = "\n".join(hint_lines(g, 0, "de", budget_s=0.01))
+    assert "Siegchance danach" in de and "Warum:" in de
+    assert hint_lines(g, 1, "en") == [catalog("en").raw("advisor", "not_now")]
+
+
+def test_hint_in_the_line_mode_prints_the_plans_and_changes_nothing() -> None:
+    g = oxygen(["pump_manual"])
+    buf = io.StringIO()
+    con = Console(file=buf, width=120, highlight=False, color_system=None)
+    setup = Setup(g, {1: make_bot("heuristic", 1), 2: make_bot("heuristic", 2)},
+                  {1: "heuristic", 2: "heuristic"})
+    before = to_dict(g)
+    app = PlayApp(setup, con, answers(["hint", "quit"]))
+    assert app.run() == 0
+    assert to_dict(app.game) == before
+    out = buf.getvalue()
+    assert "The advisor is thinking" in out and "1. Fix Oxygen Pumps" in out

@@ -20,6 +20,7 @@ from ..i18n.describe import describe_decision
 from ..rules import Action, Game, load_data
 from ..rules.serialize import to_json
 from . import screen
+from .hint import hint_lines
 from .menu import Entry, build_menu, minutes_menu
 from .newgame import Ask, Setup, SetupError, load_setup, new_setup
 
@@ -175,6 +176,8 @@ class PlayApp:
             screen.print_log(con, lines, 0, cat)
         elif word == "board":
             self.show(seat)
+        elif word == "hint":  # the advisor (terminal/hint.py)
+            con.print(Text("\n".join(hint_lines(self.game, seat, self.lang, say=con.print))))
         elif word == "save":
             self._save(rest.strip())
             return False
