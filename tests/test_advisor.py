@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from rednovember.analysis.advisor import TIPS, AdvisorError, advise, candidates
+from rednovember.analysis import advisor
+from rednovember.analysis.advisor import MIN_ROUNDS, TIPS, AdvisorError, advise, candidates
 from rednovember.bots import make_bot
 from rednovember.i18n import catalog
 from rednovember.i18n.describe import keeper_walk
@@ -140,8 +141,25 @@ def test_a_time_budget_stops_after_the_minimum_rounds() -> None:
     done: list[tuple[int, int]] = []
     advice = advise(g, 0, rollouts=30, budget_s=0.5, clock=lambda: float(next(ticks)),
                     progress=lambda d, n: done.append((d, n)))
-    assert advice.rounds == 4  # MIN_ROUNDS: the fake clock is past the budget at once
-    assert done == [(1, 30), (2, 30), (3, 30), (4, 30)]
+    assert advice.rounds == MIN_ROUNDS == 2  # the fake clock is past the budget at once
+    assert done == [(1, 30), (2, 30)]
+
+
+def test_a_round_is_not_begun_when_it_would_overrun_the_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    g = oxygen([])
+    now = [0.0]
+    real = advisor.play_out
+
+    def slow(*args: Any) -> bool | None:  # every rollout takes a tenth of a second
+        now[0] += 0.1
+        return real(*args)
+
+    monkeypatch.setattr(advisor, "play_out", slow)
+    advice = advise(g, 0, rollouts=30, budget_s=1.3, clock=lambda: now[0])
+    assert advice.candidates == 4  # a round: 0.4 s
+    # rounds end at 0.4, 0.8 and 1.2; a fourth would end at 1.6, past the budget: not begun
+    assert advice.rounds == 3 and advice.seconds <= 1.3
 
 
 # --- the terminal ----------------------------------------------------------------------------------

@@ -30,11 +30,11 @@ def seat_page(new_context: MakeContext, gid: str, token: str) -> Any:
     return page
 
 
-def shots(page: Any, name: str) -> None:
+def shots(page: Any, name: str, testid: str = "advisor") -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
-        page.get_by_test_id("advisor").scroll_into_view_if_needed()
+        page.get_by_test_id(testid).scroll_into_view_if_needed()
         page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => r(true)))")
         page.screenshot(path=str(SHOTS / f"hint-{name}-{label}.png"), animations="disabled")
     page.set_viewport_size(DESKTOP)
@@ -88,6 +88,7 @@ def test_hint_button_progress_three_plans_and_the_route_for_the_seat_to_move_onl
                         headers=auth(tokens[seat])).status_code == 200
     note = other.get_by_test_id("end-hints")
     expect(note).to_have_text(f"Hints were used by: seat {m + 1}", timeout=60_000)  # now a bot
+    shots(other, "end", "end-hints")
     assert me.js_errors == [] and other.js_errors == []
 
 
@@ -96,6 +97,7 @@ def test_hints_off_from_the_create_form_shows_no_button(new_context: MakeContext
     box = page.get_by_test_id("create-hints")
     expect(box).to_be_checked()  # on by default
     box.uncheck()
+    shots(page, "create-form", "create-hints")
     page.select_option("[data-testid=create-players]", "1")
     page.fill("[data-testid=create-seed]", "3")
     page.click("[data-testid=create-game]")

@@ -134,3 +134,16 @@ def test_settings_round_trip_and_a_rematch_starts_unused() -> None:
     assert TableSettings.from_stored(False, {"turn_timer": None}) == TableSettings()
     assert TableSettings.from_stored(False, {"hints": False}).hints is False
     assert s.for_rematch() == TableSettings(True, 60, True, ())
+
+
+def test_no_hint_between_opening_a_hatch_and_entering(
+        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
+    gid, tokens, _ = seated_game(api, 3, seed=8)
+    m = mover(api, gid)
+    me = ws_client(gid, [tokens[m]])
+    me.until(lambda x: x["type"] == "state" and x["seat"] == m)
+    opens = [a["text"] for a in me.states[m]["actions"] if a["kind"] == "open"]
+    assert opens
+    assert me.request({"type": "act", "seat": m, "action": opens[0]})["type"] == "ack"
+    refused = ask(me, m)
+    assert refused["code"] == "not_your_turn" and refused["detail"] == "not_to_move"

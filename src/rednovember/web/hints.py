@@ -26,6 +26,7 @@ from sqlalchemy import insert, update
 
 from ..analysis.advisor import DEFAULT_BUDGET_S, Advice, AdvisorError, advise
 from ..rules import Game
+from ..rules.state import MOVE
 from .chat import RateLimit
 from .live import Connection, LiveGame
 from .protocol import ProtocolError, jsonable
@@ -83,8 +84,9 @@ class Hints:
             raise ProtocolError("game_over" if lg.game.result is not None else "not_started",
                                 "a hint is for a game under way")
         g = lg.game
-        if g.player_to_move != seat:
-            raise ProtocolError("not_your_turn", "a hint is for the seat to move", "not_to_move")
+        if g.player_to_move != seat or g.phase != MOVE:
+            raise ProtocolError("not_your_turn", "a hint is for the seat to move, at its turn's "
+                                                 "moves", "not_to_move")
         if c in self.busy:
             raise ProtocolError("rate_limited", "one hint at a time: the last one is still "
                                                 "being thought about", "hint_under_way")
