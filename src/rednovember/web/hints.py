@@ -147,6 +147,7 @@ class Hints:
         except AdvisorError as exc:
             raise ProtocolError("not_your_turn", str(exc), exc.code) from None
         self.given += 1
+        self.busy.discard(c)  # before the answer: the client may ask again as soon as it has it
         c.push_obj({**base, "status": "done", "progress": 1.0,
                     "stale": lg.version != version, **jsonable(advice.to_dict(game))})
         await self.record(lg, seat)
