@@ -28,6 +28,7 @@ from ..i18n import names as n
 from ..i18n.describe import describe_action, describe_decision
 from ..rules import Action, ActionError, Game, can_undo, load_data, parse_action, undo
 from . import screen
+from .hint import hint_lines
 from .menu import Entry, build_menu, minutes_menu
 from .newgame import Ask, Setup, SetupError, load_setup, new_setup, save_text
 
@@ -342,6 +343,8 @@ class PlayApp:
             self._full_log(seat)
         elif word == "board":
             self.show(seat)
+        elif word == "hint":  # the advisor (terminal/hint.py)
+            con.print(Text("\n".join(hint_lines(self.game, seat, self.lang, say=con.print))))
         elif word == "save":
             self._save(rest)
             return False

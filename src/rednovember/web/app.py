@@ -94,6 +94,8 @@ class CreateGame(_Body):
     turn_timer: int | None = Field(None, ge=0, le=MAX_TURN_TIMER,
                                    description="seconds per decision (30, 60, 120, 300); null or "
                                                "0: no clock")
+    hints: bool = Field(True, description="players may ask the advisor for hints (WebSocket "
+                                          "'hint'); false: nobody can")
 
 
 class TakeSeat(_Body):
@@ -345,7 +347,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         who = client_of(request)
         limit.new_game(who, lambda gid: gid in hub.games and hub.games[gid].status == "waiting")
         settings = TableSettings(body.listed,
-                                 check_turn_timer(body.turn_timer, hub.tables.min_turn_timer))
+                                 check_turn_timer(body.turn_timer, hub.tables.min_turn_timer),
+                                 body.hints)
         lg, token = await hub.create_game(body.players, body.gnomes_per_player, body.variants, body.seed,
                                     settings=settings)
         limit.created(who, lg.id)
@@ -659,6 +662,9 @@ async def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) ->
                            "next": nxt.id})
             return
         assert msg.seat is not None
+        if msg.type == "hint":  # answered later, to this connection alone (web/hints.py)
+            hub.hints.start(lg, conn, msg.seat, rid)
+            return
         if msg.type == "act":
             assert msg.action is not None
             await hub.act(lg, hub.held_seat(lg, conn, msg.seat), msg.action, msg.version)

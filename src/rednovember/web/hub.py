@@ -31,6 +31,7 @@ from ..rules.view import log_for
 from . import security
 from .chat import HISTORY, clean, message, ping_target, ping_text, undo_detail, undo_text
 from .cluster import CLAIM_EVERY, Nodes, Solo
+from .hints import Hints
 from .live import PRESENCE_FRESH, Connection, LiveGame, Seat
 from .protocol import ProtocolError, action_info, jsonable, result_info, suggestions
 from .store import GameRecord, StaleWrite, Store
@@ -85,6 +86,7 @@ class Hub:
         self.nodes: Nodes = nodes or Solo()
         self._closing = False
         self.tables = Tables(self, waiting_expiry, min_turn_timer)
+        self.hints = Hints(self)  # the advisor (web/hints.py)
         self._pool = ThreadPoolExecutor(min(DB_THREADS, store.threads), thread_name_prefix="rn-db")
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -487,7 +489,7 @@ class Hub:
                 return await self.get(lg.rematch)
             c = lg.config
             new, _ = await self.create_game(c.players, c.gnomes_per_player, c.variants, None,
-                                            lg.creator_hash, lg.settings)
+                                            lg.creator_hash, lg.settings.for_rematch())
             lg.rematch = new.id
             async with new.lock:
                 for s in lg.seats:

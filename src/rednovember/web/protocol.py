@@ -25,7 +25,8 @@ MAX_ACTION_CHARS = 64
 MAX_ID_CHARS = 64
 MAX_BOT_CHARS = 32
 
-CLIENT_TYPES = ("hello", "act", "undo", "bot", "reclaim", "sync", "ping", "chat", "rematch")
+CLIENT_TYPES = ("hello", "act", "undo", "bot", "reclaim", "sync", "ping", "chat", "rematch",
+                "hint")
 MAX_CHAT_CHARS = 2000  # a chat message as sent (web/chat.py keeps 300 after trimming)
 
 HTTP_STATUS = {
@@ -195,6 +196,9 @@ def validate(msg: dict[str, Any]) -> ClientMessage:
         _check_fields(msg, {"seat", "text"}, kind)
         return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
                              text=_str_field(msg, "text", kind, MAX_CHAT_CHARS))
+    if kind == "hint":  # the advisor (web/hints.py)
+        _check_fields(msg, {"seat"}, kind)
+        return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7))
     if kind == "reclaim":
         return _reclaim(msg, rid)
     if kind == "ping" and set(msg) & {"seat", "target", "what"}:

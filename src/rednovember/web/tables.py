@@ -21,7 +21,7 @@ import io
 import logging
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import segno
@@ -46,18 +46,29 @@ ORIGIN_RE = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]{1,200}$")
 class TableSettings:
     listed: bool = False
     turn_timer: int | None = None  # seconds per decision; None: no clock
+    hints: bool = True  # the advisor (web/hints.py): players may ask for hints
+    hints_used: tuple[int, ...] = ()  # the seats that asked for one, in order of first use
 
     def to_dict(self) -> dict[str, Any]:
-        return {"listed": self.listed, "turn_timer": self.turn_timer}
+        return {"listed": self.listed, "turn_timer": self.turn_timer, "hints": self.hints,
+                "hints_used": list(self.hints_used)}
 
     def stored(self) -> dict[str, Any]:
         """What the settings table keeps as JSON (``listed`` has its own column)."""
-        return {"turn_timer": self.turn_timer}
+        return {"turn_timer": self.turn_timer, "hints": self.hints,
+                "hints_used": list(self.hints_used)}
+
+    def for_rematch(self) -> TableSettings:
+        """The same settings for the next game, which nobody has asked a hint for yet."""
+        return replace(self, hints_used=())
 
     @classmethod
     def from_stored(cls, listed: bool, settings: dict[str, Any]) -> TableSettings:
         timer = settings.get("turn_timer")
-        return cls(bool(listed), int(timer) if isinstance(timer, int) and timer > 0 else None)
+        used = settings.get("hints_used")
+        seats = tuple(s for s in used if isinstance(s, int)) if isinstance(used, list) else ()
+        return cls(bool(listed), int(timer) if isinstance(timer, int) and timer > 0 else None,
+                   settings.get("hints") is not False, seats)
 
 
 def check_turn_timer(seconds: int | None, minimum: float) -> int | None:

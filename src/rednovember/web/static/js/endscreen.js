@@ -7,6 +7,7 @@ import { raw, t } from "./i18n.js";
 import { api } from "./net.js";
 import { gnomeName, roomName } from "./describe.js";
 import { attrs, COLOURS, esc, TRACK_COLOURS } from "./svg.js";
+import { hintsNote } from "./advisor.js";
 
 const FIRE_COLOUR = "#f07f14";
 const FLOOD_COLOUR = "#4dabf7";
@@ -56,6 +57,7 @@ export class EndScreen {
     const s = this.state === "ready" ? this.story : null;
     let out = `<div class="end-screen" data-testid="end-screen" data-story="${esc(this.state)}">`;
     out += this.headline(model, s);
+    out += hintsNote(this.id, this.onChange); // were hints used (advisor.js)
     if (s) {
       out += this.deaths(model, s) + this.repairs(s) + this.crew(model, s) + this.charts(model, s);
     } else if (this.state === "failed") {

@@ -21,6 +21,7 @@ import { MobileLayout } from "./mobile.js";
 import { adoptSeatLink, openSeatLink } from "./seatlink.js";
 import { renderClock } from "./timer.js";
 import { absoluteUrl, url } from "./root.js";
+import { Advisor } from "./advisor.js";
 
 const SPEC = "spec";
 
@@ -52,6 +53,7 @@ export class GamePage {
     this.end = new EndScreen(id, () => this.render());
     this.show = new Show(this); // dice, cards and the keeper's walk of each new state; the recap
     this.mobile = new MobileLayout(this);
+    this.advisor = new Advisor(this); // the "Hint" button and its plans (advisor.js)
   }
 
   // --- lifecycle --------------------------------------------------------------------------------
@@ -140,6 +142,7 @@ export class GamePage {
       case "state": this.onState(msg); return;
       case "chat": this.chat.add(msg.message); this.mobile.render(); return;
       case "ping": this.pings.show(msg); return;
+      case "hint": this.advisor.onMessage(msg); return;
       case "rematch": this.followRematch(msg.next); return;
       case "seats": this.onSeats(msg.seats); break;
       case "ack":
@@ -147,6 +150,7 @@ export class GamePage {
         if (msg.ref === "reclaim") this.socket.rehello();
         break;
       case "error":
+        if (this.advisor.onError(msg)) break;
         this.setBusy(false);
         toast(errorText(msg), "error");
         if (msg.code === "stale") this.socket.send({ type: "sync" });
@@ -320,6 +324,7 @@ export class GamePage {
             <section id="result" class="result" hidden></section>
             <section id="reclaim" class="card reclaim-card" data-testid="reclaim-note" role="status" hidden></section>
             <section id="actions" class="card actions-card" data-testid="actions" aria-label=""></section>
+            <section id="advisor" class="card advisor-card" data-testid="advisor" data-panel="options" aria-live="polite" hidden></section>
             <section id="seats" class="card seats-card" data-testid="seats">
               <div id="seats-list"></div>
               <label class="field inline-field" id="seat-name-row"><span data-i18n="web.your_name"></span>
@@ -336,6 +341,7 @@ export class GamePage {
     this.pings.mount(this.root.querySelector(".col-board"));
     this.end.mount(this.root.querySelector("#result"), this.root.querySelector("#board-overlay"));
     this.show.mount(this.root);
+    this.advisor.mount(this.root);
     this.mobile.mount(this.root);
     this.root.addEventListener("click", (e) => this.onClick(e));
     this.root.addEventListener("keydown", (e) => {
@@ -505,6 +511,7 @@ export class GamePage {
     if (st.seat !== null && st.seat !== undefined && !model.over) {
       head += `<button type="button" class="btn small" data-undo data-testid="undo" ${st.can_undo && !this.busy ? "" : "disabled"}
         title="${esc(raw("web", "undo_help"))}">↶ ${esc(raw("web", "undo"))}</button>`;
+      head += this.advisor.button(st, model);
     }
     head += `</div>`;
     let body;
@@ -590,6 +597,7 @@ export class GamePage {
     gameEl.dataset.version = String(st.version);
     gameEl.dataset.seat = String(key);
     this.pings.render();
+    this.advisor.render(model, st);
     this.mobile.render();
   }
 }

@@ -19,7 +19,7 @@ export class LobbyPage {
     this.ctx = ctx;
     this.games = [];
     this.mine = [];
-    this.form = { players: 4, per: null, variants: new Set(), seed: "", listed: false, timer: 0 };
+    this.form = { players: 4, per: null, variants: new Set(), seed: "", listed: false, timer: 0, hints: true };
   }
 
   start() {
@@ -88,6 +88,8 @@ export class LobbyPage {
               <select id="f-timer" data-testid="create-timer">${TIMERS.map((s) => `<option value="${s}" ${s === f.timer ? "selected" : ""}>${esc(s ? t("web_lobby", "timer_setting", { time: timerText(s) }) : raw("web_lobby", "timer_off"))}</option>`).join("")}</select></label>
             <label class="check listed-check"><input type="checkbox" id="f-listed" data-testid="create-listed" ${f.listed ? "checked" : ""}>
               <span>${esc(raw("web_lobby", "listed"))}<small>${esc(raw("web_lobby", "listed_help"))}</small></span></label>
+            <label class="check hints-check"><input type="checkbox" id="f-hints" data-testid="create-hints" ${f.hints ? "checked" : ""}>
+              <span>${esc(raw("advisor", "setting"))}<small>${esc(raw("advisor", "setting_help"))}</small></span></label>
             <label class="field"><span>${esc(raw("web", "seed"))}</span>
               <input id="f-seed" type="number" inputmode="numeric" min="0" step="1" placeholder="${esc(raw("web", "seed_random"))}" value="${esc(f.seed)}" data-testid="create-seed"></label>
             <button class="btn primary" type="submit" data-testid="create-game">${esc(raw("web", "create_button"))}</button>
@@ -112,6 +114,7 @@ export class LobbyPage {
     el("#f-seed").oninput = (e) => { f.seed = e.target.value; };
     el("#f-timer").onchange = (e) => { f.timer = Number(e.target.value); };
     el("#f-listed").onchange = (e) => { f.listed = e.target.checked; };
+    el("#f-hints").onchange = (e) => { f.hints = e.target.checked; };
     el("#create-form").onsubmit = (e) => { e.preventDefault(); this.create(); };
     el("[data-testid=learn-link]").onclick = (e) => { e.preventDefault(); navigate("/learn"); };
     el("#join-form").onsubmit = (e) => {
@@ -166,7 +169,7 @@ export class LobbyPage {
     const f = this.form;
     const body = { players: f.players, gnomes_per_player: this.perRange() ? (f.per ?? this.perRange()[2]) : null,
       variants: [...f.variants], seed: f.seed === "" ? null : Number(f.seed), listed: f.listed,
-      turn_timer: f.timer || null };
+      turn_timer: f.timer || null, hints: f.hints };
     try {
       const res = await api("/api/games", { method: "POST", body });
       store.setCreator(res.game.id, res.creator_token);

@@ -1,0 +1,112 @@
+"""Browser tests of the advisor (issue 10): the Hint button beside the options of the seat to move,
+the progress while the server thinks, the three plans with their win chance and why, a plan's route
+on the board; another seat's browser sees neither button nor plans; a table with hints off shows
+no button (the create form's box); the end screen says who used hints.
+
+Debian's Chromium plays on the session's real server (tests/web/conftest.py); every wait is
+Playwright's ``expect`` or ``wait_for_function``. Screenshots at 1440×900 and 390×844."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from browsertools import SHOTS, SKIP, _page, expect, state  # the fixtures are in conftest.py
+from webtools import auth, seated_game
+
+pytestmark = SKIP
+
+DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 390, "height": 844}
+MakeContext = Callable[..., Any]
+
+
+def seat_page(new_context: MakeContext, gid: str, token: str) -> Any:
+    """A browser of its own (a person) holding one seat through its seat link."""
+    page = _page(new_context(), f"/g/{gid}#seat={token}")
+    expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
+    return page
+
+
+def shots(page: Any, name: str, testid: str = "advisor") -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.get_by_test_id(testid).scroll_into_view_if_needed()
+        page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => r(true)))")
+        page.screenshot(path=str(SHOTS / f"hint-{name}-{label}.png"), animations="disabled")
+    page.set_viewport_size(DESKTOP)
+
+
+def test_hint_button_progress_three_plans_and_the_route_for_the_seat_to_move_only(
+        api: httpx.Client, new_context: MakeContext) -> None:
+    gid, tokens, _ = seated_game(api, 3, seed=5)
+    m = api.get(f"/api/games/{gid}").json()["to_move"]
+    o = (m + 1) % 3
+    me = seat_page(new_context, gid, tokens[m])
+    other = seat_page(new_context, gid, tokens[o])
+    state(me, your_turn=True)
+    state(other, seat=o)
+    expect(other.get_by_test_id("actions")).to_be_visible()
+    expect(other.get_by_test_id("hint-button")).to_have_count(0)  # not its turn: no button
+    button = me.get_by_test_id("hint-button")
+    expect(button).to_be_visible()
+    expect(button).to_have_text("?Hint")
+    button.click()
+    expect(me.get_by_test_id("hint-progress")).to_be_visible()  # before the answer arrives
+    expect(me.get_by_test_id("hint-button")).to_be_disabled()
+    plans = me.get_by_test_id("hint-plans").locator("li")
+    expect(plans).to_have_count(3, timeout=30_000)
+    expect(me.get_by_test_id("hint-progress")).to_have_count(0)
+    for i in range(3):
+        expect(me.get_by_test_id(f"hint-chance-{i}")).to_have_text(re.compile(r"^\d{1,3}%$"))
+        expect(me.get_by_test_id(f"hint-why-{i}")).to_contain_text("Why: ")
+        expect(me.get_by_test_id(f"hint-why-{i}")).to_contain_text("then the keeper meets")
+    chances = [int(me.get_by_test_id(f"hint-chance-{i}").inner_text()[:-1]) for i in range(3)]
+    assert chances == sorted(chances, reverse=True)
+    answer = me.evaluate("() => window.rnGame.advisor.answer")
+    first = answer["plans"][0]
+    legal = state(me, your_turn=True)["actions"]
+    assert first["steps"][0] in legal
+    # a click on a plan shows its route on the board, a second click hides it
+    me.get_by_test_id("hint-plan-0").click()
+    expect(me.get_by_test_id("hint-plan-0")).to_have_attribute("aria-pressed", "true")
+    expect(me.locator("#board g.hint-route")).to_have_count(len(first["route"]))
+    expect(me.get_by_test_id(f"hint-step-{first['route'][0]}")).to_have_text("1")
+    shots(me, "plans")
+    me.get_by_test_id("hint-plan-0").click()
+    expect(me.locator("#board g.hint-route")).to_have_count(0)
+    # the other seat's browser saw nothing of it
+    expect(other.get_by_test_id("hint-plans")).to_have_count(0)
+    expect(other.get_by_test_id("advisor")).to_be_hidden()
+    assert other.evaluate("() => window.rnGame.advisor.answer") is None
+    # the end: the seats go to bots and the end screen says who used hints
+    for seat in range(3):
+        assert api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                        headers=auth(tokens[seat])).status_code == 200
+    note = other.get_by_test_id("end-hints")
+    expect(note).to_have_text(f"Hints were used by: seat {m + 1}", timeout=60_000)  # now a bot
+    shots(other, "end", "end-hints")
+    assert me.js_errors == [] and other.js_errors == []
+
+
+def test_hints_off_from_the_create_form_shows_no_button(new_context: MakeContext) -> None:
+    page = _page(new_context(), "/")
+    box = page.get_by_test_id("create-hints")
+    expect(box).to_be_checked()  # on by default
+    box.uncheck()
+    shots(page, "create-form", "create-hints")
+    page.select_option("[data-testid=create-players]", "1")
+    page.fill("[data-testid=create-seed]", "3")
+    page.click("[data-testid=create-game]")
+    expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
+    assert page.evaluate("() => window.rnGame.summary.settings.hints") is False
+    page.fill("[data-testid=seat-name]", "Solo")
+    page.click("[data-testid=take-seat-0]")
+    st = state(page, your_turn=True)
+    assert st["actions"]
+    expect(page.get_by_test_id("undo")).to_be_visible()  # the options' head is drawn ...
+    expect(page.get_by_test_id("hint-button")).to_have_count(0)  # ... without the button
+    assert page.js_errors == []
