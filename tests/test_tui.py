@@ -576,3 +576,29 @@ def test_nonsense_keys_break_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyP
         assert a in replayed.legal_actions()
         replayed.apply(a)
     assert replayed.log == g.log
+
+
+def test_h_shows_the_advisors_three_plans_for_the_human_to_move() -> None:
+    """Issue 11: the advisor's hints in the full-screen game (issue 10's `hint`)."""
+    game = new_game(Config(3, None, frozenset(), 7))
+    app = GameApp(session(game, {1: "heuristic", 2: "heuristic"}), bot_delay=0)
+    seen: list[str] = []
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        before = len(app.session.game.history)
+        await pilot.press("h")
+        for _ in range(400):  # the advisor thinks in a thread (at most ~2 s)
+            await pilot.pause(0.05)
+            if isinstance(app.screen, LegendScreen):
+                break
+        assert isinstance(app.screen, LegendScreen)
+        seen.append(screen_text(app))
+        app.save_screenshot("tui_hint_80x24.svg", str(SHOTS))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert len(app.session.game.history) == before  # a hint changes nothing
+
+    drive(app, (80, 24), script)
+    text = seen[0]
+    assert "Hint for Red" in text and "1. " in text and "Win chance" in text

@@ -24,6 +24,7 @@ from ...i18n import available, catalog, names
 from ...i18n.describe import describe_decision, describe_entry
 from ...rules import SEA, Game
 from .. import screen
+from ..hint import hint_lines
 from . import render
 from .keys import digit
 from .screens import ConfirmScreen, LegendScreen, PassScreen, PickScreen, ReviewScreen, SaveScreen
@@ -102,6 +103,7 @@ class GameApp(App[int]):
     BINDINGS = [
         Binding("u", "undo", "Undo"),
         Binding("question_mark", "legend", "Legend"),
+        Binding("h", "hint", "Hint"),
         Binding("s", "save", "Save"),
         Binding("l", "language", "Language"),
         Binding("q", "request_quit", "Quit"),
@@ -372,6 +374,24 @@ class GameApp(App[int]):
 
     def action_legend(self) -> None:
         self.push_screen(LegendScreen(render.legend(self.session.cat), self.session.cat))
+
+    def action_hint(self) -> None:
+        """The advisor's three best plans for the human to move (thought out in a thread; the
+        screen goes on meanwhile)."""
+        s = self.session
+        seat = s.game.player_to_move
+        if s.game.is_over or seat not in s.humans:
+            self.notify(s.cat.raw("advisor", "not_now"), severity="warning")
+            return
+        self.notify(s.cat.raw("advisor", "thinking"))
+        game, lang = s.game.copy(), s.lang
+
+        def think() -> None:
+            title, *lines = hint_lines(game, seat, lang)  # its first line names the gnome
+            self.call_from_thread(self.push_screen, LegendScreen(
+                Text("\n".join(lines)), s.cat, title, keys=False))
+
+        self.run_worker(think, thread=True, exclusive=True, group="hint")
 
     def action_save(self) -> None:
         """Ask for the file (the autosave file by default) and save there."""

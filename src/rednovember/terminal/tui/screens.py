@@ -147,16 +147,21 @@ class LegendScreen(ModalScreen[None]):
     DEFAULT_CSS = MODAL_CSS + "LegendScreen #dialog { width: 80; max-width: 100%; height: auto; }"
     BINDINGS = [Binding("escape,question_mark,q,enter", "close", show=False)]
 
-    def __init__(self, body: RenderableType, cat: Catalog) -> None:
+    def __init__(self, body: RenderableType, cat: Catalog, title: str | None = None,
+                 keys: bool = True) -> None:
         super().__init__()
         self.body = body
         self.cat = cat
+        self.title_text = title or cat.raw("term_tui", "legend_title")
+        self.keys = keys  # the keys' help under the body (the legend)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
-            yield Static(Text(self.cat.raw("term_tui", "legend_title"), style="bold"))
+            yield Static(Text(self.title_text, style="bold"))
             yield Static(self.body)
-            yield Static(Text(self.cat.raw("term_tui", "keys_help")))
+            if self.keys:
+                yield Static(Text(self.cat.raw("term_tui", "keys_help")))
+                yield Static(Text("h: " + self.cat.raw("advisor", "button_title")))
             yield Static(self.cat.raw("term_tui", "close_keys"), id="dlg-keys")
 
     def action_close(self) -> None:
