@@ -526,6 +526,54 @@ def routes(g: Game, me: int, room: int, ghost: int, fire_state: int, sea_state: 
 # --- turn plans --------------------------------------------------------------------------------
 
 
+REPAIRS_WITH_ITEMS = ("extinguish_fire", "pump_water", "unblock_hatch")
+WASTE_CHANCE = 0.5  # a repair below this chance must not leave a helping item in the hand
+
+
+def repair_chance(g: Game, plan: Plan) -> float | None:
+    """The success chance of the repair ``plan`` ends in (items played this turn and by the plan
+    counted), or None if it does not end in a repair."""
+    act = plan.action
+    if act.minutes <= 0 or (act.kind not in g.data.room_repairs
+                            and act.kind not in REPAIRS_WITH_ITEMS):
+        return None
+    items = g.data.items
+    bonus = g.bonus(act.kind)
+    for step in plan.steps:
+        if step.kind == "play":
+            b = items[step.arg].bonus
+            bonus += b.get(act.kind, 0) + b.get("*", 0)
+    return min(1.0, (act.minutes + bonus) / 10)
+
+
+def wasteful(g: Game, plan: Plan) -> bool:
+    """A long-shot repair (under :data:`WASTE_CHANCE`) while the gnome keeps, unplayed, an item
+    made for exactly that repair (a Pump Manual on Fix Oxygen Pumps, a Water Pump on Pump Water;
+    Grog's bonus to everything does not count: it has its own price)."""
+    p = repair_chance(g, plan)
+    if p is None or p >= WASTE_CHANCE:
+        return False
+    hand = list(g.gnomes[g.active].hand)
+    for step in plan.steps:
+        if step.kind == "play" and step.arg in hand:
+            hand.remove(step.arg)
+    items = g.data.items
+    return any(items[k].bonus.get(plan.action.kind, 0) > 0 for k in hand)
+
+
+def sound(g: Game, plans: list[Plan], limit: int = 0) -> list[Plan]:
+    """``plans`` without the :func:`wasteful` ones (all of them if every one is), ``limit`` kept."""
+    kept: list[Plan] = []
+    for p in plans:
+        if not wasteful(g, p):
+            kept.append(p)
+            if len(kept) == limit:
+                break
+    kept = kept or plans
+    return kept[:limit] if limit > 0 else kept
+
+
+
 def plan_turn(an: Analysis, limit: int = 0) -> list[Plan]:
     """Every sensible plan for the active gnome's turn (the game must be in the move phase),
     best first. ``limit`` > 0 keeps only that many."""
