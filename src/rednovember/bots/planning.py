@@ -119,6 +119,7 @@ def poisson_tail(lam: float, k: int) -> float:
 
 
 _DIST_CACHE: dict[tuple[object, ...], list[list[int]]] = {}
+_DECK_CACHE: dict[tuple[object, ...], tuple[list[float], list[float]]] = {}
 
 
 def room_distances(g: Game, fire_ok: bool = False, opened: int = -1) -> list[list[int]]:
@@ -206,6 +207,25 @@ class Analysis:
     def _deck(self) -> None:
         g = self.g
         data = g.data
+        flooded = sum(1 for r in data.rooms if g.water[r])
+        key = (id(data), tuple(g.event_discard), tuple(g.event_out), g.kraken_aside, flooded)
+        hit = _DECK_CACHE.get(key)
+        if hit is None:
+            if len(_DECK_CACHE) > 4096:
+                _DECK_CACHE.clear()
+            hit = _DECK_CACHE[key] = self._rates(flooded)
+        self.rates, self.faint_p = hit
+        icons = data.event_icons
+        left = 0
+        for gn in g.gnomes:
+            if gn.alive and not gn.abandoned:
+                left += sum(1 for s in icons if s < gn.keeper)
+        self.events_left = left
+
+    def _rates(self, flooded_rooms: int) -> tuple[list[float], list[float]]:
+        """Expected track steps per event and P(faint) by intoxication, from the public piles."""
+        g = self.g
+        data = g.data
         counts = deck_counts(g)
         size = sum(counts)
         if size <= 0:  # the next draw reshuffles the discards: use the whole deck
@@ -227,17 +247,10 @@ class Analysis:
             if ev.faint is not None:
                 for x in range(ev.faint, 5):
                     faint[x] += n
-        flooded = sum(1 for r in data.rooms if g.water[r]) / 10
+        flooded = flooded_rooms / 10
         asph = data.tracks.index("asphyxiation")
         steps[asph] += fires * (1 - 0.5 * flooded)
-        self.rates = [s / size for s in steps]
-        self.faint_p = [f / size for f in faint]
-        icons = data.event_icons
-        left = 0
-        for gn in g.gnomes:
-            if gn.alive and not gn.abandoned:
-                left += sum(1 for s in icons if s < gn.keeper)
-        self.events_left = left
+        return [s / size for s in steps], [f / size for f in faint]
 
     def crew(self) -> list[int]:
         return [gn.number for gn in self.g.gnomes if gn.alive and not gn.abandoned]
