@@ -201,3 +201,20 @@ def test_event_choices_stay_legal() -> None:
         if g.is_over or g.phase not in (DECIDE, EXTRA_MOVE):
             continue
         assert make_bot("search", seed).choose(g) in g.legal_actions()
+
+
+@pytest.mark.parametrize("variants", [(), ("mad-gnomes",)])
+def test_no_abandon_while_the_crew_can_still_win(variants: tuple[str, ...]) -> None:
+    """A gnome in the Sea late in the game (keeper 8) may abandon its comrades: the bots stay
+    with the crew (abandoning turns a bot's own win condition against the crew it plays for)."""
+    g = arrange(players=4, variants=variants)
+    for i, gn in enumerate(g.gnomes):
+        gn.keeper = 8 - i
+    g.gnomes[0].room = 0  # the Sea
+    start(g)
+    assert g.phase == MOVE and g.active == 0
+    assert Action("abandon") in g.legal_actions()
+    for name in ("heuristic", "search"):
+        twin = g.copy()
+        steps = _turn_of(twin, name)
+        assert all(a.kind != "abandon" for a in steps), steps
