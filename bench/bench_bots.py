@@ -8,7 +8,9 @@ player count it reports:
 * games, wins, win rate and its 95% Wilson confidence interval,
 * mean minutes of the time track used (how long the crew survived),
 * decision time in ms (every ``choose`` call, forced ones included): mean, 95th percentile and
-  the worst case, and for the search bot the same for the decisions it actually searched,
+  the worst case, and for the search bot the same for the decisions it actually searched. It is
+  the worker's CPU time (``time.process_time``), so it is the time on one core even when the
+  machine is shared (wall-clock times on a loaded machine would count other programs' turns),
 * simulated games per second on one core (games / summed game time in the workers).
 
 The ``oracle`` (:mod:`rednovember.bots.oracle`) is the search bot deciding on the true state (deck
@@ -72,9 +74,9 @@ def play_one(task: tuple[str, int, int, int, tuple[str, ...]]) -> dict[str, Any]
     while g.result is None:
         bot = bots[g.player_to_move]
         before = getattr(bot, "searches", 0)
-        t = time.perf_counter()
+        t = time.process_time()
         action = bot.choose(g)
-        ms = (time.perf_counter() - t) * 1000
+        ms = (time.process_time() - t) * 1000
         times.append(ms)
         if getattr(bot, "searches", 0) != before:
             searched.append(ms)
