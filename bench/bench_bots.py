@@ -16,7 +16,8 @@ player count it reports:
 The ``oracle`` (:mod:`rednovember.bots.oracle`) is the search bot deciding on the true state (deck
 orders, dice, hidden hands): a bot for measurement only, never offered to players. It meets the
 same deals, and the second table gives, per variant and player count, every bot's win rate with
-its Wilson interval and search / oracle, the share of the oracle's wins the fair search reaches.
+its Wilson interval, and search / oracle (and search:v1 / oracle, the search of before issue 10):
+the share of the oracle's wins the fair search reaches on the same deals.
 
 Cells are kept per bot, player count and variant set (``--variant``, repeatable; none: the
 standard rules), so one JSON file holds the standard rules and the variants side by side.
@@ -158,8 +159,10 @@ def oracle_table(cells: list[dict[str, Any]]) -> str:
     groups: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
     for c in cells:
         groups.setdefault((variant_name(c), c["players"]), {})[c["bot"]] = c
-    head = "| variant | players | " + " | ".join(bots) + " | search / oracle |"
-    lines = [head, "|---|---|" + "---|" * (len(bots) + 1)]
+    fair = [b for b in ("search", "search:v1") if b in bots]
+    head = ("| variant | players | " + " | ".join(bots) + " | "
+            + " | ".join(f"{b} / oracle" for b in fair) + " |")
+    lines = [head, "|---|---|" + "---|" * (len(bots) + len(fair))]
     for (variant, players), row in sorted(groups.items(),
                                           key=lambda kv: (kv[0][0] != "standard", kv[0])):
         parts = []
@@ -168,9 +171,12 @@ def oracle_table(cells: list[dict[str, Any]]) -> str:
             parts.append("–" if c is None else
                          f"{100 * c['win_rate']:.1f}% [{100 * c['ci95'][0]:.0f}–"
                          f"{100 * c['ci95'][1]:.0f}] ({c['games']})")
-        s, o = row.get("search"), row.get("oracle")
-        ratio = (f"{s['win_rate'] / o['win_rate']:.2f}" if s and o and o["win_rate"] else "–")
-        lines.append(f"| {variant} | {players} | " + " | ".join(parts) + f" | {ratio} |")
+        o = row.get("oracle")
+        for b in fair:
+            c = row.get(b)
+            parts.append(f"{c['win_rate'] / o['win_rate']:.2f}" if c and o and o["win_rate"]
+                         else "–")
+        lines.append(f"| {variant} | {players} | " + " | ".join(parts) + " |")
     return "\n".join(lines)
 
 

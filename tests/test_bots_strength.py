@@ -91,7 +91,7 @@ def _random_position(seed: int) -> Game:
     return g
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 1 << 30))
 def test_search_plays_legal_moves_in_random_positions(seed: int) -> None:
     g = _random_position(seed)
@@ -99,7 +99,7 @@ def test_search_plays_legal_moves_in_random_positions(seed: int) -> None:
         return
     bot = make_bot("search", seed)
     assert bot.name == "search"
-    for _ in range(25):  # follows its plan through the rest of the turn, and on
+    for _ in range(15):  # follows its plan through the rest of the turn, and on
         if g.is_over:
             break
         a = bot.choose(g)
