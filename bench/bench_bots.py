@@ -34,8 +34,10 @@ Usage::
 
 The full run (1,000 games each for random and heuristic, 200 for search, at 3, 4, 5 and 8
 players) takes hours because of the search bot; ``--resume`` keeps the cells already in the JSON
-file and adds the missing ones, so the run can be split. Results: a Markdown table on stdout and
-JSON in ``bench/results/bots.json`` (``--out``).
+file and adds the missing ones, so the run can be split; the games of the slow bots are also kept
+one by one in ``OUT.games.jsonl`` (next to ``--out``), and ``--resume`` reuses them, so a run
+stopped half-way loses no finished game (ask for fewer games to summarise what is there).
+Results: a Markdown table on stdout and JSON in ``bench/results/bots.json`` (``--out``).
 """
 
 from __future__ import annotations
@@ -160,8 +162,7 @@ def oracle_table(cells: list[dict[str, Any]]) -> str:
     for c in cells:
         groups.setdefault((variant_name(c), c["players"]), {})[c["bot"]] = c
     fair = [b for b in ("search", "search:v1") if b in bots]
-    head = ("| variant | players | " + " | ".join(bots) + " | "
-            + " | ".join(f"{b} / oracle" for b in fair) + " |")
+    head = "| " + " | ".join(["variant", "players", *bots, *(f"{b} / oracle" for b in fair)]) + " |"
     lines = [head, "|---|---|" + "---|" * (len(bots) + len(fair))]
     for (variant, players), row in sorted(groups.items(),
                                           key=lambda kv: (kv[0][0] != "standard", kv[0])):
@@ -209,19 +210,33 @@ def main(argv: list[str] | None = None) -> int:
         print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
         return 0
     variants = tuple(sorted(args.variant))
+    log = out.with_suffix(".games.jsonl")
+    games_done: dict[tuple[str, int, int], dict[str, Any]] = {}
+    if args.resume and log.exists():
+        for line in log.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                games_done[(row["cell"], row["seed"], row["index"])] = row["result"]
     for bot in bots:
         for p in players:
             key = cell_key(bot, p, variants)
             n = games.get(bot, games.get(bot.partition(":")[0], 200))
             if key in cells and cells[key]["games"] >= n:
                 continue
-            tasks = [(bot, p, i, args.seed, variants) for i in range(n)]
             t0 = time.time()
-            done: list[dict[str, Any]] = []
+            done: list[dict[str, Any]] = [games_done[(key, args.seed, i)] for i in range(n)
+                                          if (key, args.seed, i) in games_done]
+            tasks = [(bot, p, i, args.seed, variants) for i in range(n)
+                     if (key, args.seed, i) not in games_done]
             with multiprocessing.Pool(max(1, args.jobs)) as pool:
                 slow = bot.startswith("search") or bot == "oracle"
-                for r in pool.imap(play_one, tasks, chunksize=1 if slow else 16):
+                for task, r in zip(tasks, pool.imap(play_one, tasks, chunksize=1 if slow else 16),
+                                   strict=True):
                     done.append(r)
+                    if slow:  # every slow game is kept at once: a stopped run loses none
+                        with log.open("a") as f:
+                            f.write(json.dumps({"cell": key, "seed": args.seed, "index": task[2],
+                                                "result": r}) + "\n")
                     if slow and len(done) % 10 == 0:
                         print(f"  {key}: {len(done)}/{n} games, {time.time() - t0:.0f}s",
                               file=sys.stderr, flush=True)
