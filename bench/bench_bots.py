@@ -192,6 +192,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(OUT), help="JSON file (default bench/results/bots.json)")
     ap.add_argument("--resume", action="store_true", help="keep cells already in --out")
     ap.add_argument("--table", action="store_true", help="only print the tables of --out")
+    ap.add_argument("--first", type=int, default=0,
+                    help="play games FIRST.. only (split a cell between runs; see --collect)")
+    ap.add_argument("--collect", action="store_true",
+                    help="summarise the games kept in OUT.games.jsonl into --out, playing none")
     args = ap.parse_args(argv)
     games = dict(DEFAULT_GAMES)
     for part in filter(None, args.games.split(",")):
@@ -201,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     bots = args.bots.split(",")
     out = Path(args.out)
     cells: dict[str, dict[str, Any]] = {}
-    if (args.resume or args.table) and out.exists():
+    if (args.resume or args.table or args.collect) and out.exists():
         saved = json.loads(out.read_text())
         for c in saved["cells"]:
             c.setdefault("variants", saved.get("variants", []))
@@ -212,11 +216,24 @@ def main(argv: list[str] | None = None) -> int:
     variants = tuple(sorted(args.variant))
     log = out.with_suffix(".games.jsonl")
     games_done: dict[tuple[str, int, int], dict[str, Any]] = {}
-    if args.resume and log.exists():
+    if (args.resume or args.collect) and log.exists():
         for line in log.read_text().splitlines():
             if line.strip():
                 row = json.loads(line)
                 games_done[(row["cell"], row["seed"], row["index"])] = row["result"]
+    if args.collect:
+        by_cell: dict[str, list[dict[str, Any]]] = {}
+        for (key, seed, _index), r in sorted(games_done.items()):
+            if seed == args.seed:
+                by_cell.setdefault(key, []).append(r)
+        for key, done in by_cell.items():
+            bot, p_text, *rest = key.split("@")
+            cells[key] = summarize(bot, int(p_text), done)
+            cells[key]["variants"] = rest[0].split("+") if rest else []
+        out.write_text(json.dumps({"seed": args.seed, "jobs": args.jobs,
+                                   "cells": list(cells.values())}, indent=1) + "\n")
+        print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
+        return 0
     for bot in bots:
         for p in players:
             key = cell_key(bot, p, variants)
@@ -226,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.time()
             done: list[dict[str, Any]] = [games_done[(key, args.seed, i)] for i in range(n)
                                           if (key, args.seed, i) in games_done]
-            tasks = [(bot, p, i, args.seed, variants) for i in range(n)
+            tasks = [(bot, p, i, args.seed, variants) for i in range(args.first, n)
                      if (key, args.seed, i) not in games_done]
             with multiprocessing.Pool(max(1, args.jobs)) as pool:
                 slow = bot.startswith("search") or bot == "oracle"
