@@ -7,9 +7,20 @@ player count it reports:
 
 * games, wins, win rate and its 95% Wilson confidence interval,
 * mean minutes of the time track used (how long the crew survived),
-* decision time in ms (every ``choose`` call, forced ones included): mean and 95th percentile,
-  and for the search bot the same for the decisions it actually searched,
+* decision time in ms (every ``choose`` call, forced ones included): mean, 95th percentile and
+  the worst case, and for the search bot the same for the decisions it actually searched. It is
+  the worker's CPU time (``time.process_time``), so it is the time on one core even when the
+  machine is shared (wall-clock times on a loaded machine would count other programs' turns),
 * simulated games per second on one core (games / summed game time in the workers).
+
+The ``oracle`` (:mod:`rednovember.bots.oracle`) is the search bot deciding on the true state (deck
+orders, dice, hidden hands): a bot for measurement only, never offered to players. It meets the
+same deals, and the second table gives, per variant and player count, every bot's win rate with
+its Wilson interval, and search / oracle (and search:v1 / oracle, the search of before issue 10):
+the share of the oracle's wins the fair search reaches on the same deals.
+
+Cells are kept per bot, player count and variant set (``--variant``, repeatable; none: the
+standard rules), so one JSON file holds the standard rules and the variants side by side.
 
 Usage::
 
@@ -17,11 +28,16 @@ Usage::
     .venv/bin/python bench/bench_bots.py --games random=200,heuristic=200,search=20 --players 4
     nohup nice .venv/bin/python bench/bench_bots.py --bots search --games search=200 \\
         --resume > bench/results/search.log 2>&1 &
+    .venv/bin/python bench/bench_bots.py --bots search,oracle --games search=50,oracle=50 \\
+        --players 4 --variant mad-gnomes --resume
+    .venv/bin/python bench/bench_bots.py --table            # only print the tables of --out
 
 The full run (1,000 games each for random and heuristic, 200 for search, at 3, 4, 5 and 8
 players) takes hours because of the search bot; ``--resume`` keeps the cells already in the JSON
-file and adds the missing ones, so the run can be split. Results: a Markdown table on stdout and
-JSON in ``bench/results/bots.json`` (``--out``).
+file and adds the missing ones, so the run can be split; the games of the slow bots are also kept
+one by one in ``OUT.games.jsonl`` (next to ``--out``), and ``--resume`` reuses them, so a run
+stopped half-way loses no finished game (ask for fewer games to summarise what is there).
+Results: a Markdown table on stdout and JSON in ``bench/results/bots.json`` (``--out``).
 """
 
 from __future__ import annotations
@@ -40,10 +56,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 # cannot mix two versions in one table
 from rednovember.analysis.simulate import derive_seed  # noqa: E402
 from rednovember.analysis.stats import wilson  # noqa: E402
-from rednovember.bots import heuristic, make_bot, search  # noqa: E402, F401
+from rednovember.bots import heuristic, make_bot, oracle, search  # noqa: E402, F401
 from rednovember.rules import Config, new_game  # noqa: E402
 
-DEFAULT_GAMES = {"random": 1000, "heuristic": 1000, "search": 200}
+DEFAULT_GAMES = {"random": 1000, "heuristic": 1000, "search": 200, "oracle": 200}
+ORDER = ["random", "heuristic", "search:v1", "search", "search:strong", "oracle"]
 OUT = Path(__file__).resolve().parent / "results" / "bots.json"
 
 
@@ -60,9 +77,9 @@ def play_one(task: tuple[str, int, int, int, tuple[str, ...]]) -> dict[str, Any]
     while g.result is None:
         bot = bots[g.player_to_move]
         before = getattr(bot, "searches", 0)
-        t = time.perf_counter()
+        t = time.process_time()
         action = bot.choose(g)
-        ms = (time.perf_counter() - t) * 1000
+        ms = (time.process_time() - t) * 1000
         times.append(ms)
         if getattr(bot, "searches", 0) != before:
             searched.append(ms)
@@ -92,12 +109,13 @@ def summarize(bot: str, players: int, results: list[dict[str, Any]]) -> dict[str
     for r in results:
         causes[r["cause"]] = causes.get(r["cause"], 0) + 1
     return {
-        "bot": bot, "players": players, "games": n, "wins": wins,
+        "bot": bot, "players": players, "variants": [], "games": n, "wins": wins,
         "win_rate": wins / n if n else 0.0, "ci95": [round(low, 4), round(high, 4)],
         "mean_minutes": sum(r["minutes"] for r in results) / n if n else 0.0,
         "decisions": len(times),
         "decision_ms_mean": sum(times) / len(times) if times else 0.0,
         "decision_ms_p95": percentile(times, 0.95),
+        "decision_ms_max": max(times, default=0.0),
         "searched_decisions": len(searched),
         "searched_ms_mean": sum(searched) / len(searched) if searched else 0.0,
         "searched_ms_p95": percentile(searched, 0.95),
@@ -106,19 +124,60 @@ def summarize(bot: str, players: int, results: list[dict[str, Any]]) -> dict[str
     }
 
 
+def variant_name(cell: dict[str, Any]) -> str:
+    return "+".join(cell.get("variants", [])) or "standard"
+
+
+def cell_key(bot: str, players: int, variants: tuple[str, ...]) -> str:
+    return f"{bot}@{players}" + (f"@{'+'.join(variants)}" if variants else "")
+
+
+def _rank(bot: str) -> int:
+    return ORDER.index(bot) if bot in ORDER else len(ORDER)
+
+
 def table(cells: list[dict[str, Any]]) -> str:
-    lines = ["| bot | players | games | win rate | 95% CI | mean minutes | ms/decision (mean / p95) "
-             "| searched ms (mean / p95) | games/s |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    for c in sorted(cells, key=lambda c: (c["players"], list(DEFAULT_GAMES).index(c["bot"])
-                                          if c["bot"] in DEFAULT_GAMES else 9, c["bot"])):
+    """Every cell: win rate, interval, minutes, decision times, speed."""
+    lines = ["| variant | bot | players | games | win rate | 95% CI | mean minutes "
+             "| ms/decision (mean / p95 / max) | searched ms (mean / p95) | games/s |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for c in sorted(cells, key=lambda c: (variant_name(c) != "standard", variant_name(c),
+                                          c["players"], _rank(c["bot"]), c["bot"])):
         searched = (f"{c['searched_ms_mean']:.0f} / {c['searched_ms_p95']:.0f}"
                     if c["searched_decisions"] else "–")
+        worst = f" / {c['decision_ms_max']:.0f}" if "decision_ms_max" in c else ""
         lines.append(
-            f"| {c['bot']} | {c['players']} | {c['games']} | {100 * c['win_rate']:.1f}% "
+            f"| {variant_name(c)} | {c['bot']} | {c['players']} | {c['games']} "
+            f"| {100 * c['win_rate']:.1f}% "
             f"| {100 * c['ci95'][0]:.1f}–{100 * c['ci95'][1]:.1f}% | {c['mean_minutes']:.1f} "
-            f"| {c['decision_ms_mean']:.2f} / {c['decision_ms_p95']:.2f} | {searched} "
+            f"| {c['decision_ms_mean']:.2f} / {c['decision_ms_p95']:.2f}{worst} | {searched} "
             f"| {c['games_per_second']:.2f} |")
+    return "\n".join(lines)
+
+
+def oracle_table(cells: list[dict[str, Any]]) -> str:
+    """Per variant and player count: each bot's win rate [95% CI] (games), and search / oracle."""
+    bots = sorted({c["bot"] for c in cells if c["bot"] != "random"}, key=lambda b: (_rank(b), b))
+    groups: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
+    for c in cells:
+        groups.setdefault((variant_name(c), c["players"]), {})[c["bot"]] = c
+    fair = [b for b in ("search", "search:v1") if b in bots]
+    head = "| " + " | ".join(["variant", "players", *bots, *(f"{b} / oracle" for b in fair)]) + " |"
+    lines = [head, "|---|---|" + "---|" * (len(bots) + len(fair))]
+    for (variant, players), row in sorted(groups.items(),
+                                          key=lambda kv: (kv[0][0] != "standard", kv[0])):
+        parts = []
+        for b in bots:
+            c = row.get(b)
+            parts.append("–" if c is None else
+                         f"{100 * c['win_rate']:.1f}% [{100 * c['ci95'][0]:.0f}–"
+                         f"{100 * c['ci95'][1]:.0f}] ({c['games']})")
+        o = row.get("oracle")
+        for b in fair:
+            c = row.get(b)
+            parts.append(f"{c['win_rate'] / o['win_rate']:.2f}" if c and o and o["win_rate"]
+                         else "–")
+        lines.append(f"| {variant} | {players} | " + " | ".join(parts) + " |")
     return "\n".join(lines)
 
 
@@ -132,6 +191,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", action="append", default=[], help="a variant; repeatable")
     ap.add_argument("--out", default=str(OUT), help="JSON file (default bench/results/bots.json)")
     ap.add_argument("--resume", action="store_true", help="keep cells already in --out")
+    ap.add_argument("--table", action="store_true", help="only print the tables of --out")
+    ap.add_argument("--first", type=int, default=0,
+                    help="play games FIRST.. only (split a cell between runs; see --collect)")
+    ap.add_argument("--collect", action="store_true",
+                    help="summarise the games kept in OUT.games.jsonl into --out, playing none")
     args = ap.parse_args(argv)
     games = dict(DEFAULT_GAMES)
     for part in filter(None, args.games.split(",")):
@@ -141,34 +205,67 @@ def main(argv: list[str] | None = None) -> int:
     bots = args.bots.split(",")
     out = Path(args.out)
     cells: dict[str, dict[str, Any]] = {}
-    if args.resume and out.exists():
-        cells = {f"{c['bot']}@{c['players']}": c for c in json.loads(out.read_text())["cells"]}
+    if (args.resume or args.table or args.collect) and out.exists():
+        saved = json.loads(out.read_text())
+        for c in saved["cells"]:
+            c.setdefault("variants", saved.get("variants", []))
+            cells[cell_key(c["bot"], c["players"], tuple(c["variants"]))] = c
+    if args.table:
+        print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
+        return 0
     variants = tuple(sorted(args.variant))
+    log = out.with_suffix(".games.jsonl")
+    games_done: dict[tuple[str, int, int], dict[str, Any]] = {}
+    if (args.resume or args.collect) and log.exists():
+        for line in log.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                games_done[(row["cell"], row["seed"], row["index"])] = row["result"]
+    if args.collect:
+        by_cell: dict[str, list[dict[str, Any]]] = {}
+        for (key, seed, _index), r in sorted(games_done.items()):
+            if seed == args.seed:
+                by_cell.setdefault(key, []).append(r)
+        for key, done in by_cell.items():
+            bot, p_text, *rest = key.split("@")
+            cells[key] = summarize(bot, int(p_text), done)
+            cells[key]["variants"] = rest[0].split("+") if rest else []
+        out.write_text(json.dumps({"seed": args.seed, "jobs": args.jobs,
+                                   "cells": list(cells.values())}, indent=1) + "\n")
+        print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
+        return 0
     for bot in bots:
         for p in players:
-            key = f"{bot}@{p}"
+            key = cell_key(bot, p, variants)
             n = games.get(bot, games.get(bot.partition(":")[0], 200))
             if key in cells and cells[key]["games"] >= n:
                 continue
-            tasks = [(bot, p, i, args.seed, variants) for i in range(n)]
             t0 = time.time()
-            done: list[dict[str, Any]] = []
+            done: list[dict[str, Any]] = [games_done[(key, args.seed, i)] for i in range(n)
+                                          if (key, args.seed, i) in games_done]
+            tasks = [(bot, p, i, args.seed, variants) for i in range(args.first, n)
+                     if (key, args.seed, i) not in games_done]
             with multiprocessing.Pool(max(1, args.jobs)) as pool:
-                for r in pool.imap(play_one, tasks, chunksize=1 if bot.startswith("search")
-                                   else 16):
+                slow = bot.startswith("search") or bot == "oracle"
+                for task, r in zip(tasks, pool.imap(play_one, tasks, chunksize=1 if slow else 16),
+                                   strict=True):
                     done.append(r)
-                    if bot.startswith("search") and len(done) % 10 == 0:
+                    if slow:  # every slow game is kept at once: a stopped run loses none
+                        with log.open("a") as f:
+                            f.write(json.dumps({"cell": key, "seed": args.seed, "index": task[2],
+                                                "result": r}) + "\n")
+                    if slow and len(done) % 10 == 0:
                         print(f"  {key}: {len(done)}/{n} games, {time.time() - t0:.0f}s",
                               file=sys.stderr, flush=True)
             cells[key] = summarize(bot, p, done)
+            cells[key]["variants"] = list(variants)
             cells[key]["elapsed_s"] = round(time.time() - t0, 1)
             print(f"{key}: {cells[key]['wins']}/{n} won in {time.time() - t0:.0f}s",
                   file=sys.stderr, flush=True)
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(json.dumps({"seed": args.seed, "variants": list(variants),
-                                       "jobs": args.jobs, "cells": list(cells.values())},
-                                      indent=1) + "\n")
-    print(table(list(cells.values())))
+            out.write_text(json.dumps({"seed": args.seed, "jobs": args.jobs,
+                                       "cells": list(cells.values())}, indent=1) + "\n")
+    print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
     return 0
 
 

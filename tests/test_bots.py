@@ -114,10 +114,10 @@ def test_time_budget_search_is_legal_and_bounded() -> None:
 
     moves = [g for g in POSITIONS if kind_of(g) == "move"][:5]
     bot = make_bot("search:ms=40", 1)
-    for g in moves:
-        t = time.perf_counter()
+    for g in moves:  # CPU time: other programs on a loaded machine do not count
+        t = time.process_time()
         assert bot.choose(g) in g.legal_actions()
-        assert time.perf_counter() - t < 2.0
+        assert time.process_time() - t < 2.0
 
 
 def play(config: Config, names: list[str], seed: int = 0, limit: int = 50_000) -> Game:

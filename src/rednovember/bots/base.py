@@ -7,8 +7,9 @@ its own budget: ``search:it=N`` (N determinisations per candidate, reproducible)
 ``search:ms=N`` (a time budget per decision: not reproducible, as it depends on the clock).
 
 Every bot is seeded and reproducible: the same seed and the same game give the same choices
-(except ``search:ms=N``). No bot reads hidden information: see ``heuristic.py`` and
-``search.py``.
+(except ``search:ms=N``). No bot in :data:`BOTS` reads hidden information: see ``heuristic.py``
+and ``search.py``. The ``oracle`` (``oracle.py``) does, on purpose: it is in :data:`HIDDEN_BOTS`,
+built by :func:`make_bot` for the benchmark only and never offered to players.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from functools import partial
 from typing import Protocol
 
 from ..rules import Action, Game
+from .oracle import OracleBot
 
 
 class Bot(Protocol):
@@ -51,6 +53,17 @@ def _search(level: str, seed: int) -> Bot:
     return SearchBot(seed, level)
 
 
+def _oracle(seed: int) -> Bot:
+    return OracleBot(seed)
+
+
+# bots for measurement only: make_bot builds them, but they are not in BOTS (never offered)
+HIDDEN_BOTS: dict[str, Callable[[int], Bot]] = {
+    "oracle": _oracle,
+    "search:v1": partial(_search, "v1"),
+}
+
+
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "heuristic": _heuristic,
@@ -72,6 +85,8 @@ def known_bot(name: str) -> bool:
 def _factory(name: str) -> Callable[[int], Bot]:
     if name in BOTS:
         return BOTS[name]
+    if name in HIDDEN_BOTS:
+        return HIDDEN_BOTS[name]
     base, _, arg = name.partition(":")
     key, _, value = arg.partition("=")
     if base == "search" and key in ("it", "ms") and value.isdigit() and int(value) > 0:

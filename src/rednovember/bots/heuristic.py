@@ -37,6 +37,7 @@ from .planning import (
     plans_from,
     public_twin,
     room_distances,
+    sound,
 )
 
 _SAFE = ("defend", "done", "end", "stay", "no_action")
@@ -109,7 +110,7 @@ def decide(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS) -> Action:
 def best_plans(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS, limit: int = 0) -> list[Plan]:
     """The active gnome's plans for the rest of its turn, best first (move phase only)."""
     an = Analysis.of(g, player, g.active, w)
-    return _distinct(plan_turn(an), limit)
+    return _distinct(sound(g, plan_turn(an)), limit)
 
 
 def _distinct(plans: list[Plan], limit: int) -> list[Plan]:
@@ -128,7 +129,7 @@ def _distinct(plans: list[Plan], limit: int) -> list[Plan]:
 
 def _move(an: Analysis, legal: list[Action]) -> Action:
     g = an.g
-    plans = plan_turn(an, limit=1)
+    plans = sound(g, plan_turn(an), 1)
     if not plans:
         return _escape_or_safe(an, legal)
     plan = plans[0]
@@ -156,13 +157,13 @@ def _opened(an: Analysis, legal: list[Action]) -> Action:
     fire_state = -2 if g.can_enter_fire() else -1
     sea_state = -2 if g.can_swim() else -1
     hand = list(gn.hand)
-    stay = plans_from(an, gn.room, g.ghost, fire_state, sea_state, hand, (Action("stay"),), 1)
+    stay = plans_from(an, gn.room, g.ghost, fire_state, sea_state, hand, (Action("stay"),))
     options: list[Plan] = list(stay)
     target = g.opened
     cost = enter_cost(g, target)
     if cost >= 0:
         options += plans_from(an, target, g.ghost - cost, fire_state, sea_state, hand,
-                              (Action("enter"),), 1)
+                              (Action("enter"),))
     else:
         ids = an.item_ids
         passes: list[tuple[int, int, int]] = []
@@ -184,12 +185,12 @@ def _opened(an: Analysis, legal: list[Action]) -> Action:
                     an.w.death if target == SEA else an.w.faint)
             for p in plans_from(an, target, g.ghost - step_cost, -2 if fs >= 0 else fs,
                                 -2 if ss >= 0 else ss, rest,
-                                (Action("play", k), Action("enter")), 1):
+                                (Action("play", k), Action("enter"))):
                 options.append(p._replace(value=p.value - price))
     if not options:
         return Action("stay") if Action("stay") in legal else safe_action(legal)
     options.sort(key=lambda p: -p.value)
-    return options[0].steps[0]
+    return sound(g, options, 1)[0].steps[0]
 
 
 def _icons_ahead(g: Game) -> int:

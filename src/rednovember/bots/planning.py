@@ -119,6 +119,7 @@ def poisson_tail(lam: float, k: int) -> float:
 
 
 _DIST_CACHE: dict[tuple[object, ...], list[list[int]]] = {}
+_DECK_CACHE: dict[tuple[object, ...], tuple[list[float], list[float]]] = {}
 
 
 def room_distances(g: Game, fire_ok: bool = False, opened: int = -1) -> list[list[int]]:
@@ -206,6 +207,25 @@ class Analysis:
     def _deck(self) -> None:
         g = self.g
         data = g.data
+        flooded = sum(1 for r in data.rooms if g.water[r])
+        key = (id(data), tuple(g.event_discard), tuple(g.event_out), g.kraken_aside, flooded)
+        hit = _DECK_CACHE.get(key)
+        if hit is None:
+            if len(_DECK_CACHE) > 4096:
+                _DECK_CACHE.clear()
+            hit = _DECK_CACHE[key] = self._rates(flooded)
+        self.rates, self.faint_p = hit
+        icons = data.event_icons
+        left = 0
+        for gn in g.gnomes:
+            if gn.alive and not gn.abandoned:
+                left += sum(1 for s in icons if s < gn.keeper)
+        self.events_left = left
+
+    def _rates(self, flooded_rooms: int) -> tuple[list[float], list[float]]:
+        """Expected track steps per event and P(faint) by intoxication, from the public piles."""
+        g = self.g
+        data = g.data
         counts = deck_counts(g)
         size = sum(counts)
         if size <= 0:  # the next draw reshuffles the discards: use the whole deck
@@ -227,17 +247,10 @@ class Analysis:
             if ev.faint is not None:
                 for x in range(ev.faint, 5):
                     faint[x] += n
-        flooded = sum(1 for r in data.rooms if g.water[r]) / 10
+        flooded = flooded_rooms / 10
         asph = data.tracks.index("asphyxiation")
         steps[asph] += fires * (1 - 0.5 * flooded)
-        self.rates = [s / size for s in steps]
-        self.faint_p = [f / size for f in faint]
-        icons = data.event_icons
-        left = 0
-        for gn in g.gnomes:
-            if gn.alive and not gn.abandoned:
-                left += sum(1 for s in icons if s < gn.keeper)
-        self.events_left = left
+        return [s / size for s in steps], [f / size for f in faint]
 
     def crew(self) -> list[int]:
         return [gn.number for gn in self.g.gnomes if gn.alive and not gn.abandoned]
@@ -524,6 +537,54 @@ def routes(g: Game, me: int, room: int, ghost: int, fire_state: int, sea_state: 
 
 
 # --- turn plans --------------------------------------------------------------------------------
+
+
+REPAIRS_WITH_ITEMS = ("extinguish_fire", "pump_water", "unblock_hatch")
+WASTE_CHANCE = 0.5  # a repair below this chance must not leave a helping item in the hand
+
+
+def repair_chance(g: Game, plan: Plan) -> float | None:
+    """The success chance of the repair ``plan`` ends in (items played this turn and by the plan
+    counted), or None if it does not end in a repair."""
+    act = plan.action
+    if act.minutes <= 0 or (act.kind not in g.data.room_repairs
+                            and act.kind not in REPAIRS_WITH_ITEMS):
+        return None
+    items = g.data.items
+    bonus = g.bonus(act.kind)
+    for step in plan.steps:
+        if step.kind == "play":
+            b = items[step.arg].bonus
+            bonus += b.get(act.kind, 0) + b.get("*", 0)
+    return min(1.0, (act.minutes + bonus) / 10)
+
+
+def wasteful(g: Game, plan: Plan) -> bool:
+    """A long-shot repair (under :data:`WASTE_CHANCE`) while the gnome keeps, unplayed, an item
+    made for exactly that repair (a Pump Manual on Fix Oxygen Pumps, a Water Pump on Pump Water;
+    Grog's bonus to everything does not count: it has its own price)."""
+    p = repair_chance(g, plan)
+    if p is None or p >= WASTE_CHANCE:
+        return False
+    hand = list(g.gnomes[g.active].hand)
+    for step in plan.steps:
+        if step.kind == "play" and step.arg in hand:
+            hand.remove(step.arg)
+    items = g.data.items
+    return any(items[k].bonus.get(plan.action.kind, 0) > 0 for k in hand)
+
+
+def sound(g: Game, plans: list[Plan], limit: int = 0) -> list[Plan]:
+    """``plans`` without the :func:`wasteful` ones (all of them if every one is), ``limit`` kept."""
+    kept: list[Plan] = []
+    for p in plans:
+        if not wasteful(g, p):
+            kept.append(p)
+            if len(kept) == limit:
+                break
+    kept = kept or plans
+    return kept[:limit] if limit > 0 else kept
+
 
 
 def plan_turn(an: Analysis, limit: int = 0) -> list[Plan]:

@@ -5,7 +5,9 @@ which items: a whole turn plan) and event choices (where fire spreads, which hat
 to keep or discard) — it
 
 1. asks the heuristic for its ``k`` best candidates (plans, or legal actions for event choices);
-   if the heuristic's best is far ahead of the rest (``gap``), it simply takes it;
+   long-shot repairs that keep a helping item in the hand are not candidates
+   (:func:`rednovember.bots.planning.wasteful`); if the heuristic's best is far ahead of the
+   rest (``gap``), it simply takes it;
 2. draws ``n`` determinisations of the position for its own seat
    (:func:`rednovember.bots.planning.public_twin`: deck orders, future dice and, in Mad Gnomes,
    the other seats' hands put in a canonical order, then re-sampled with
@@ -14,21 +16,25 @@ to keep or discard) — it
    random numbers) and then lets the heuristic play on until every gnome has moved ``horizon``
    minutes past the decision point (or the game ends);
 4. scores the end position with :func:`evaluate` (a win is 1, a loss 0, otherwise an estimate
-   of the chance to win from the tracks, tokens against the gnomes' time, fires, water, the crew)
-   and takes the candidate with the best mean.
+   of the chance to win from the tracks, tokens against the gnomes' time, fires, water, the crew),
+   adds ``prior`` times the heuristic's own value gap to its best plan (in lost games: with a few
+   determinisations the rollouts are noisy, and a plan the heuristic rates far lower must beat
+   it clearly) and takes the candidate with the best score.
 
 It then follows the chosen plan step by step (open, enter, items, the action); anything else —
 forced steps, single options, the items window after the action, a trade's gifts — is the
 heuristic's. Strength levels (iterations = determinisations per candidate):
 
-=================  ===  ===  =======  ==============================================
-name               k    n    horizon  time per searched decision, one core (max)
-=================  ===  ===  =======  ==============================================
-``search:fast``    3    6    6        ~30 ms (under 0.1 s)
-``search``         4    10   8        ~80-150 ms mean, p95 0.2-0.3 s (under 0.5 s)
-``search:strong``  6    24   10       ~0.3-0.6 s (about 1 s)
-=================  ===  ===  =======  ==============================================
+=================  ===  ===  =======  =====  =====  ====================================
+name               k    n    horizon  gap    prior  time per searched decision, one core
+=================  ===  ===  =======  =====  =====  ====================================
+``search:fast``    3    6    6        12     0      ~30 ms (under 0.1 s)
+``search``         5    20   10       15     0.3    ~0.2-0.4 s (see bench/results/bots.md)
+``search:strong``  6    24   10       25     0      ~0.3-0.6 s (about 1 s)
+``search:v1``      4    10   8        12     0      ~80-150 ms: ``search`` before issue 10
+=================  ===  ===  =======  =====  =====  ====================================
 
+``search:v1`` is kept for the benchmark only (not in :data:`rednovember.bots.base.BOTS`).
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
 the clock. ``SearchBot(budget_ms=...)`` (``search:ms=500`` in :func:`make_bot`) instead adds
@@ -39,7 +45,7 @@ reproducible.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..rules import Action, Game
 from ..rules.state import DECIDE, MOVE, OPENED
@@ -52,6 +58,7 @@ from .planning import (
     plan_turn,
     poisson_tail,
     public_twin,
+    sound,
 )
 
 _MASK = (1 << 62) - 1
@@ -65,12 +72,14 @@ class SearchLevel:
     n: int
     horizon: int
     gap: float = 12.0  # skip the search when the heuristic's best leads the next by this much
+    prior: float = 0.0  # weight of the heuristic's own value gap (per lost game) in the score
 
 
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
-    "default": SearchLevel(4, 10, 8),
+    "default": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
     "strong": SearchLevel(6, 24, 10, gap=25.0),
+    "v1": SearchLevel(4, 10, 8),  # the search of before issue 10 (bench only, not offered)
 }
 
 
@@ -82,8 +91,7 @@ class SearchBot:
         if level not in LEVELS:
             raise ValueError(f"unknown search level {level!r}; known: {', '.join(LEVELS)}")
         base = LEVELS[level]
-        self.level = base if iterations is None else SearchLevel(base.k, iterations, base.horizon,
-                                                                 base.gap)
+        self.level = base if iterations is None else replace(base, n=iterations)
         self.name = "search" if level == "default" else f"search:{level}"
         if budget_ms is not None:
             self.name = f"search:ms={budget_ms:g}"
@@ -104,7 +112,7 @@ class SearchBot:
         if step is not None:
             return step
         seed = (self.seed * 1_000_003 + len(game.history) * 7919 + game.turn) & _MASK
-        view = public_twin(game, player, seed)
+        view = self._twin(game, player, seed)
         action: Action | None = None
         if game.phase == MOVE:
             action = self._turn(game, view, player, legal, seed)
@@ -134,22 +142,33 @@ class SearchBot:
         self._key = (game.turn, game.active, len(game.history) + 1)
         return step
 
+    def _twin(self, game: Game, player: int, seed: int) -> Game:
+        """The position the search decides on: a determinisation from the seat's view only."""
+        return public_twin(game, player, seed)
+
     # -- turn plans ------------------------------------------------------------------------------
     def _turn(self, game: Game, view: Game, player: int, legal: list[Action],
               seed: int) -> Action | None:
         lv = self.level
-        plans = best_plans(view, player, self.weights, limit=lv.k)
-        plans = [p for p in plans if p.steps and p.steps[0] in legal]
+        plans = self._candidates(game, view, player, legal)
         if not plans:
             return None
         chosen = plans[0]
         if len(plans) > 1 and plans[0].value - plans[1].value < lv.gap:
             self.searches += 1
             scores = self._search(game, player, [p.steps for p in plans], seed)
+            if lv.prior:
+                scores = [sc + lv.prior * (p.value - plans[0].value) / self.weights.loss
+                          for sc, p in zip(scores, plans, strict=True)]
             chosen = plans[max(range(len(plans)), key=lambda i: (scores[i], -i))]
         self._plan = list(chosen.steps[1:])
         self._key = (game.turn, game.active, len(game.history) + 1)
         return chosen.steps[0]
+
+    def _candidates(self, game: Game, view: Game, player: int, legal: list[Action]) -> list[Plan]:
+        """The heuristic's ``k`` best plans for this turn (on the seat's view), legal here."""
+        plans = best_plans(view, player, self.weights, limit=self.level.k)
+        return [p for p in plans if p.steps and p.steps[0] in legal]
 
     # -- event choices ---------------------------------------------------------------------------
     def _event_choice(self, game: Game, view: Game, player: int, legal: list[Action],
@@ -179,7 +198,7 @@ class SearchBot:
                     break
             elif i >= 2 and time.perf_counter() >= deadline:
                 break
-            twin = public_twin(game, player, (seed * 31 + i * 1_000_033) & _MASK)
+            twin = self._twin(game, player, (seed * 31 + i * 1_000_033) & _MASK)
             for c, steps in enumerate(candidates):
                 v = rollout(twin.copy(keep_log=False), steps, player, stop, self.weights)
                 if v is not None:
@@ -211,7 +230,7 @@ class Follower:
         self.steps = []
         if g.phase == MOVE:
             an = Analysis.of(g, g.player_to_move, g.active, self.w)
-            plans = plan_turn(an, limit=1)
+            plans = sound(g, plan_turn(an), 1)
             if plans and plans[0].steps[0] in legal:
                 self.steps = list(plans[0].steps[1:])
                 self.key = (g.turn, len(g.history) + 1)
