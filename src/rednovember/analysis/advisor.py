@@ -37,7 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.planning import DEFAULT_WEIGHTS, Analysis, Plan, plan_turn, public_twin
+from ..bots.heuristic import best_plans
+from ..bots.planning import DEFAULT_WEIGHTS, Plan, public_twin
 from ..bots.search import Follower
 from ..rules import Action, Game
 from ..rules.apply import doomed_token, low_water_penalty
@@ -122,17 +123,8 @@ def candidates(game: Game, seat: int, n: int = DEFAULT_CANDIDATES,
                seed: int = 0) -> list[Plan]:
     """The heuristic's ``n`` best distinct plans for the active gnome, seen by ``seat``."""
     view = public_twin(game, seat, derive_seed(seed, "advice-plans"))
-    plans = plan_turn(Analysis.of(view, seat, view.active, DEFAULT_WEIGHTS))
-    out: list[Plan] = []
-    seen: set[tuple[Action, ...]] = set()
-    for p in plans:
-        if p.steps in seen:
-            continue
-        seen.add(p.steps)
-        out.append(p)
-        if len(out) >= n:
-            break
-    return out
+    # the heuristic's own list: distinct, and no long-shot repair that keeps its item unplayed
+    return best_plans(view, seat, DEFAULT_WEIGHTS, n)
 
 
 def play_out(game: Game, seat: int, steps: tuple[Action, ...], seed: int) -> bool | None:
