@@ -39,13 +39,13 @@ from typing import Any
 
 from ..bots.heuristic import best_plans
 from ..bots.planning import DEFAULT_WEIGHTS, Plan, public_twin
-from ..bots.search import Follower
+from ..bots.search import Follower, play_steps
 from ..rules import Action, Game
 from ..rules.apply import doomed_token, low_water_penalty
 from ..rules.data import REPAIRS
 from ..rules.state import MOVE
 from .simulate import derive_seed
-from .winchance import STEP_LIMIT, WinChance, estimate
+from .winchance import WinChance, estimate, finish
 
 TIPS = 3  # plans the advice shows
 DEFAULT_CANDIDATES = 4  # plans of the heuristic tried by rollouts
@@ -131,18 +131,9 @@ def play_out(game: Game, seat: int, steps: tuple[Action, ...], seed: int) -> boo
     """One rollout: ``steps`` then the heuristic crew to the end on a determinisation for
     ``seat``; whether the crew won (None: a step is not legal there)."""
     sim = public_twin(game, seat, seed)
-    for a in steps:
-        if sim.result is not None:
-            break
-        if a not in sim.legal_actions():
-            return None
-        sim.apply(a)
-    follower = Follower(DEFAULT_WEIGHTS)
-    n = 0
-    while sim.result is None and n < STEP_LIMIT:
-        sim.apply(follower.act(sim))
-        n += 1
-    return sim.result is not None and sim.result.won
+    if not play_steps(sim, steps):
+        return None
+    return finish(sim, Follower(DEFAULT_WEIGHTS).act)
 
 
 def advise(game: Game, seat: int, *, n_candidates: int = DEFAULT_CANDIDATES,

@@ -138,6 +138,12 @@ def rollout(game: Game, seat: int | None, seed: int, policy: str = HEURISTIC) ->
 
         def act(g: Game) -> Action:
             return bots[g.player_to_move].choose(g)
+    return finish(sim, act)
+
+
+def finish(sim: Game, act: Callable[[Game], Action]) -> bool:
+    """Play ``sim`` to its end (at most :data:`STEP_LIMIT` steps) with ``act``; whether the crew
+    won."""
     n = 0
     while sim.result is None and n < STEP_LIMIT:
         sim.apply(act(sim))
@@ -173,5 +179,5 @@ def win_chance(game: Game, seat: int | None = None, *, rollouts: int = DEFAULT_R
     return estimate(wins, n, policy, correction)
 
 
-__all__ = ["CORRECTION", "DEFAULT_ROLLOUTS", "HEURISTIC", "WinChance", "correct", "estimate",
+__all__ = ["CORRECTION", "DEFAULT_ROLLOUTS", "HEURISTIC", "WinChance", "correct", "estimate", "finish",
            "finished", "rollout", "win_chance"]

@@ -238,16 +238,23 @@ class Follower:
         return decide(g, g.player_to_move, self.w)
 
 
-def rollout(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights,
-            max_steps: int = 3000) -> float | None:
-    """Play ``steps`` (None if one is not legal), then the heuristic until every keeper is at or
-    below ``stop`` at the start of a turn (or the game ends); return :func:`evaluate`."""
+def play_steps(sim: Game, steps: tuple[Action, ...]) -> bool:
+    """Apply ``steps`` to ``sim`` (until the game ends); False if one is not legal there."""
     for a in steps:
         if sim.result is not None:
             break
         if a not in sim.legal_actions():
-            return None
+            return False
         sim.apply(a)
+    return True
+
+
+def rollout(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights,
+            max_steps: int = 3000) -> float | None:
+    """Play ``steps`` (None if one is not legal), then the heuristic until every keeper is at or
+    below ``stop`` at the start of a turn (or the game ends); return :func:`evaluate`."""
+    if not play_steps(sim, steps):
+        return None
     policy = Follower(w)
     turn = sim.turn
     n = 0
@@ -304,4 +311,5 @@ def evaluate(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     return v
 
 
-__all__ = ["LEVELS", "Follower", "Plan", "SearchBot", "SearchLevel", "evaluate", "rollout"]
+__all__ = ["LEVELS", "Follower", "Plan", "SearchBot", "SearchLevel", "evaluate", "play_steps",
+           "rollout"]
