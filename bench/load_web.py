@@ -8,8 +8,11 @@ stored and broadcast it). ``--bots`` seats per game are server-side bots instead
 
 Bounded: at most ``--games`` games, ``--max-actions`` actions per game and ``--seconds`` of
 wall time; then everything stops by itself. Only 127.0.0.1 is contacted. With ``--think 0``
-clients act the moment they may (a saturating load: latency is mostly queueing); ``--think MS``
-paces them like people.
+clients act the moment they may (a saturating load: latency is mostly queueing; a table whose
+game is over starts a new one, creating it and taking its seats, until the time is up);
+``--think MS`` paces them like people. The client freezes its own objects out of Python's
+garbage collector once every client is connected: a full collection of 2,000 clients would
+otherwise be a pause of this process counted as the server's latency.
 
     .venv/bin/python bench/load_web.py --games 40 --players 4 --seconds 60
     .venv/bin/python bench/load_web.py --db postgresql --procs 2      # two processes, one database
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -91,6 +95,7 @@ class Stats:
         self.acked: dict[tuple[str, int], int] = {}  # (game, seat) -> actions acknowledged
         self.reconnects = 0
         self.latencies: list[float] = []
+        self.trace: list[tuple[float, float]] = []  # (sent at, latency) for --trace
         self.messages = 0
         self.bytes = 0
         self.errors = 0
@@ -132,6 +137,13 @@ async def play_seat(url: str, gid: str, seat: int, token: str, stats: Stats,
                     last = first
             stats.waiting -= 1
             if stats.waiting == 0:
+                # The 2,000 clients' own objects would make every full garbage collection of
+                # this process a pause of 0.1-0.2 s, counted as the server's latency: they live
+                # until the end, so they are frozen and the collector is off while measuring
+                # (the JSON it parses has no cycles: reference counting frees it).
+                gc.collect()
+                gc.freeze()
+                gc.disable()
                 stats.stop_at = time.monotonic() + stats.seconds
                 stats.go.set()
             await stats.go.wait()
@@ -146,6 +158,7 @@ async def play_seat(url: str, gid: str, seat: int, token: str, stats: Stats,
             kind = msg["type"]
             if kind == "ack" and pending is not None:
                 stats.latencies.append(time.perf_counter() - pending)
+                stats.trace.append((pending, stats.latencies[-1]))
                 stats.acked[gid, seat] = stats.acked.get((gid, seat), 0) + 1
                 pending = None
             elif kind == "error":
@@ -180,51 +193,71 @@ def seen(stats: Stats, gid: str, version: int) -> None:
         stats.seen[gid] = version
 
 
+async def new_table(api: httpx.AsyncClient, args: argparse.Namespace,
+                    seed: int) -> tuple[str, dict[int, str]]:
+    """A game with ``args.bots`` bot seats and the others taken: its id and the seats' tokens."""
+    r = await api.post("/api/games", json={"players": args.players, "seed": seed})
+    body = r.json()
+    gid, creator = body["game"]["id"], body["creator_token"]
+    tokens = {}
+    for s in range(args.players):
+        if s < args.bots:
+            await api.post(f"/api/games/{gid}/seats/{s}/bot", json={"bot": "random"},
+                           headers={"X-Creator-Token": creator})
+        else:
+            r = await api.post(f"/api/games/{gid}/seats", json={"seat": s, "name": f"p{s}"})
+            tokens[s] = r.json()["token"]
+    return gid, tokens
+
+
 async def run(args: argparse.Namespace, bases: list[str],
               kill: Callable[[], None] | None = None) -> Stats:
-    """Plays the games; ``kill`` (if given) is called half-way through."""
+    """Plays the games; ``kill`` (if given) is called half-way through. In a saturating run
+    (``--think 0``) a table whose game is over starts a new one until the time is up (random
+    crews lose in about 100 actions), so the run lasts ``--seconds``."""
     stats = Stats()
     ws_bases = [b.replace("http://", "ws://") for b in bases]
     rng = random.Random(args.seed)
-    tasks = []
+    games: list[str] = []
+
+    def seat_tasks(gid: str, tokens: dict[int, str]) -> list[asyncio.Task[None]]:
+        done = asyncio.Event()
+        return [asyncio.create_task(seat_client(
+            ws_bases[s:] + ws_bases[:s], gid, s, token, stats, args.max_actions,
+            random.Random(rng.random()), done, args.think / 1000)) for s, token in tokens.items()]
+
     async with httpx.AsyncClient(base_url=bases[0], timeout=30) as api:
-        setups = []
-        for i in range(args.games):
-            r = await api.post("/api/games", json={"players": args.players,
-                                                   "seed": args.seed * 1000 + i})
-            body = r.json()
-            gid, creator = body["game"]["id"], body["creator_token"]
-            tokens = {}
-            for s in range(args.players):
-                if s < args.bots:
-                    await api.post(f"/api/games/{gid}/seats/{s}/bot", json={"bot": "random"},
-                                   headers={"X-Creator-Token": creator})
-                else:
-                    r = await api.post(f"/api/games/{gid}/seats", json={"seat": s, "name": f"p{s}"})
-                    tokens[s] = r.json()["token"]
-            setups.append((gid, tokens))
+        setups = [await new_table(api, args, args.seed * 1000 + i) for i in range(args.games)]
+        games.extend(gid for gid, _ in setups)
         stats.waiting = sum(len(tokens) for _, tokens in setups)
         stats.seconds = args.seconds
-        for gid, tokens in setups:
-            done = asyncio.Event()
-            for s, token in tokens.items():
-                tasks.append(asyncio.create_task(seat_client(
-                    ws_bases[s:] + ws_bases[:s], gid, s, token, stats, args.max_actions,
-                    random.Random(rng.random()), done, args.think / 1000)))
+
+        async def table(i: int, gid: str, tokens: dict[int, str]) -> None:
+            n = 0
+            while True:
+                await asyncio.gather(*seat_tasks(gid, tokens), return_exceptions=True)
+                n += 1
+                if args.think > 0 or time.monotonic() >= stats.stop_at:
+                    return
+                gid, tokens = await new_table(api, args, (args.seed * 1000 + i) * 1000 + n)
+                games.append(gid)
+
+        tables = [asyncio.create_task(table(i, gid, tokens))
+                  for i, (gid, tokens) in enumerate(setups)]
         await stats.go.wait()
         start = time.monotonic()
         if kill is not None:
             await asyncio.sleep(args.seconds / 2)
             kill()
             stats.killed_at = time.monotonic()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tables, return_exceptions=True)
         stats.elapsed = time.monotonic() - start  # type: ignore[attr-defined]
     async with httpx.AsyncClient(base_url=bases[-1], timeout=30) as api:
         versions = 0
-        for gid, _ in setups:
+        for gid in games:
             versions += (await api.get(f"/api/games/{gid}")).json()["version"]
         stats.bot_versions = versions
-    stats.games = [gid for gid, _ in setups]  # type: ignore[attr-defined]
+    stats.games = games  # type: ignore[attr-defined]
     return stats
 
 
@@ -277,6 +310,10 @@ def measure(args: argparse.Namespace, db: str, procs: int, kill: bool = False) -
                 except subprocess.TimeoutExpired:
                     proc.kill()
         out = summary(args, stats, db, procs)
+        if getattr(args, "trace", None):
+            t0 = min((t for t, _ in stats.trace), default=0.0)
+            Path(args.trace).write_text("".join(f"{t - t0:.4f} {lat * 1000:.2f}\n"
+                                                for t, lat in sorted(stats.trace)))
         if kill:
             waits = sorted(stats.progress.values())
             out["kill"] = {
@@ -358,6 +395,8 @@ def main() -> int:
     ap.add_argument("--think", type=float, default=0.0, metavar="MS",
                     help="mean pause before each action (0: act at once, a saturating load)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--trace", metavar="FILE",
+                    help="write each action's send time (s) and latency (ms), one per line")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--db", default="sqlite", metavar="sqlite|postgresql|URL",
                     help="a temporary SQLite file (default), a throw-away PostgreSQL cluster "

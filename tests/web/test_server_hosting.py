@@ -4,6 +4,7 @@ logs with time and level; HEAD; security headers and CSP; gzip."""
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import re
 import time
@@ -21,7 +22,7 @@ from rednovember.web import logs
 from rednovember.web.app import create_app
 from rednovember.web.headers import CSP
 from rednovember.web.options import DEFAULT_DB, add_arguments, database_url
-from rednovember.web.serve import safe_url
+from rednovember.web.serve import GC_THRESHOLDS, safe_url, tune_gc
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -74,6 +75,20 @@ def restore_logging() -> Iterator[None]:
 
 
 @pytest.mark.usefixtures("restore_logging")
+def test_the_server_freezes_its_own_objects_out_of_the_collector() -> None:
+    """Full collections are whole-server pauses (bench/load_web.py: 0.1-0.3 s at 500 games):
+    the program's own objects are frozen and the young generation is large."""
+    before = gc.get_threshold()
+    try:
+        tune_gc()
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert gc.get_freeze_count() > 10_000  # the modules, classes and functions loaded
+        assert GC_THRESHOLDS[0] >= 10 * before[0]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
 def test_log_lines_carry_time_and_level(capsys: pytest.CaptureFixture[str]) -> None:
     logs.configure("info", "text")
     logging.getLogger("rednovember.web").warning("hello %s", "there")
