@@ -21,6 +21,7 @@ import httpx
 import pytest
 from pgcluster import cluster
 from sqlalchemy import create_engine, text
+from test_server_replay import _play
 from webtools import ROOT, Server, WsClient, auth, free_port, seated_game, start_caddy, take
 
 Start = Callable[..., Server]
@@ -270,3 +271,37 @@ def _healthy(base: str) -> bool:
         return httpx.get(base + "/api/health", timeout=1).status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def test_a_rematch_asked_on_two_processes_at_once_is_one_game(nodes: Start) -> None:
+    """Two players of a finished game, on different processes, click Rematch together: the
+    database keeps one rematch per game, so both land in the same new game."""
+    a, b = nodes(), nodes()
+    with httpx.Client(base_url=a.url, timeout=10) as api:
+        gid, tokens, g = _play(api, 3, seed=6, moves=3000)
+    assert g.result is not None
+    with WsClient(a.url, gid, [tokens[0]]) as ada, WsClient(b.url, gid, [tokens[1]]) as bea:
+        go = threading.Barrier(2)
+        got: dict[str, Any] = {}
+
+        def ask(name: str, ws: WsClient) -> None:
+            go.wait()
+            got[name] = ws.request({"type": "rematch"})
+
+        both = [threading.Thread(target=ask, args=x) for x in (("a", ada), ("b", bea))]
+        for t in both:
+            t.start()
+        for t in both:
+            t.join()
+    assert got["a"]["type"] == got["b"]["type"] == "ack", got
+    nxt = got["a"]["next"]
+    assert got["b"]["next"] == nxt
+    engine = create_engine(nodes.url)  # type: ignore[attr-defined]
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT id, rematch FROM rn_games")).fetchall()
+    engine.dispose()
+    assert sorted(rows, key=lambda r: r[1] is None) == [(gid, nxt), (nxt, None)]
+    for seat, token in enumerate(tokens):  # every player holds their seat in it, on either
+        for s in (a, b):
+            legal = httpx.get(f"{s.url}/api/games/{nxt}/legal", headers=auth(token), timeout=10)
+            assert legal.json()["seat"] == seat

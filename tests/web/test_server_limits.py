@@ -100,3 +100,17 @@ def test_a_game_takes_a_limited_number_of_connections(strict: Server) -> None:
         third.close()
         first.close()
         second.close()
+
+
+def test_a_flood_of_lesson_plays_is_refused(strict: Server) -> None:
+    """Each play replays its lesson on the server: a client gets as many per 10 s as one
+    connection's messages (8 here), then a clear 429; other clients are not affected."""
+    with httpx.Client(base_url=strict.url, timeout=10) as api:
+        got = [api.post("/api/learn/moving", json={"plays": []}) for _ in range(9)]
+        assert [r.status_code for r in got] == [200] * 8 + [429]
+        err = got[-1].json()["error"]
+        assert err["code"] == "rate_limited" and "lesson requests" in err["message"]
+        assert api.get("/api/learn/moving/solution").status_code == 429
+        assert api.get("/api/learn").status_code == 200  # the list costs nothing
+        other = {"X-Forwarded-For": "198.51.100.9"}
+        assert api.post("/api/learn/moving", json={"plays": []}, headers=other).status_code == 200

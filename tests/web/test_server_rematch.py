@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 from test_server_replay import _play
-from webtools import WsClient, auth
+from webtools import Server, WsClient, auth
 
 
 def test_rematch_keeps_the_seats_and_their_tokens_with_a_new_seed(
@@ -41,3 +43,23 @@ def test_no_rematch_before_the_end(api: httpx.Client, ws_client: Callable[..., W
     ada = ws_client(gid, [tokens[0]])
     early = ada.request({"type": "rematch"})
     assert early["type"] == "error" and early["code"] == "forbidden"
+
+
+def test_the_rematch_is_stored_and_survives_a_restart(
+        server_factory: Callable[..., Server], tmp_path: Path) -> None:
+    """Asking again after the server was restarted (the finished game rebuilt from the
+    database) joins the same rematch: the link is stored, not only in memory."""
+    db = tmp_path / "games.db"
+    first = server_factory(db)
+    with httpx.Client(base_url=first.url, timeout=10) as api:
+        gid, tokens, g = _play(api, 3, seed=6, moves=3000)
+    assert g.result is not None
+    with WsClient(first.url, gid, [tokens[0]]) as ada:
+        nxt = ada.request({"type": "rematch"})["next"]
+    first.stop()
+    second = server_factory(db)
+    with WsClient(second.url, gid, [tokens[2]]) as cid:
+        assert cid.request({"type": "rematch"})["next"] == nxt
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT id, rematch FROM rn_games ORDER BY created").fetchall() == \
+            [(gid, nxt), (nxt, None)]

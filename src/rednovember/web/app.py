@@ -569,7 +569,10 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def replay_page(request: Request, game_id: str) -> Response:
         return index(request)
 
-    add_learn_routes(app, index)  # Learn to play: /api/learn…, /learn, /learn/{lesson}
+    def learn_limit(request: Request) -> None:
+        limit.learn.check(client_of(request))
+
+    add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
 
     return app
 

@@ -34,7 +34,7 @@ from .cluster import CLAIM_EVERY, Nodes, Solo
 from .hints import Hints
 from .live import PRESENCE_FRESH, Connection, LiveGame, Seat
 from .protocol import ProtocolError, action_info, jsonable, result_info, suggestions
-from .store import GameRecord, StaleWrite, Store
+from .store import GameRecord, RematchTaken, StaleWrite, Store
 from .tables import (
     DEFAULT_WAITING_EXPIRY,
     MIN_TURN_TIMER,
@@ -185,6 +185,7 @@ class Hub:
         lg.gone_since = {s.seat: now for s in lg.seats if s.kind == "human"}
         lg.settings = TableSettings.from_stored(rec.listed, rec.settings)
         lg.changed_at, lg.clock_version = rec.updated, rec.version
+        lg.rematch = rec.rematch
         return lg
 
     def _seats_of(self, rec: GameRecord, game: Game) -> list[Seat]:
@@ -372,9 +373,11 @@ class Hub:
     async def create_game(self, players: int, gnomes_per_player: int | None,
                           variants: Iterable[str], seed: int | None,
                           creator_hash: str | None = None,
-                          settings: TableSettings | None = None) -> tuple[LiveGame, str]:
+                          settings: TableSettings | None = None,
+                          rematch_of: str | None = None) -> tuple[LiveGame, str]:
         """A new game waiting for its seats; returns it with its creator token (with
-        ``creator_hash``, a rematch keeps the first game's creator and the token is unused)."""
+        ``creator_hash``, a rematch keeps the first game's creator and the token is unused;
+        ``rematch_of``: RematchTaken if that game has its rematch already)."""
         if seed is None:
             seed = secrets.randbits(48)
         try:
@@ -391,7 +394,9 @@ class Hub:
         lg.settings = settings or TableSettings()
         try:
             await self.db(self.store.create_game, gid, config.to_dict(), lg.creator_hash,
-                          config.players, lg.settings.listed, lg.settings.stored())
+                          config.players, lg.settings.listed, lg.settings.stored(), rematch_of)
+        except RematchTaken:
+            raise
         except Exception:
             log.exception("storing a new game failed")
             raise ProtocolError("internal", "the game could not be stored; nothing changed") \
@@ -488,15 +493,21 @@ class Hub:
             if lg.rematch is not None:
                 return await self.get(lg.rematch)
             c = lg.config
-            new, _ = await self.create_game(c.players, c.gnomes_per_player, c.variants, None,
-                                            lg.creator_hash, lg.settings.for_rematch())
+            try:  # the database keeps one rematch per game, whichever process asks first
+                new, _ = await self.create_game(c.players, c.gnomes_per_player, c.variants, None,
+                                                lg.creator_hash, lg.settings.for_rematch(), lg.id)
+            except RematchTaken as taken:
+                if taken.game_id is None:  # pragma: no cover - the game row was deleted
+                    raise ProtocolError("not_found", "this game is gone") from None
+                lg.rematch = taken.game_id
+                return await self.get(taken.game_id)
             lg.rematch = new.id
             async with new.lock:
                 for s in lg.seats:
                     await self._change_seat(new, Seat(s.seat, s.gnomes, s.colours, s.kind, s.name,
                                                       s.bot, s.token_hash))
         self._push(lg, [{"type": "rematch", "game": lg.id, "next": new.id}])
-        if self.nodes.shared:
+        if self.nodes.shared:  # once its seats are copied: the players' tokens hold them there
             await self.db(self.store.notify, {"g": lg.id, "r": new.id})
         return new
 

@@ -96,8 +96,10 @@ def solution_info(lesson_id: str, lang: str) -> dict[str, Any]:
             "result": result_info(s.game)}
 
 
-def add_routes(app: FastAPI, page: Callable[[Request], Response]) -> None:
-    """The learn endpoints and pages (``page``: the front-end's index page)."""
+def add_routes(app: FastAPI, page: Callable[[Request], Response],
+               limit: Callable[[Request], None] = lambda request: None) -> None:
+    """The learn endpoints and pages (``page``: the front-end's index page; ``limit`` raises
+    ``rate_limited`` when the client has sent too many plays: each one replays the lesson)."""
 
     @app.get("/api/learn")
     async def lessons() -> dict[str, Any]:
@@ -106,8 +108,9 @@ def add_routes(app: FastAPI, page: Callable[[Request], Response]) -> None:
                 "puzzles": [lesson_info(x) for x in PUZZLES]}
 
     @app.post("/api/learn/{lesson_id}")
-    async def learn_play(lesson_id: str, body: LearnBody) -> dict[str, Any]:
+    async def learn_play(request: Request, lesson_id: str, body: LearnBody) -> dict[str, Any]:
         """Rebuild the lesson from its ``plays``, make ``action`` if given and check it."""
+        limit(request)
         s = session_for(lesson_id, body.plays)
         check = None
         if body.action is not None:
@@ -118,9 +121,10 @@ def add_routes(app: FastAPI, page: Callable[[Request], Response]) -> None:
         return learn_state(s, check)
 
     @app.get("/api/learn/{lesson_id}/solution")
-    async def learn_solution(lesson_id: str,
+    async def learn_solution(request: Request, lesson_id: str,
                              lang: Annotated[str, Query(max_length=8)] = "en") -> dict[str, Any]:
         """A puzzle's (or lesson's) solution as the search bot plays it, in sentences."""
+        limit(request)
         if lesson_id not in ALL:
             raise ProtocolError("not_found", f"no lesson {lesson_id!r}")
         try:

@@ -74,6 +74,8 @@ class ClientLimits:
         self.limits = limits
         self.games = Window(limits.games_per_minute, 60.0, "new games")
         self.seats = Window(limits.seats_per_minute, 60.0, "seats taken")
+        # a lesson's play or solution (/api/learn): as many as one connection's messages
+        self.learn = Window(limits.messages_per_10s, 10.0, "lesson requests")
         self.waiting: dict[str, set[str]] = {}  # client -> its games still waiting
 
     def new_game(self, client: str, waiting: Callable[[str], bool]) -> None:

@@ -57,6 +57,7 @@ games_table = Table(
     Column("result", Text, nullable=True),  # {"won", "cause"} as JSON once over
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
+    Column("rematch", String(32), nullable=True),  # the id of its rematch, once one is started
 )
 
 seats_table = Table(
@@ -133,6 +134,18 @@ class SeatRow:
     token_hash: str | None = None
 
 
+class _Taken(Exception):
+    pass
+
+
+class RematchTaken(Exception):
+    """The game already has its rematch (``game_id``), started by another request."""
+
+    def __init__(self, game_id: str | None) -> None:
+        super().__init__(f"the rematch is {game_id}")
+        self.game_id = game_id
+
+
 @dataclass
 class GameRecord:
     id: str
@@ -148,6 +161,7 @@ class GameRecord:
     actors: list[int] = field(default_factory=list)
     listed: bool = False
     settings: dict[str, Any] = field(default_factory=dict)
+    rematch: str | None = None
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -188,17 +202,36 @@ class Store:
     # --- writes ---------------------------------------------------------------------------------
     def create_game(self, game_id: str, config: dict[str, Any], creator_hash: str,
                     seats: int, listed: bool = False,
-                    settings: dict[str, Any] | None = None) -> None:
+                    settings: dict[str, Any] | None = None, rematch_of: str | None = None) -> None:
+        """Stores a new game; with ``rematch_of``, as that game's one rematch (else
+        :class:`RematchTaken`, and nothing is stored)."""
         now = time.time()
-        with self.engine.begin() as c:
-            c.execute(insert(games_table).values(
-                id=game_id, config=json.dumps(config), status="waiting", version=0,
-                creator_hash=creator_hash, result=None, created=now, updated=now))
-            c.execute(insert(settings_table).values(game_id=game_id, listed=listed,
-                                                    settings=json.dumps(settings or {})))
-            c.execute(insert(seats_table), [
-                {"game_id": game_id, "seat": s, "kind": "free", "name": None, "bot": None,
-                 "token_hash": None} for s in range(seats)])
+        try:
+            with self.engine.begin() as c:
+                c.execute(insert(games_table).values(
+                    id=game_id, config=json.dumps(config), status="waiting", version=0,
+                    creator_hash=creator_hash, result=None, created=now, updated=now))
+                c.execute(insert(settings_table).values(game_id=game_id, listed=listed,
+                                                        settings=json.dumps(settings or {})))
+                c.execute(insert(seats_table), [
+                    {"game_id": game_id, "seat": s, "kind": "free", "name": None, "bot": None,
+                     "token_hash": None} for s in range(seats)])
+                if rematch_of is not None:
+                    self._link_rematch(c, rematch_of, game_id)
+        except _Taken:
+            raise RematchTaken(self.rematch_of(rematch_of or "")) from None
+
+    def _link_rematch(self, c: Connection, game_id: str, rematch: str) -> None:
+        done = c.execute(update(games_table).where(games_table.c.id == game_id,
+                                                   games_table.c.rematch.is_(None))
+                         .values(rematch=rematch))
+        if done.rowcount != 1:
+            raise _Taken  # another process was first: this transaction is rolled back
+
+    def rematch_of(self, game_id: str) -> str | None:
+        with self.engine.connect() as c:
+            return c.execute(select(games_table.c.rematch)
+                             .where(games_table.c.id == game_id)).scalar()
 
     # ``version`` is the game's new version; each write succeeds only if the stored one is the
     # version before it (else StaleWrite, and the transaction is rolled back).
@@ -323,7 +356,7 @@ class Store:
             rec = GameRecord(id=row.id, config=json.loads(row.config), status=row.status,
                              version=row.version, creator_hash=row.creator_hash,
                              result=None if row.result is None else json.loads(row.result),
-                             created=row.created, updated=row.updated)
+                             created=row.created, updated=row.updated, rematch=row.rematch)
             for s in c.execute(select(seats_table).where(seats_table.c.game_id == game_id)
                                .order_by(seats_table.c.seat)):
                 rec.seats.append(SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash))
@@ -375,6 +408,6 @@ class Store:
             return [r.id for r in c.execute(q)]
 
 
-__all__ = ["CHANNEL", "GameRecord", "SeatRow", "StaleWrite", "Store", "actions_table",
+__all__ = ["CHANNEL", "GameRecord", "RematchTaken", "SeatRow", "StaleWrite", "Store", "actions_table",
            "chat_kinds_table", "chat_table", "games_table", "metadata", "seats_table",
            "settings_table", "sqlite_url"]
