@@ -55,16 +55,21 @@ from rednovember.analysis.winchance import (  # noqa: E402
 )
 from rednovember.bots import make_bot  # noqa: E402
 from rednovember.rules import Config, Game, load_data, new_game  # noqa: E402
+from rednovember.rules.config import VARIANTS  # noqa: E402
 from rednovember.rules.state import MOVE  # noqa: E402
 
 BINS = 10
 
 
-def play_game(task: tuple[int, int, str, int, int, int, str | None, int]) -> list[dict[str, Any]]:
+Task = tuple[int, int, str, int, int, int, str | None, int, tuple[str, ...]]
+
+
+def play_game(task: Task) -> list[dict[str, Any]]:
     """One game and its sampled positions with their predictions (runs in a worker)."""
-    seed, i, bot, players, positions, rollouts, compare, compare_rollouts = task
+    seed, i, bot, players, positions, rollouts, compare, compare_rollouts, variants = task
     data = load_data(None)
-    g = new_game(Config(players=players, seed=derive_seed(seed, i, "game")), data)
+    g = new_game(Config(players=players, seed=derive_seed(seed, i, "game"),
+                        variants=frozenset(variants)), data)
     bots = [make_bot(bot, derive_seed(seed, i, "seat", p)) for p in range(players)]
     starts: list[Game] = []
     turn = -1
@@ -85,7 +90,7 @@ def play_game(task: tuple[int, int, str, int, int, int, str | None, int]) -> lis
         est = win_chance(pos, seat, rollouts=rollouts, seed=derive_seed(seed, i, "predict", k))
         ms = (time.process_time() - t0) * 1000 / max(1, est.rollouts)
         row: dict[str, Any] = {
-            "game": i, "players": players, "turn": pos.turn,
+            "game": i, "players": players, "variants": list(variants), "turn": pos.turn,
             "minute": start - pos.gnomes[pos.active].keeper, "seat": seat,
             "wins": est.wins, "n": est.rollouts, "ms": round(ms, 2), "outcome": int(won)}
         if compare and len(rows) < 1_000_000:
@@ -219,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--players", default="4", help="player counts, comma-separated (default 4)")
+    ap.add_argument("--variant", action="append", default=[], choices=VARIANTS,
+                    help="a variant to play (repeatable; none: the standard rules)")
     ap.add_argument("--positions", type=int, default=4, help="positions drawn per game")
     ap.add_argument("--rollouts", type=int, default=64, help="heuristic rollouts per prediction")
     ap.add_argument("--bot", default="search", help="the bot playing the actual games")
@@ -246,9 +253,9 @@ def main(argv: list[str] | None = None) -> int:
         for f in args.from_files:
             rows += json.loads(Path(f).read_text())["positions"]
     else:
-        tasks = [(args.seed, i, args.bot, int(p), args.positions, args.rollouts, args.compare,
-                  args.compare_rollouts)
-                 for p in args.players.split(",") for i in range(args.games)]
+        tasks: list[Task] = [(args.seed, i, args.bot, int(p), args.positions, args.rollouts,
+                              args.compare, args.compare_rollouts, tuple(args.variant))
+                             for p in args.players.split(",") for i in range(args.games)]
         t0 = time.perf_counter()
         with multiprocessing.Pool(args.jobs) as pool:
             for k, part in enumerate(pool.imap(play_game, tasks)):

@@ -55,17 +55,19 @@ def no_sideways_scroll(page: Page) -> None:
     assert width[0] <= width[1], f"the page is {width[0]} px wide in a {width[1]} px window"
 
 
-# Every visible control: buttons, links, fields, tabs and the board's targets (rooms, the Sea and
-# hatches, a hatch by its hit circle; a checkbox by its label). Returns the ones under 44×44 px.
+# Every visible control: buttons, links, fields, tabs and the board's targets (rooms, the Sea,
+# hatches and gnomes; a hatch or a gnome by its hit circle; a checkbox by its label). Returns the
+# ones under 44×44 px.
 _SMALL = """() => {
     const out = [];
     const sel = "button, a[href], select, input:not([type=hidden]), [role=tab], "
-        + ".board-svg .room.target, .board-svg .sea-zone.target, .board-svg .hatch.target";
+        + ".board-svg .room.target, .board-svg .sea-zone.target, .board-svg .hatch.target, "
+        + ".board-svg .gnome.target";
     for (const el of document.querySelectorAll(sel)) {
         if (el.closest(".sr-only")) continue;  // keyboard-only copies of the options
         let hit = el;
         if (el.matches("input[type=checkbox], input[type=radio]")) hit = el.closest("label") || el;
-        if (el.matches(".hatch.target")) hit = el.querySelector(".hit") || el;
+        if (el.matches(".hatch.target, .gnome.target")) hit = el.querySelector(".hit") || el;
         const r = hit.getBoundingClientRect();
         if (!r.width || !r.height || getComputedStyle(el).visibility === "hidden") continue;
         // an HTML control by its layout size: a card sliding in is scaled for a moment, its
@@ -386,3 +388,34 @@ def test_the_end_screen_fits(sized: Callable[[str], Any], finished_game: str, si
     page.get_by_test_id("close-overlay").click()
     expect(overlay).to_be_hidden()
     assert not page.js_errors, page.js_errors
+
+
+def test_a_gnome_to_trade_with_is_a_target_for_a_finger(sized: Callable[[str], Any]) -> None:
+    """A gnome that is an option (a trade, or an attack in Mad Gnomes) is tapped by its hit
+    circle, at least 44 px across on a phone, not by its 20-px figure."""
+    page = _page(sized("phone"), "/")
+    start_game_by_taps(page, seed=31)
+    my_turn(page)
+    other = page.evaluate("""() => {
+        const g = window.rnGame, st = g.state(), v = st.view;
+        const me = v.gnomes[v.active];
+        const other = v.gnomes.find(x => x.number !== me.number && x.alive);
+        other.room = me.room;
+        st.actions = [{kind: "trade", text: `trade ${other.number}`, arg: 0, minutes: 1, cost: 1,
+                       item: null, room: null, gnome: other.number, count: null, penalty: 0,
+                       repair: false, bonus: 0, chance: null, doomed: false, token_lost: null}];
+        g.render();
+        return other.number;
+    }""")
+    gnome = page.get_by_test_id(f"gnome-{other}")
+    expect(gnome).to_have_attribute("data-act", f"trade {other}")
+    gnome.scroll_into_view_if_needed()
+    targets_fit_fingers(page)
+    # a point of the hit circle well outside the figure still reaches the gnome
+    reached = gnome.evaluate("""el => {
+        const r = el.querySelector(".hit").getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width * 0.15, r.top + r.height / 2);
+        return [r.width, hit && hit.closest(".gnome") === el];
+    }""")
+    assert reached[0] >= 44 and reached[1], reached
+    shot(page, "mobile-phone-gnome-target")

@@ -279,7 +279,8 @@ function gnomesSvg(model, targets) {
         transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`, "data-testid": `gnome-${g.number}`,
         "data-act": target?.act, "data-pick": target?.pick, role: target ? "button" : "img",
         tabindex: target ? 0 : undefined, "aria-label": target ? target.label : label,
-      })}><title>${esc(label)}</title>${gnomeGlyph(g.colour, { fainted: g.fainted, active, scale })}</g>`;
+      })}><title>${esc(label)}</title>${target ? `<circle class="hit" cy="${-16 * scale}" r="18"/>` : ""}${
+        gnomeGlyph(g.colour, { fainted: g.fainted, active, scale })}</g>`;
     });
   }
   return s;
