@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from pgcluster import database_url
-from sqlalchemy import create_engine, insert
+from sqlalchemy import create_engine, insert, text
 from webtools import Server, WsClient, seated_game
 
 from rednovember.i18n import catalog
@@ -195,6 +195,7 @@ def test_a_database_made_before_pings_keeps_working(tmp_path: Path,
     engine = create_engine(database_url(db))
     metadata.create_all(engine, tables=[games_table, seats_table, actions_table, chat_table])
     with engine.begin() as c:
+        c.execute(text("ALTER TABLE rn_games DROP COLUMN rematch"))  # a later migration's (0004)
         c.execute(insert(games_table).values(
             id="oldgame12345", config=json.dumps({"players": 3, "gnomes_per_player": 1,
                                                   "variants": [], "seed": 5}),

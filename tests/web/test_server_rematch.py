@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+from pgcluster import database_url
+from sqlalchemy import create_engine, text
 from test_server_replay import _play
 from webtools import Server, WsClient, auth
 
@@ -60,6 +61,8 @@ def test_the_rematch_is_stored_and_survives_a_restart(
     second = server_factory(db)
     with WsClient(second.url, gid, [tokens[2]]) as cid:
         assert cid.request({"type": "rematch"})["next"] == nxt
-    with sqlite3.connect(db) as c:
-        assert c.execute("SELECT id, rematch FROM rn_games ORDER BY created").fetchall() == \
-            [(gid, nxt), (nxt, None)]
+    engine = create_engine(database_url(db))  # SQLite, or PostgreSQL with RN_TEST_DB
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT id, rematch FROM rn_games ORDER BY created")).fetchall()
+    engine.dispose()
+    assert [tuple(r) for r in rows] == [(gid, nxt), (nxt, None)]

@@ -17,7 +17,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -428,9 +428,7 @@ class Hub:
             if not found:
                 raise ProtocolError("not_found", f"no seat plays the colour {colour!r} in this game")
             seat = found[0]
-        if not 0 <= seat < len(lg.seats):
-            raise ProtocolError("not_found", f"no seat {seat}: this game has {len(lg.seats)}",
-                                "no_seat", seat=seat, count=len(lg.seats))
+        lg.check_seat(seat)
         if colour is not None and colour not in lg.seats[seat].colours:
             raise ProtocolError("bad_message", f"seat {seat} does not play {colour!r}")
         s = lg.seats[seat]
@@ -445,9 +443,7 @@ class Hub:
                           creator: bool) -> None:
         if bot not in BOTS:
             raise ProtocolError("unknown_bot", f"unknown bot {bot!r}; known: {', '.join(sorted(BOTS))}")
-        if not 0 <= seat < len(lg.seats):
-            raise ProtocolError("not_found", f"no seat {seat}: this game has {len(lg.seats)}",
-                                "no_seat", seat=seat, count=len(lg.seats))
+        lg.check_seat(seat)
         if not by and not creator:
             raise ProtocolError("unauthorised", "only the game's creator or a seated player may "
                                                 "hand a seat to a bot")
@@ -515,9 +511,7 @@ class Hub:
         """The seat's player takes their seat back from the bot it was handed to, with the token
         they took it with. The bot's pending move (if it is thinking) is dropped: the player
         makes the seat's next decision."""
-        if not 0 <= seat < len(lg.seats):
-            raise ProtocolError("not_found", f"no seat {seat}: this game has {len(lg.seats)}",
-                                "no_seat", seat=seat, count=len(lg.seats))
+        lg.check_seat(seat)
         async def attempt() -> None:
             if lg.status == "over":
                 raise ProtocolError("game_over", "the game is over")
@@ -543,8 +537,8 @@ class Hub:
         seats[new.seat] = new
         if status == "waiting" and all(s.kind != "free" for s in seats):
             status = "playing"
-        with self._guard(lg, "seat change"):
-            await self._write(lg, self.store.set_seat, lg.id, new.row(), lg.version + 1, status)
+        await self._store(lg, "seat change", self.store.set_seat, lg.id, new.row(),
+                          lg.version + 1, status)
         lg.seats = seats
         lg.version += 1
         lg.status = status
@@ -564,23 +558,15 @@ class Hub:
             except Reloaded:
                 return await attempt()
 
-    async def _write(self, lg: LiveGame, fn: Callable[..., None], *args: Any) -> None:
-        """A store write of ``lg`` (its lock held); a stale copy is reloaded before the
-        refusal (see ``_guard``)."""
+    async def _store(self, lg: LiveGame, what: str, fn: Callable[..., None], *args: Any) -> None:
+        """A store write of ``lg`` (its lock held). A stale copy (another process wrote first)
+        is reloaded and the change refused as ``stale`` (``_locked`` judges it once more); any
+        other failure is ``internal``. Either way nothing changed."""
+        held = lg.version
         try:
             await self.db(fn, *args)
         except StaleWrite:
             await self._refresh(lg)
-            raise
-
-    @contextlib.contextmanager
-    def _guard(self, lg: LiveGame, what: str) -> Iterator[None]:
-        """A store write of ``lg``: a stale copy (another process wrote first) is refused as
-        ``stale`` (``_write`` reloaded it); any other failure is ``internal``. Nothing changed."""
-        held = lg.version
-        try:
-            yield
-        except StaleWrite:
             log.warning("game %s changed elsewhere; reloaded it (a %s was refused)", lg.id, what)
             raise Reloaded("stale", f"the game was changed elsewhere (version {lg.version}, "
                                     f"not {held}): look again",
@@ -671,9 +657,8 @@ class Hub:
         status = "over" if new.is_over else lg.status
         result = None if new.result is None else {"won": new.result.won, "cause": new.result.cause}
         text = action.text(g.data)
-        with self._guard(lg, "action"):
-            await self._write(lg, self.store.append_action, lg.id, len(g.history), text, seat,
-                              lg.version + 1, status, result)
+        await self._store(lg, "action", self.store.append_action, lg.id, len(g.history), text,
+                          seat, lg.version + 1, status, result)
         lg.game = new
         lg.actors.append(seat)
         lg.texts.append(text)
@@ -706,9 +691,8 @@ class Hub:
                                                    "card, involved another player or ended the "
                                                    "turn", "hidden_information")
             new = engine_undo(g)
-            with self._guard(lg, "undo"):
-                await self._write(lg, self.store.drop_last_action, lg.id, len(g.history) - 1,
-                                  lg.version + 1, lg.status)
+            await self._store(lg, "undo", self.store.drop_last_action, lg.id,
+                              len(g.history) - 1, lg.version + 1, lg.status)
             stable = _common_prefix(g.log, new.log)
             lg.game = new
             lg.actors.pop()

@@ -15,6 +15,7 @@ from ..rules import Config, Game
 from . import security
 from .chat import RateLimit
 from .limits import Window
+from .protocol import ProtocolError
 from .store import SeatRow
 from .tables import TableSettings
 
@@ -103,6 +104,12 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change at a time
     remote: dict[str, tuple[frozenset[int], float]] = field(default_factory=dict)
     # ^ other nodes' connected seats, with when they said so (web/cluster.py)
+
+    def check_seat(self, seat: int) -> None:
+        """``not_found`` unless this game has a seat ``seat``."""
+        if not 0 <= seat < len(self.seats):
+            raise ProtocolError("not_found", f"no seat {seat}: this game has {len(self.seats)}",
+                                "no_seat", seat=seat, count=len(self.seats))
 
     def connected(self, seat: int) -> bool:
         s = self.seats[seat]
