@@ -19,6 +19,7 @@ from ..rules import SEA, Game, GameData
 from ..rules.view import log_for
 from .limits import Window
 from .protocol import PING_TARGETS, PING_WHATS, ProtocolError, jsonable
+from .store import chat_entry as message
 
 MAX_CHARS = 300
 HISTORY = 100  # messages a page receives when it connects
@@ -49,16 +50,6 @@ class RateLimit:
         if self._times.wait("", now):
             raise ProtocolError("rate_limited", f"{self.name}: at most {self.burst} messages in "
                                                 f"{self.window:g} seconds")
-
-
-def message(idx: int, seat: int, name: str | None, text: str, at: float, kind: str | None = None,
-            detail: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A chat entry as sent and stored; a ping or undo line adds ``kind`` and its ``detail``
-    fields (a player's message has neither)."""
-    out: dict[str, Any] = {"idx": idx, "seat": seat, "name": name, "text": text, "at": at}
-    if kind is not None:
-        out = {**(detail or {}), **out, "kind": kind}
-    return out
 
 
 # --- pings ---------------------------------------------------------------------------------------

@@ -134,6 +134,16 @@ class SeatRow:
     token_hash: str | None = None
 
 
+def chat_entry(idx: int, seat: int, name: str | None, text: str, at: float,
+               kind: str | None = None, detail: Any = None) -> dict[str, Any]:
+    """A chat entry as sent and stored; a ping or undo line adds ``kind`` and its ``detail``
+    fields (a player's message has neither)."""
+    out: dict[str, Any] = {"idx": idx, "seat": seat, "name": name, "text": text, "at": at}
+    if kind is not None:
+        out = {**(detail if isinstance(detail, dict) else {}), **out, "kind": kind}
+    return out
+
+
 class _Taken(Exception):
     pass
 
@@ -338,15 +348,9 @@ class Store:
              .order_by(chat_table.c.idx.desc()).limit(limit))
         with self.engine.connect() as c:
             rows = list(c.execute(q))
-        out = []
-        for r in reversed(rows):
-            msg: dict[str, Any] = {"idx": r.idx, "seat": r.seat, "name": r.name, "text": r.text,
-                                   "at": r.at}
-            if r.kind is not None:
-                detail = json.loads(r.detail)
-                msg = {**(detail if isinstance(detail, dict) else {}), **msg, "kind": r.kind}
-            out.append(msg)
-        return out
+        return [chat_entry(r.idx, r.seat, r.name, r.text, r.at, r.kind,
+                           None if r.kind is None else json.loads(r.detail))
+                for r in reversed(rows)]
 
     def load_game(self, game_id: str) -> GameRecord | None:
         with self.engine.connect() as c:
@@ -408,6 +412,6 @@ class Store:
             return [r.id for r in c.execute(q)]
 
 
-__all__ = ["CHANNEL", "GameRecord", "RematchTaken", "SeatRow", "StaleWrite", "Store", "actions_table",
-           "chat_kinds_table", "chat_table", "games_table", "metadata", "seats_table",
-           "settings_table", "sqlite_url"]
+__all__ = ["CHANNEL", "GameRecord", "RematchTaken", "SeatRow", "StaleWrite", "Store",
+           "actions_table", "chat_entry", "chat_kinds_table", "chat_table", "games_table",
+           "metadata", "seats_table", "settings_table", "sqlite_url"]
