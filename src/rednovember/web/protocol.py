@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from ..bots.heuristic import best_plans
 from ..i18n.describe import action_cost, keeper_walk, low_water_penalty, repair_chance, repair_doomed
@@ -85,38 +87,93 @@ class ClientMessage:
     what: str | None = None  # a board ping's kind: go / help / danger
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _check_fields(msg: dict[str, Any], allowed: set[str], kind: str) -> None:
-    extra = set(msg) - allowed - {"type", "id"}
-    if extra:
-        names = ", ".join(sorted(repr(k)[:40] for k in extra)[:5])
-        raise ProtocolError("bad_message", f"{kind}: unknown field(s) {names}")
-
-
-def _int_field(msg: dict[str, Any], name: str, kind: str, required: bool,
-               lo: int = 0, hi: int = 2**53) -> int | None:
-    if name not in msg or (not required and msg[name] is None):
-        if required:
-            raise ProtocolError("bad_message", f"{kind}: missing field {name!r}")
-        return None
-    v = msg[name]
-    if not _is_int(v) or not lo <= v <= hi:
-        raise ProtocolError("bad_message", f"{kind}: {name!r} must be an integer {lo}..{hi}")
-    return int(v)
-
-
-def _str_field(msg: dict[str, Any], name: str, kind: str, limit: int) -> str:
-    if name not in msg:
-        raise ProtocolError("bad_message", f"{kind}: missing field {name!r}")
-    v = msg[name]
-    if not isinstance(v, str) or not v.strip():
-        raise ProtocolError("bad_message", f"{kind}: {name!r} must be a non-empty string")
-    if len(v) > limit:
-        raise ProtocolError("bad_message", f"{kind}: {name!r} is longer than {limit} characters")
+# --- the shapes of client messages (pydantic: strict types, no unknown field) -------------------
+def _nonblank(v: str) -> str:
+    if not v.strip():
+        raise ValueError("must not be blank")
     return v
+
+
+Filled = AfterValidator(_nonblank)
+ActionText = Annotated[str, Field(min_length=1, max_length=MAX_ACTION_CHARS), Filled]
+BotName = Annotated[str, Field(min_length=1, max_length=MAX_BOT_CHARS), Filled]
+ChatText = Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS), Filled]
+SeatToken = Annotated[str, Field(min_length=1, max_length=128), Filled]
+PlayerName = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS), Filled]
+SeatNo = Annotated[int, Field(ge=0, le=7)]
+Version = Annotated[int, Field(ge=0, le=2**53)]
+Token = Annotated[str, Field(max_length=128)]
+
+
+class _Shape(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class _Bare(_Shape):
+    """sync, rematch, a keep-alive ping: no fields."""
+
+
+class _Hello(_Shape):
+    tokens: list[Token] = Field(default_factory=list, max_length=MAX_TOKENS)
+    creator: Token | None = None
+
+
+class _Act(_Shape):
+    seat: SeatNo
+    action: ActionText
+    version: Version | None = None
+
+
+class _Undo(_Shape):
+    seat: SeatNo
+    version: Version | None = None
+
+
+class _Bot(_Shape):
+    seat: SeatNo
+    bot: BotName
+
+
+class _Chat(_Shape):
+    seat: SeatNo
+    text: ChatText
+
+
+class _Hint(_Shape):  # the advisor (web/hints.py)
+    seat: SeatNo
+
+
+class _Reclaim(_Shape):
+    seat: SeatNo
+    token: SeatToken
+    name: PlayerName | None = None
+
+
+PingWhat = Literal["go", "help", "danger"]
+PingKind = Literal["room", "hatch", "space", "token"]
+PING_WHATS: tuple[str, ...] = get_args(PingWhat)
+PING_TARGETS: tuple[str, ...] = get_args(PingKind)
+
+
+class _Target(_Shape):
+    kind: PingKind
+    id: Annotated[int, Field(ge=0, le=999)] | Annotated[str, Field(min_length=1,
+                                                                   max_length=MAX_ID_CHARS)]
+
+
+class _BoardPing(_Shape):
+    """A ``ping`` with a target marks it on everyone's board (a bare ``ping`` is a keep-alive).
+    The shape is checked here; whether the target exists, by the hub against the game's data."""
+
+    seat: SeatNo
+    target: _Target
+    what: PingWhat
+
+
+SHAPES: dict[str, type[_Shape]] = {
+    "hello": _Hello, "act": _Act, "undo": _Undo, "bot": _Bot, "chat": _Chat, "hint": _Hint,
+    "reclaim": _Reclaim, "sync": _Bare, "rematch": _Bare, "ping": _Bare,
+}
 
 
 def request_id(msg: Any) -> str | int | None:
@@ -167,81 +224,44 @@ def validate(msg: dict[str, Any]) -> ClientMessage:
     if "id" in msg and msg["id"] is not None and request_id(msg) is None:
         raise ProtocolError("bad_message",
                             f"'id' must be a string of at most {MAX_ID_CHARS} characters or an integer")
-    rid = request_id(msg)
-    if kind == "hello":
-        _check_fields(msg, {"tokens", "creator"}, kind)
-        tokens = msg.get("tokens", [])
-        if not isinstance(tokens, list) or len(tokens) > MAX_TOKENS or \
-                not all(isinstance(t, str) and len(t) <= 128 for t in tokens):
-            raise ProtocolError("bad_message",
-                                f"hello: 'tokens' must be a list of at most {MAX_TOKENS} strings")
-        creator = msg.get("creator")
-        if creator is not None and (not isinstance(creator, str) or len(creator) > 128):
-            raise ProtocolError("bad_message", "hello: 'creator' must be a string")
-        return ClientMessage(kind, rid, tokens=tuple(tokens), creator=creator)
-    if kind == "act":
-        _check_fields(msg, {"seat", "action", "version"}, kind)
-        return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
-                             action=_str_field(msg, "action", kind, MAX_ACTION_CHARS),
-                             version=_int_field(msg, "version", kind, False))
-    if kind == "undo":
-        _check_fields(msg, {"seat", "version"}, kind)
-        return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
-                             version=_int_field(msg, "version", kind, False))
-    if kind == "bot":
-        _check_fields(msg, {"seat", "bot"}, kind)
-        return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
-                             bot=_str_field(msg, "bot", kind, MAX_BOT_CHARS))
-    if kind == "chat":
-        _check_fields(msg, {"seat", "text"}, kind)
-        return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
-                             text=_str_field(msg, "text", kind, MAX_CHAT_CHARS))
-    if kind == "hint":  # the advisor (web/hints.py)
-        _check_fields(msg, {"seat"}, kind)
-        return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7))
-    if kind == "reclaim":
-        return _reclaim(msg, rid)
+    shape = SHAPES[kind]
     if kind == "ping" and set(msg) & {"seat", "target", "what"}:
-        return _board_ping(msg, rid)
-    _check_fields(msg, set(), kind)
-    return ClientMessage(kind, rid)
+        shape = _BoardPing
+    fields = {k: v for k, v in msg.items() if k not in ("type", "id")}
+    try:
+        m = shape.model_validate(fields)
+    except ValidationError as exc:
+        raise _refusal(kind, exc) from None
+    return _message(kind, request_id(msg), m)
 
 
-def _reclaim(msg: dict[str, Any], rid: str | int | None) -> ClientMessage:
-    kind = "reclaim"
-    _check_fields(msg, {"seat", "token", "name"}, kind)
-    name = None
-    if msg.get("name") is not None:
-        name = " ".join(_str_field(msg, "name", kind, MAX_NAME_CHARS).split())
-    return ClientMessage(kind, rid, seat=_int_field(msg, "seat", kind, True, 0, 7),
-                         token=_str_field(msg, "token", kind, 128), name=name)
+def _refusal(kind: str, exc: ValidationError) -> ProtocolError:
+    """The first problem of a message, said plainly: ``act: 'seat': Input should be ...``."""
+    err = exc.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(x) for x in err["loc"])[:60]
+    if where.startswith("target.id"):  # one of two shapes: say both
+        text = f"{kind}: the target's 'id' must be a number 0..999 or a name"
+    elif err["type"] == "extra_forbidden":
+        text = f"{kind}: unknown field {where!r}"
+    elif err["type"] == "missing":
+        text = f"{kind}: missing field {where!r}"
+    else:
+        text = f"{kind}: {where!r}: {err['msg']}"
+    return ProtocolError("bad_message", text, "bad_target" if where.startswith("target") else None)
 
 
-PING_WHATS = ("go", "help", "danger")
-PING_TARGETS = ("room", "hatch", "space", "token")
-
-
-def _board_ping(msg: dict[str, Any], rid: str | int | None) -> ClientMessage:
-    """A ``ping`` with a target marks it on everyone's board (a bare ``ping`` is a keep-alive).
-    The shape is checked here; whether the target exists, by the hub against the game's data."""
-    kind = "ping"
-    _check_fields(msg, {"seat", "target", "what"}, kind)
-    seat = _int_field(msg, "seat", kind, True, 0, 7)
-    what = msg.get("what")
-    if what not in PING_WHATS:
-        raise ProtocolError("bad_message", f"ping: 'what' must be one of {', '.join(PING_WHATS)}")
-    target = msg.get("target")
-    if not isinstance(target, dict) or set(target) != {"kind", "id"}:
-        raise ProtocolError("bad_message", "ping: 'target' must be an object {\"kind\", \"id\"}")
-    tkind, ident = target["kind"], target["id"]
-    if tkind not in PING_TARGETS:
-        raise ProtocolError("bad_message", f"ping: the target's 'kind' must be one of "
-                                           f"{', '.join(PING_TARGETS)}", "bad_target")
-    if not (_is_int(ident) and 0 <= ident <= 999) and \
-            not (isinstance(ident, str) and 0 < len(ident) <= MAX_ID_CHARS):
-        raise ProtocolError("bad_message", "ping: the target's 'id' must be a number or a name",
-                            "bad_target")
-    return ClientMessage(kind, rid, seat=seat, target=(str(tkind), ident), what=str(what))
+def _message(kind: str, rid: str | int | None, m: _Shape) -> ClientMessage:
+    if isinstance(m, _Hello):
+        return ClientMessage(kind, rid, tokens=tuple(m.tokens), creator=m.creator)
+    if isinstance(m, _BoardPing):
+        return ClientMessage(kind, rid, seat=m.seat, target=(m.target.kind, m.target.id),
+                             what=m.what)
+    if isinstance(m, _Reclaim):
+        name = None if m.name is None else " ".join(m.name.split())
+        return ClientMessage(kind, rid, seat=m.seat, token=m.token, name=name)
+    return ClientMessage(kind, rid, seat=getattr(m, "seat", None),
+                         action=getattr(m, "action", None), version=getattr(m, "version", None),
+                         bot=getattr(m, "bot", None), text=getattr(m, "text", None))
 
 
 def parse_message(text: str | bytes) -> ClientMessage:
