@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
-from webtools import WsClient, auth, new_game, seated_game
+from webtools import Server, WsClient, auth, new_game, seated_game
 
 from rednovember.analysis.turning import analyse
 from rednovember.rules import load_data
@@ -90,3 +91,44 @@ def test_unknown_games_and_bad_rollout_counts_are_refused(api: httpx.Client) -> 
     for bad in ("0", "201", "many"):
         r = api.get(f"/api/games/{waiting}/winchance?rollouts={bad}")
         assert r.status_code == 422, bad
+
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        out |= {int(c) for c in (task / "children").read_text().split()}
+    return out
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[-1][0] not in "ZX"
+    except OSError:
+        return False
+
+
+def test_the_worker_ends_with_a_server_killed_mid_computation(
+        server_factory: Callable[..., Server]) -> None:
+    """SIGKILL leaves the server no time to stop its worker: the worker notices it is orphaned
+    and ends within about a second, not when its (long) computation is done."""
+    server = server_factory()
+    assert server.proc is not None
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, creator = new_game(api, 4, seed=12)
+        with WsClient(server.url, gid) as watcher:
+            for seat in range(4):
+                api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                         headers={"X-Creator-Token": creator}).raise_for_status()
+            watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", DEADLINE)
+        assert api.get(f"/api/games/{gid}/winchance?rollouts=200").status_code == 202
+    workers: set[int] = set()
+    end = time.monotonic() + WAIT
+    while not workers:  # the worker process is started (spawned) by the first request
+        workers = _children(server.proc.pid)
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    server.kill()
+    end = time.monotonic() + 10
+    while any(_running(w) for w in workers):
+        assert time.monotonic() < end, "the worker outlived its server"
+        time.sleep(0.05)

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
@@ -27,6 +30,21 @@ MAX_WEB_ROLLOUTS = 200
 CACHE_GAMES = 128
 MAX_PENDING = 8
 SEED = 0
+
+
+PARENT_CHECK_S = 0.5  # how often the worker looks whether the server still runs
+
+
+def watch_parent(parent: int) -> None:
+    """Ends the worker as soon as the server that started it is gone (even killed with SIGKILL,
+    which lets it no word to say): else a long computation would outlive it."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def compute(game: Game, rollouts: int) -> dict[str, Any]:
@@ -48,7 +66,9 @@ class WinChanceService:
 
     def executor(self) -> Executor:
         if self._executor is None:  # a fresh interpreter: forking a threaded server is unsafe
-            self._executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self._executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=watch_parent,
+                                                 initargs=(os.getpid(),))
         return self._executor
 
     def close(self) -> None:
@@ -97,4 +117,4 @@ class WinChanceService:
             self.done.popitem(last=False)
 
 
-__all__ = ["MAX_WEB_ROLLOUTS", "WEB_ROLLOUTS", "WinChanceService", "compute"]
+__all__ = ["MAX_WEB_ROLLOUTS", "WEB_ROLLOUTS", "WinChanceService", "compute", "watch_parent"]
