@@ -298,9 +298,11 @@ def measure(args: argparse.Namespace, db: str, procs: int, kill: bool = False) -
         def kill_first() -> None:
             servers[0].send_signal(signal.SIGKILL)
 
+        peak: list[int] = []
         try:
             stats = asyncio.run(run(args, [f"http://127.0.0.1:{p}" for p in ports],
                                     kill_first if kill else None))
+            peak = [peak_rss_mb(proc.pid) for proc in servers if proc.poll() is None]
         finally:
             for proc in servers:
                 proc.send_signal(signal.SIGTERM)
@@ -310,6 +312,7 @@ def measure(args: argparse.Namespace, db: str, procs: int, kill: bool = False) -
                 except subprocess.TimeoutExpired:
                     proc.kill()
         out = summary(args, stats, db, procs)
+        out["server_peak_rss_mb"] = peak
         if getattr(args, "trace", None):
             t0 = min((t for t, _ in stats.trace), default=0.0)
             Path(args.trace).write_text("".join(f"{t - t0:.4f} {lat * 1000:.2f}\n"
@@ -347,6 +350,17 @@ def summary(args: argparse.Namespace, stats: Stats, db: str, procs: int) -> dict
     }
 
 
+def peak_rss_mb(pid: int) -> int:
+    """The process's peak resident memory (Linux /proc; 0 where it cannot be read)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) // 1024
+    except OSError:
+        pass
+    return 0
+
+
 def show(out: dict[str, Any]) -> None:
     lat = out["latency_ms"]
     print(f"{out['db']} x{out['processes']}: {out['games']} games x {out['players']} seats "
@@ -359,6 +373,8 @@ def show(out: dict[str, Any]) -> None:
     print(f"  latency act->ack p50 {lat['p50']} ms  p95 {lat['p95']} ms  p99 {lat['p99']} ms")
     print(f"  received         {out['messages_received']} messages, {out['mb_received']} MB; "
           f"errors {out['errors']}")
+    if out.get("server_peak_rss_mb"):
+        print(f"  server memory    peak {' + '.join(map(str, out['server_peak_rss_mb']))} MB")
     if "kill" in out:
         k = out["kill"]
         print(f"  kill: {k['games_moving_again']} games moved again; takeover median "
