@@ -476,7 +476,7 @@ class GameApp(App[int]):
 
     def action_request_quit(self) -> None:
         if self._session is None:  # Ctrl-C at the set-up: interrupted, as in the line mode
-            self.exit(EXIT_UNFINISHED)
+            self.exit(EXIT_UNFINISHED, return_code=EXIT_UNFINISHED)
             return
         if self.reviewing:
             self.exit(0)

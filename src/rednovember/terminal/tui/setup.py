@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from argparse import Namespace
 
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -126,11 +127,15 @@ class Toggle(Widget, can_focus=True):
         self.label = label
         self.value = value
 
-    def render(self) -> Text:
-        text = Text(FOCUS_MARK if self.has_focus else " " * len(FOCUS_MARK), style="bold")
-        text.append("[x] " if self.value else "[ ] ", style="bold")
-        text.append(self.label)
-        return text
+    def render(self) -> Table:
+        """The box, then the label; a long label wraps under itself, not under the box."""
+        box = Text(FOCUS_MARK if self.has_focus else " " * len(FOCUS_MARK), style="bold")
+        box.append("[x] " if self.value else "[ ] ", style="bold")
+        grid = Table.grid()
+        grid.add_column(width=len(box), no_wrap=True)
+        grid.add_column(ratio=1)
+        grid.add_row(box, Text(self.label))
+        return grid
 
     def action_tick(self) -> None:
         self.value = not self.value
@@ -155,6 +160,7 @@ class SetupScreen(Screen[Setup | None]):
     #setup-box { width: 100%; max-width: 92; height: auto; border: round $accent;
                  border-title-style: bold; padding: 0 1 0 0; }
     #setup-box.roomy { padding: 1 2 1 1; }
+    #setup-box.roomy .seat-1 { margin-top: 1; }
     .setup-gap { margin-top: 1; }
     .setup-note { color: $text-muted; padding-left: 2; height: auto; }
     .setup-head { text-style: bold; padding-left: 2; height: 1; }
@@ -183,6 +189,7 @@ class SetupScreen(Screen[Setup | None]):
         self.ask_variants = not getattr(args, "variant", None)
         self.ask_bots = not getattr(args, "bot", None)
         self.ask_seed = getattr(args, "seed", None) is None
+        self.message = ""  # the message shown under the box
         labels = [cat.raw("web", "players"), cat.raw("web", "gnomes_per_player"),
                   cat.raw("web", "seed"), cat.raw("term_setup", "load"),
                   cat.get("ui", "player_long", seat=PLAYERS[-1])]
@@ -209,7 +216,7 @@ class SetupScreen(Screen[Setup | None]):
                              classes="setup-note")
                 for seat in PLAYERS:
                     yield Choice(cat.get("ui", "player_long", seat=seat), SEAT_KINDS, kinds, width,
-                                 id=f"seat-{seat}", classes="seat")
+                                 id=f"seat-{seat}", classes=f"seat seat-{seat}")
                 yield Static(cat.raw("web", "variants"), id="variants-head",
                              classes="setup-head setup-gap")
                 for variant in VARIANTS:
@@ -258,12 +265,23 @@ class SetupScreen(Screen[Setup | None]):
     def players(self) -> int:
         return int(self.query_one("#players", Choice).value)
 
+    def on_key(self, event: events.Key) -> None:
+        """A digit sets the players from any field but the text fields (the gnomes' field takes
+        its own 3-8)."""
+        if event.character and event.character.isdigit() and not isinstance(self.focused, Input):
+            players = self.query_one("#players", Choice)
+            if event.character in players.values:
+                event.stop()
+                players.select(players.values.index(event.character))
+
     def on_choice_changed(self, event: Choice.Changed) -> None:
         self.say("")
         if event.choice.id == "players":
             self._show_fields()
 
     def say(self, message: str) -> None:
+        """Show why Start or Load did not work ("" hides the line)."""
+        self.message = message
         msg = self.query_one("#setup-msg", Static)
         msg.update(Text(message))
         msg.display = bool(message)
