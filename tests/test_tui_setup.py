@@ -173,7 +173,7 @@ def test_the_mouse_sets_up_a_game_too() -> None:
 
     drive(app, (160, 50), script)
     config = app.session.game.config
-    assert (config.players, config.gnomes_per_player, config.variants) == (2, 2, {"harder"})
+    assert (config.players, config.gnomes_per_player, config.variants) == (2, 2, frozenset({"harder"}))
     assert app.session.bot_names == {1: SEAT_KINDS[1]}
 
 
@@ -359,10 +359,12 @@ def test_run_tui_opens_the_screen_only_when_the_set_up_is_open(
     monkeypatch.setattr(tui, "wants_plain", lambda _: False)
     monkeypatch.setattr(GameApp, "run", fake_run)
     assert tui.run_tui(args()) == EXIT_OK
-    assert ran[-1].setup_screen is not None and not ran[-1].playing
+    asking = ran[-1]
+    assert asking.setup_screen is not None and not asking.playing
     assert "Goodbye." in capsys.readouterr().out
     assert tui.run_tui(args(players=1, seed=3)) == EXIT_OK
-    assert ran[-1].setup_screen is None and ran[-1].session.game.config == Config(1, 3, seed=3)
+    playing = ran[-1]
+    assert playing.setup_screen is None and playing.session.game.config == Config(1, 3, seed=3)
 
 
 def test_the_line_mode_and_the_screen_share_one_builder() -> None:
