@@ -3,7 +3,10 @@ in view, a scrolling log, a status line and the options of the pending decision.
 
 Keys: a number chooses an option (two digits when there are ten or more: the first highlights),
 arrows and Enter or the mouse too; ``u`` undo, ``?`` legend, ``s`` save, ``l`` language, ``q`` or
-Ctrl-C quit (asks, then saves). Bots move one action at a time, ``bot_delay`` seconds apart."""
+Ctrl-C quit (asks, then saves). Bots move one action at a time, ``bot_delay`` seconds apart.
+
+Without a game to start with, the set-up screen (``setup.py``) asks first; its game is then
+mounted on the app's own screen in the same run (Esc there leaves with status 0, Ctrl-C with 1)."""
 
 from __future__ import annotations
 
@@ -124,6 +127,8 @@ class GameApp(App[int]):
         played with its language, saving to ``save_path`` (default: the autosave file)."""
         super().__init__()
         self._session = session
+        if session is None and setup is None:
+            setup = SetupScreen(Namespace(), catalog())
         self.setup_screen = setup
         self.save_path = save_path
         self.bot_delay = bot_delay
@@ -171,8 +176,8 @@ class GameApp(App[int]):
         return render.crew(s.game, s.cat, s.viewer, names)
 
     def on_mount(self) -> None:
-        if self._session is None:
-            self.push_screen(self.setup_screen or SetupScreen(Namespace(), catalog()), self._begin)
+        if self._session is None and self.setup_screen is not None:
+            self.push_screen(self.setup_screen, self._begin)
             return
         self._layout(self.size.width)
         self.refresh_all()
