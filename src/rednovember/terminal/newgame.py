@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from argparse import Namespace
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,8 @@ from ..rules import VARIANTS, Config, ConfigError, Game, GameData, load_data, ne
 from ..rules.serialize import SaveError, from_dict, to_dict
 
 Ask = Callable[[str], str]
+PLAYERS = range(1, 9)  # the player counts a game is set up for
+SOLO_GNOMES = range(3, 9)  # a solo player's gnomes (R16: two players run two each)
 
 
 class SetupError(Exception):
@@ -148,29 +150,43 @@ def load_setup(path: str, bot_specs: list[str], cat: Catalog, data: GameData | N
     return Setup(game, _make_bots(names, game.config.seed), names, path)
 
 
+def build_setup(players: int, gnomes: int | None, variants: Iterable[str], bot_names: dict[int, str],
+                seed: int | None, cat: Catalog, data: GameData | None = None) -> Setup:
+    """The one place a new game is built from the set-up's answers (the line mode's questions,
+    the full-screen set-up): the Config (its rules checked, e.g. R16), the game and its bots.
+    ``seed`` None draws one. Raises :class:`SetupError` with a message for the player."""
+    if not all(0 <= seat < players and name in BOTS for seat, name in bot_names.items()):
+        specs = ", ".join(f"{seat + 1}={name}" for seat, name in sorted(bot_names.items()))
+        raise SetupError(cat.get("ui", "bad_bot_arg", arg=specs, players=players,
+                                 names=", ".join(sorted(BOTS))))
+    seed = seed if seed is not None else random.SystemRandom().randrange(1_000_000)
+    try:
+        config = Config(players, gnomes, frozenset(variants), seed)
+    except ConfigError as exc:
+        raise SetupError(cat.get("ui", "bad_config", error=str(exc))) from None
+    return Setup(new_game(config, data if data is not None else load_data()),
+                 _make_bots(bot_names, seed), dict(bot_names))
+
+
 def new_setup(args: Namespace, console: Console, ask: Ask, cat: Catalog) -> Setup:
     """A new game from the arguments, asking for whatever is missing when --players is."""
     interactive = args.players is None
     players = args.players if not interactive else _ask_int(
-        ask, console, cat, cat.raw("ui", "setup_players"), 1, 8)
+        ask, console, cat, cat.raw("ui", "setup_players"), PLAYERS[0], PLAYERS[-1])
     gnomes = args.gnomes
     if interactive and players == 1 and gnomes is None:  # R16: two players run two gnomes each
-        gnomes = _ask_int(ask, console, cat, cat.get("ui", "setup_gnomes", low=3, high=8,
-                                                     default=3), 3, 8, 3)
+        low, high = SOLO_GNOMES[0], SOLO_GNOMES[-1]
+        gnomes = _ask_int(ask, console, cat, cat.get("ui", "setup_gnomes", low=low, high=high,
+                                                     default=low), low, high, low)
     variants = list(args.variant or [])
     if interactive and not variants:
         variants = _ask_variants(ask, console, cat)
     names = parse_bots(list(args.bot or []), players, cat)
     if interactive and not names:
         names = _ask_bots(ask, console, cat, players)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    try:
-        config = Config(players, gnomes, frozenset(variants), seed)
-    except ConfigError as exc:
-        raise SetupError(cat.get("ui", "bad_config", error=str(exc))) from None
-    return Setup(new_game(config, load_data(getattr(args, "data", None))), _make_bots(names, seed),
-                 names)
+    return build_setup(players, gnomes, variants, names, args.seed, cat,
+                       load_data(getattr(args, "data", None)))
 
 
-__all__ = ["HUMAN", "Setup", "SetupError", "load_setup", "new_setup", "parse_bots", "save_dict",
-           "save_text", "saved_seats"]
+__all__ = ["DEFAULT_BOT", "HUMAN", "PLAYERS", "SOLO_GNOMES", "Setup", "SetupError", "build_setup",
+           "load_setup", "new_setup", "parse_bots", "save_dict", "save_text", "saved_seats"]

@@ -3,10 +3,14 @@ in view, a scrolling log, a status line and the options of the pending decision.
 
 Keys: a number chooses an option (two digits when there are ten or more: the first highlights),
 arrows and Enter or the mouse too; ``u`` undo, ``?`` legend, ``s`` save, ``l`` language, ``q`` or
-Ctrl-C quit (asks, then saves). Bots move one action at a time, ``bot_delay`` seconds apart."""
+Ctrl-C quit (asks, then saves). Bots move one action at a time, ``bot_delay`` seconds apart.
+
+Without a game to start with, the set-up screen (``setup.py``) asks first; its game is then
+mounted on the app's own screen in the same run (Esc there leaves with status 0, Ctrl-C with 1)."""
 
 from __future__ import annotations
 
+from argparse import Namespace
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,6 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key, Resize
 from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option as ListOption
 
@@ -24,11 +29,14 @@ from ...i18n import available, catalog, names
 from ...i18n.describe import describe_decision, describe_entry
 from ...rules import SEA, Game
 from .. import screen
+from ..app import EXIT_OK, EXIT_UNFINISHED
 from ..hint import hint_lines
+from ..newgame import Setup
 from . import render
 from .keys import digit
 from .screens import ConfirmScreen, LegendScreen, PassScreen, PickScreen, ReviewScreen, SaveScreen
 from .session import Option, Session
+from .setup import SetupScreen
 
 WIDE = 140  # from this terminal width on, the board gets the line mode's full tables
 FOLD_BELOW = 40  # below this terminal height, runs of moves in the log are folded into one line
@@ -113,9 +121,16 @@ class GameApp(App[int]):
         Binding("pagedown", "log_page(True)", show=False, priority=True),
     ]
 
-    def __init__(self, session: Session, bot_delay: float = 0.6) -> None:
+    def __init__(self, session: Session | None, bot_delay: float = 0.6,
+                 setup: SetupScreen | None = None, save_path: Path | None = None) -> None:
+        """``session`` None: the set-up screen ``setup`` asks first; the game it sets up is then
+        played with its language, saving to ``save_path`` (default: the autosave file)."""
         super().__init__()
-        self.session = session
+        self._session = session
+        if session is None and setup is None:
+            setup = SetupScreen(Namespace(), catalog())
+        self.setup_screen = setup
+        self.save_path = save_path
         self.bot_delay = bot_delay
         self.shown: list[Option] = []
         self.keys: list[int] = []  # the number key of each option shown (End the turn: 0)
@@ -128,20 +143,30 @@ class GameApp(App[int]):
 
     # --- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        if self._session is not None:
+            yield from self._game_widgets()
+
+    def _game_widgets(self) -> list[Widget]:
         s = self.session
-        yield Static(id="status")
-        with Horizontal(id="main"):
-            with VerticalScroll(id="left"):
-                yield Pane(lambda w: render.rooms(s.game, s.cat, w), id="rooms", classes="section")
-                yield Pane(lambda w: render.tracks(s.game, s.cat, w), id="tracks", classes="section")
-                yield Pane(lambda w: render.time_track(s.game, s.cat, w), id="time", classes="section")
-                yield Pane(self._crew, id="crew", classes="section")
-            with Vertical(id="right"):
-                yield RichLog(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True,
-                              min_width=20)
-                yield Static(id="question")
-                yield OptionList(id="options")
-        yield Static(id="keys")
+        return [
+            Static(id="status"),
+            Horizontal(
+                VerticalScroll(
+                    Pane(lambda w: render.rooms(s.game, s.cat, w), id="rooms", classes="section"),
+                    Pane(lambda w: render.tracks(s.game, s.cat, w), id="tracks", classes="section"),
+                    Pane(lambda w: render.time_track(s.game, s.cat, w), id="time",
+                         classes="section"),
+                    Pane(self._crew, id="crew", classes="section"),
+                    id="left"),
+                Vertical(
+                    RichLog(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True,
+                            min_width=20),
+                    Static(id="question"),
+                    OptionList(id="options"),
+                    id="right"),
+                id="main"),
+            Static(id="keys"),
+        ]
 
     def _crew(self, width: int) -> RenderableType:
         s = self.session
@@ -151,10 +176,43 @@ class GameApp(App[int]):
         return render.crew(s.game, s.cat, s.viewer, names)
 
     def on_mount(self) -> None:
+        if self._session is None and self.setup_screen is not None:
+            self.push_screen(self.setup_screen, self._begin)
+            return
         self._layout(self.size.width)
         self.refresh_all()
 
+    async def _begin(self, setup: Setup | None) -> None:
+        """The set-up screen's answer: the game starts in this same run (or the player left)."""
+        if setup is None:
+            self.exit(EXIT_OK)
+            return
+        lang = self.setup_screen.lang if self.setup_screen else "en"
+        self._session = Session(setup.game, setup.bots, setup.bot_names, lang,
+                                save_path=self.save_path)
+        await self.screen.mount_all(self._game_widgets())
+        self._layout(self.size.width)
+        self.refresh_all()
+
+    @property
+    def session(self) -> Session:
+        """The game being played (there is none while the set-up screen asks)."""
+        if self._session is None:
+            raise RuntimeError("the game is not set up yet")
+        return self._session
+
+    @property
+    def playing(self) -> bool:
+        return self._session is not None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game's keys do nothing before there is a game."""
+        return self._session is not None or action in ("request_quit", "focus_next",
+                                                       "focus_previous")
+
     def on_resize(self, event: Resize) -> None:
+        if self._session is None:
+            return
         self._layout(event.size.width)
         self.refresh_all()
 
@@ -422,6 +480,9 @@ class GameApp(App[int]):
         self.refresh_all()
 
     def action_request_quit(self) -> None:
+        if self._session is None:  # Ctrl-C at the set-up: interrupted, as in the line mode
+            self.exit(EXIT_UNFINISHED, return_code=EXIT_UNFINISHED)
+            return
         if self.reviewing:
             self.exit(0)
             return
