@@ -199,6 +199,33 @@ def paired(rows: dict[tuple[str, int, int], dict[str, Any]], a: str, b: str, pla
             "only_a": only_a, "only_b": only_b, "p_sign": min(1.0, 2 * tail)}
 
 
+def pair_table(rows: dict[tuple[str, int, int], dict[str, Any]], bots: list[str],
+               seed: int) -> str:
+    """A Markdown table: ``bots[0]`` against each other bot on the deals both played, for every
+    player count and variant set where both have games in OUT.games.jsonl."""
+    a = bots[0]
+    groups = sorted({tuple(k.split("@")[1:]) for k, s, _ in rows
+                     if s == seed and k.split("@")[0] == a},
+                    key=lambda g: (len(g) > 1, g[1:] if len(g) > 1 else (), int(g[0])))
+    lines = [f"| variant | players | vs | deals | {a} won | other won | {a} only | other only "
+             "| sign test p |", "|---|---|---|---|---|---|---|---|---|"]
+    for g in groups:
+        players = int(g[0])
+        variants = tuple(g[1].split("+")) if len(g) > 1 else ()
+        for b in bots[1:]:
+            r = paired(rows, a, b, players, variants, seed)
+            if not r["deals"]:
+                continue
+            n = r["deals"]
+            lo, hi = wilson(r["wins_a"], n)
+            lines.append(
+                f"| {variant_name(r)} | {players} | {b} | {n} "
+                f"| {r['wins_a']} ({100 * r['wins_a'] / n:.1f}% [{100 * lo:.0f}–{100 * hi:.0f}]) "
+                f"| {r['wins_b']} ({100 * r['wins_b'] / n:.1f}%) | {r['only_a']} | {r['only_b']} "
+                f"| {r['p_sign']:.2f} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", default="3,4,5,8", help="player counts (default 3,4,5,8)")
@@ -215,8 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--collect", action="store_true",
                     help="summarise the games kept in OUT.games.jsonl into --out, playing none")
     ap.add_argument("--pair", default="",
-                    help="A,B: compare two bots on the deals both played (OUT.games.jsonl), "
-                         "at --players and --variant, playing none")
+                    help="A,B[,C..]: A against each other bot on the deals both played "
+                         "(OUT.games.jsonl), a Markdown table; plays none")
     args = ap.parse_args(argv)
     games = dict(DEFAULT_GAMES)
     for part in filter(None, args.games.split(",")):
@@ -243,12 +270,7 @@ def main(argv: list[str] | None = None) -> int:
                 row = json.loads(line)
                 games_done[(row["cell"], row["seed"], row["index"])] = row["result"]
     if args.pair:
-        a, _, b = args.pair.partition(",")
-        for p in (int(x) for x in args.players.split(",")):
-            r = paired(games_done, a, b, p, tuple(sorted(args.variant)), args.seed)
-            print(f"{variant_name(r)} {p}p: {r['deals']} deals; {a} won {r['wins_a']}, {b} won "
-                  f"{r['wins_b']}; {r['only_a']} won by {a} only, {r['only_b']} by {b} only "
-                  f"(sign test p={r['p_sign']:.2f})")
+        print(pair_table(games_done, args.pair.split(","), args.seed))
         return 0
     if args.collect:
         by_cell: dict[str, list[dict[str, Any]]] = {}
