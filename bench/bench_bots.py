@@ -222,7 +222,7 @@ def pair_table(rows: dict[tuple[str, int, int], dict[str, Any]], bots: list[str]
                 f"| {variant_name(r)} | {players} | {b} | {n} "
                 f"| {r['wins_a']} ({100 * r['wins_a'] / n:.1f}% [{100 * lo:.0f}–{100 * hi:.0f}]) "
                 f"| {r['wins_b']} ({100 * r['wins_b'] / n:.1f}%) | {r['only_a']} | {r['only_b']} "
-                f"| {r['p_sign']:.2f} |")
+                f"| {r['p_sign']:.2g} |")
     return "\n".join(lines)
 
 

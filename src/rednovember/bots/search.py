@@ -28,15 +28,15 @@ It then follows the chosen plan step by step (open, enter, items, the action); a
 forced steps, single options, the items window after the action, a trade's gifts — is the
 heuristic's. Strength levels (iterations = determinisations per candidate):
 
-=================  ===  ==========  =======  =====  =====  =================================
+=================  ===  ==========  =======  =====  =====  =====================================
 name               k    n / rounds  horizon  gap    prior  time per searched decision, one core
-=================  ===  ==========  =======  =====  =====  =================================
+=================  ===  ==========  =======  =====  =====  =====================================
 ``search:fast``    3    6           6        12     0      ~30 ms (under 0.1 s)
-``search``         8    6, 13, 26   10       15     0.3    see bench/results/bots.md
+``search``         8    6, 13, 26   10       15     0.3    ~0.43 s mean, ~1.4 s worst (4 players)
 ``search:strong``  6    24          10       25     0      ~0.3-0.6 s (about 1 s)
 ``search:v1``      4    10          8        12     0      ~80-150 ms: ``search`` before issue 10
 ``search:v2``      5    20          10       15     0.3    ~0.3 s: the first ``search`` of issue 10
-=================  ===  ==========  =======  =====  =====  =================================
+=================  ===  ==========  =======  =====  =====  =====================================
 
 ``search:v1`` and ``search:v2`` are kept for the benchmark only (not in
 :data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
