@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import sys
 import time
@@ -60,7 +61,7 @@ from rednovember.bots import heuristic, make_bot, oracle, search  # noqa: E402, 
 from rednovember.rules import Config, new_game  # noqa: E402
 
 DEFAULT_GAMES = {"random": 1000, "heuristic": 1000, "search": 200, "oracle": 200}
-ORDER = ["random", "heuristic", "search:v1", "search", "search:strong", "oracle"]
+ORDER = ["random", "heuristic", "search:v1", "search:v2", "search", "search:strong", "oracle"]
 OUT = Path(__file__).resolve().parent / "results" / "bots.json"
 
 
@@ -161,7 +162,7 @@ def oracle_table(cells: list[dict[str, Any]]) -> str:
     groups: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
     for c in cells:
         groups.setdefault((variant_name(c), c["players"]), {})[c["bot"]] = c
-    fair = [b for b in ("search", "search:v1") if b in bots]
+    fair = [b for b in ("search", "search:v2", "search:v1") if b in bots]
     head = "| " + " | ".join(["variant", "players", *bots, *(f"{b} / oracle" for b in fair)]) + " |"
     lines = [head, "|---|---|" + "---|" * (len(bots) + len(fair))]
     for (variant, players), row in sorted(groups.items(),
@@ -181,6 +182,50 @@ def oracle_table(cells: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def paired(rows: dict[tuple[str, int, int], dict[str, Any]], a: str, b: str, players: int,
+           variants: tuple[str, ...], seed: int) -> dict[str, Any]:
+    """Bots ``a`` and ``b`` on the deals both played (games.jsonl): wins, deals won by one only,
+    and the two-sided sign test's p-value on those (McNemar's exact test)."""
+    ka, kb = cell_key(a, players, variants), cell_key(b, players, variants)
+    ia = {i: r["won"] for (k, s, i), r in rows.items() if k == ka and s == seed}
+    ib = {i: r["won"] for (k, s, i), r in rows.items() if k == kb and s == seed}
+    both = sorted(set(ia) & set(ib))
+    only_a = sum(1 for i in both if ia[i] and not ib[i])
+    only_b = sum(1 for i in both if ib[i] and not ia[i])
+    m = only_a + only_b
+    tail = sum(math.comb(m, j) for j in range(min(only_a, only_b) + 1)) / 2 ** m if m else 1.0
+    return {"a": a, "b": b, "players": players, "variants": list(variants), "deals": len(both),
+            "wins_a": sum(ia[i] for i in both), "wins_b": sum(ib[i] for i in both),
+            "only_a": only_a, "only_b": only_b, "p_sign": min(1.0, 2 * tail)}
+
+
+def pair_table(rows: dict[tuple[str, int, int], dict[str, Any]], bots: list[str],
+               seed: int) -> str:
+    """A Markdown table: ``bots[0]`` against each other bot on the deals both played, for every
+    player count and variant set where both have games in OUT.games.jsonl."""
+    a = bots[0]
+    groups = sorted({tuple(k.split("@")[1:]) for k, s, _ in rows
+                     if s == seed and k.split("@")[0] == a},
+                    key=lambda g: (len(g) > 1, g[1:] if len(g) > 1 else (), int(g[0])))
+    lines = [f"| variant | players | vs | deals | {a} won | other won | {a} only | other only "
+             "| sign test p |", "|---|---|---|---|---|---|---|---|---|"]
+    for g in groups:
+        players = int(g[0])
+        variants = tuple(g[1].split("+")) if len(g) > 1 else ()
+        for b in bots[1:]:
+            r = paired(rows, a, b, players, variants, seed)
+            if not r["deals"]:
+                continue
+            n = r["deals"]
+            lo, hi = wilson(r["wins_a"], n)
+            lines.append(
+                f"| {variant_name(r)} | {players} | {b} | {n} "
+                f"| {r['wins_a']} ({100 * r['wins_a'] / n:.1f}% [{100 * lo:.0f}–{100 * hi:.0f}]) "
+                f"| {r['wins_b']} ({100 * r['wins_b'] / n:.1f}%) | {r['only_a']} | {r['only_b']} "
+                f"| {r['p_sign']:.2g} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", default="3,4,5,8", help="player counts (default 3,4,5,8)")
@@ -196,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="play games FIRST.. only (split a cell between runs; see --collect)")
     ap.add_argument("--collect", action="store_true",
                     help="summarise the games kept in OUT.games.jsonl into --out, playing none")
+    ap.add_argument("--pair", default="",
+                    help="A,B[,C..]: A against each other bot on the deals both played "
+                         "(OUT.games.jsonl), a Markdown table; plays none")
     args = ap.parse_args(argv)
     games = dict(DEFAULT_GAMES)
     for part in filter(None, args.games.split(",")):
@@ -216,11 +264,14 @@ def main(argv: list[str] | None = None) -> int:
     variants = tuple(sorted(args.variant))
     log = out.with_suffix(".games.jsonl")
     games_done: dict[tuple[str, int, int], dict[str, Any]] = {}
-    if (args.resume or args.collect) and log.exists():
+    if (args.resume or args.collect or args.pair) and log.exists():
         for line in log.read_text().splitlines():
             if line.strip():
                 row = json.loads(line)
                 games_done[(row["cell"], row["seed"], row["index"])] = row["result"]
+    if args.pair:
+        print(pair_table(games_done, args.pair.split(","), args.seed))
+        return 0
     if args.collect:
         by_cell: dict[str, list[dict[str, Any]]] = {}
         for (key, seed, _index), r in sorted(games_done.items()):

@@ -1,7 +1,9 @@
 """The bot interface and registry. A bot sees a Game and returns one of its legal actions.
 
 Bots are named, with an optional strength after a colon: ``random``, ``heuristic``, ``search``
-(= ``search:default``), ``search:fast``, ``search:strong``. :data:`BOTS` lists every named bot
+(= ``search:default``), ``search:fast``, ``search:strong`` (any level of
+:data:`rednovember.bots.search.LEVELS`, also ``search:v1`` and ``search:v2``, the earlier
+defaults kept for the benchmark and never offered). :data:`BOTS` lists every named bot
 (what the terminal and the simulator offer); :func:`make_bot` also accepts the search bot with
 its own budget: ``search:it=N`` (N determinisations per candidate, reproducible) or
 ``search:ms=N`` (a time budget per decision: not reproducible, as it depends on the clock).
@@ -21,6 +23,7 @@ from typing import Protocol
 
 from ..rules import Action, Game
 from .oracle import OracleBot
+from .search import LEVELS
 
 
 class Bot(Protocol):
@@ -61,6 +64,7 @@ def _oracle(seed: int) -> Bot:
 HIDDEN_BOTS: dict[str, Callable[[int], Bot]] = {
     "oracle": _oracle,
     "search:v1": partial(_search, "v1"),
+    "search:v2": partial(_search, "v2"),
 }
 
 
@@ -89,6 +93,8 @@ def _factory(name: str) -> Callable[[int], Bot]:
         return HIDDEN_BOTS[name]
     base, _, arg = name.partition(":")
     key, _, value = arg.partition("=")
+    if base == "search" and arg in LEVELS:
+        return partial(_search, arg)
     if base == "search" and key in ("it", "ms") and value.isdigit() and int(value) > 0:
         from .search import SearchBot
 

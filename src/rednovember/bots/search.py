@@ -14,7 +14,10 @@ to keep or discard) — it
    :func:`rednovember.rules.determinize` — so the search cannot depend on hidden information);
 3. plays every candidate on every determinisation (the same ones for every candidate: common
    random numbers) and then lets the heuristic play on until every gnome has moved ``horizon``
-   minutes past the decision point (or the game ends);
+   minutes past the decision point (or the game ends). With ``rounds`` (the default level) the
+   budget is spent by sequential halving: every candidate meets the first few determinisations,
+   then the better half meets more, and so on down to two, so most rollouts go to telling the
+   close candidates apart (see :meth:`SearchBot._halving`);
 4. scores the end position with :func:`evaluate` (a win is 1, a loss 0, otherwise an estimate
    of the chance to win from the tracks, tokens against the gnomes' time, fires, water, the crew),
    adds ``prior`` times the heuristic's own value gap to its best plan (in lost games: with a few
@@ -25,16 +28,18 @@ It then follows the chosen plan step by step (open, enter, items, the action); a
 forced steps, single options, the items window after the action, a trade's gifts — is the
 heuristic's. Strength levels (iterations = determinisations per candidate):
 
-=================  ===  ===  =======  =====  =====  ====================================
-name               k    n    horizon  gap    prior  time per searched decision, one core
-=================  ===  ===  =======  =====  =====  ====================================
-``search:fast``    3    6    6        12     0      ~30 ms (under 0.1 s)
-``search``         5    20   10       15     0.3    ~0.2-0.4 s (see bench/results/bots.md)
-``search:strong``  6    24   10       25     0      ~0.3-0.6 s (about 1 s)
-``search:v1``      4    10   8        12     0      ~80-150 ms: ``search`` before issue 10
-=================  ===  ===  =======  =====  =====  ====================================
+=================  ===  ==========  =======  =====  =====  =====================================
+name               k    n / rounds  horizon  gap    prior  time per searched decision, one core
+=================  ===  ==========  =======  =====  =====  =====================================
+``search:fast``    3    6           6        12     0      ~30 ms (under 0.1 s)
+``search``         8    6, 13, 26   10       15     0.3    ~0.43 s mean, ~1.4 s worst (4 players)
+``search:strong``  6    24          10       25     0      ~0.3-0.6 s (about 1 s)
+``search:v1``      4    10          8        12     0      ~80-150 ms: ``search`` before issue 10
+``search:v2``      5    20          10       15     0.3    ~0.3 s: the first ``search`` of issue 10
+=================  ===  ==========  =======  =====  =====  =====================================
 
-``search:v1`` is kept for the benchmark only (not in :data:`rednovember.bots.base.BOTS`).
+``search:v1`` and ``search:v2`` are kept for the benchmark only (not in
+:data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
 the clock. ``SearchBot(budget_ms=...)`` (``search:ms=500`` in :func:`make_bot`) instead adds
@@ -73,13 +78,31 @@ class SearchLevel:
     horizon: int
     gap: float = 12.0  # skip the search when the heuristic's best leads the next by this much
     prior: float = 0.0  # weight of the heuristic's own value gap (per lost game) in the score
+    # sequential halving: determinisations added per round to every candidate still in; after
+    # each round but the last the worse half is dropped (never below two). Empty: ``n`` each.
+    rounds: tuple[int, ...] = ()
+
+    def rollouts(self, candidates: int) -> int:
+        """How many rollouts one searched decision with ``candidates`` candidates costs."""
+        if not self.rounds:
+            return self.n * candidates
+        total = 0
+        for r, add in enumerate(self.rounds):
+            total += add * candidates
+            if r < len(self.rounds) - 1:
+                candidates = max(2, (candidates + 1) // 2) if candidates > 2 else candidates
+        return total
 
 
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
-    "default": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
+    # 8 candidates, sequential halving: 8 x 6 determinisations, the best 4 get 13 more, the best
+    # 2 another 26 (45 each): at most 152 rollouts, against 100 for v2
+    "default": SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26)),
     "strong": SearchLevel(6, 24, 10, gap=25.0),
-    "v1": SearchLevel(4, 10, 8),  # the search of before issue 10 (bench only, not offered)
+    # bench only, not offered: the search of before issue 10, and the first default of issue 10
+    "v1": SearchLevel(4, 10, 8),
+    "v2": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
 }
 
 
@@ -91,7 +114,7 @@ class SearchBot:
         if level not in LEVELS:
             raise ValueError(f"unknown search level {level!r}; known: {', '.join(LEVELS)}")
         base = LEVELS[level]
-        self.level = base if iterations is None else replace(base, n=iterations)
+        self.level = base if iterations is None else replace(base, n=iterations, rounds=())
         self.name = "search" if level == "default" else f"search:{level}"
         if budget_ms is not None:
             self.name = f"search:ms={budget_ms:g}"
@@ -156,10 +179,8 @@ class SearchBot:
         chosen = plans[0]
         if len(plans) > 1 and plans[0].value - plans[1].value < lv.gap:
             self.searches += 1
-            scores = self._search(game, player, [p.steps for p in plans], seed)
-            if lv.prior:
-                scores = [sc + lv.prior * (p.value - plans[0].value) / self.weights.loss
-                          for sc, p in zip(scores, plans, strict=True)]
+            bias = [lv.prior * (p.value - plans[0].value) / self.weights.loss for p in plans]
+            scores = self._search(game, player, [p.steps for p in plans], seed, bias)
             chosen = plans[max(range(len(plans)), key=lambda i: (scores[i], -i))]
         self._plan = list(chosen.steps[1:])
         self._key = (game.turn, game.active, len(game.history) + 1)
@@ -184,7 +205,11 @@ class SearchBot:
 
     # -- the search ------------------------------------------------------------------------------
     def _search(self, game: Game, player: int, candidates: list[tuple[Action, ...]],
-                seed: int) -> list[float]:
+                seed: int, bias: list[float] | None = None) -> list[float]:
+        """Each candidate's mean rollout value plus its ``bias``; -1 for one never scored."""
+        bias = bias or [0.0] * len(candidates)
+        if self.level.rounds and self.budget_ms is None:
+            return self._halving(game, player, candidates, seed, bias)
         lv = self.level
         total = [0.0] * len(candidates)
         count = [0] * len(candidates)
@@ -205,7 +230,48 @@ class SearchBot:
                     total[c] += v
                     count[c] += 1
             i += 1
-        return [total[c] / count[c] if count[c] else -1.0 for c in range(len(candidates))]
+        return [(total[c] / count[c] if count[c] else -1.0) + bias[c]
+                for c in range(len(candidates))]
+
+    def _halving(self, game: Game, player: int, candidates: list[tuple[Action, ...]],
+                 seed: int, bias: list[float]) -> list[float]:
+        """Sequential halving: every candidate still in meets the same new determinisations each
+        round (common random numbers); after a round the worse half is dropped (at least two
+        stay), so the budget goes to telling the close ones apart. A dropped candidate keeps the
+        score it had, lowered below every candidate still in: the winner is always among the
+        last round's."""
+        lv = self.level
+        keeper = max((gn.keeper for gn in game.on_track()), default=0)
+        stop = keeper - lv.horizon
+        total = [0.0] * len(candidates)
+        count = [0] * len(candidates)
+        alive = list(range(len(candidates)))
+        out = [-1.0] * len(candidates)
+        i = 0
+
+        def score(c: int) -> float:
+            return total[c] / count[c] + bias[c] if count[c] else -1.0
+
+        for r, add in enumerate(lv.rounds):
+            for _ in range(add):
+                twin = self._twin(game, player, (seed * 31 + i * 1_000_033) & _MASK)
+                for c in alive:
+                    v = rollout(twin.copy(keep_log=False), candidates[c], player, stop,
+                                self.weights)
+                    if v is not None:
+                        total[c] += v
+                        count[c] += 1
+                i += 1
+            if r == len(lv.rounds) - 1 or len(alive) <= 2:
+                continue
+            ranked = sorted(alive, key=lambda c: (-score(c), c))
+            keep = max(2, (len(ranked) + 1) // 2)
+            for c in ranked[keep:]:
+                out[c] = min(score(c), -1.0) - 1.0 - ranked.index(c)
+            alive = sorted(ranked[:keep])
+        for c in alive:
+            out[c] = score(c)
+        return out
 
 
 # --- rollouts ----------------------------------------------------------------------------------

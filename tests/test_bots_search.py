@@ -1,0 +1,119 @@
+"""The search bot's budget: sequential halving over the candidates (``SearchLevel.rounds``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rednovember.bots import BOTS, make_bot
+from rednovember.bots import search as search_module
+from rednovember.bots.search import LEVELS, SearchBot, SearchLevel
+from rednovember.rules import Action, Config, Game, new_game
+from rednovember.rules.state import MOVE
+
+HALVING = SearchLevel(8, 0, 10, rounds=(6, 13, 26))
+
+
+def _fake_rollouts(monkeypatch: pytest.MonkeyPatch, means: dict[tuple[Action, ...], float],
+                   noise: float, seed: int) -> list[tuple[Action, ...]]:
+    """Replace the rollouts by ``means[steps]`` plus Gaussian noise; return the calls' steps."""
+    calls: list[tuple[Action, ...]] = []
+    rnd = random.Random(seed)
+
+    def fake(sim: Game, steps: tuple[Action, ...], player: int, stop: int,
+             w: object) -> float:
+        calls.append(steps)
+        return means[steps] + rnd.gauss(0, noise)
+
+    monkeypatch.setattr(search_module, "rollout", fake)
+    return calls
+
+
+def _candidates(count: int) -> list[tuple[Action, ...]]:
+    return [(Action("move", c),) for c in range(count)]
+
+
+def test_rollouts_counts_the_halving_schedule() -> None:
+    # 8 in: 8 x 6, then 4 x 13, then 2 x 26; fewer candidates never drop below two
+    assert HALVING.rollouts(8) == 8 * 6 + 4 * 13 + 2 * 26
+    assert HALVING.rollouts(5) == 5 * 6 + 3 * 13 + 2 * 26
+    assert HALVING.rollouts(2) == 2 * (6 + 13 + 26)
+    assert SearchLevel(5, 20, 10).rollouts(5) == 100  # no rounds: n each
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_halving_keeps_the_clearly_better_candidate(monkeypatch: pytest.MonkeyPatch,
+                                                    seed: int) -> None:
+    count = 8
+    cands = _candidates(count)
+    best = seed % count
+    means = {c: (0.8 if i == best else 0.45 + 0.02 * i) for i, c in enumerate(cands)}
+    calls = _fake_rollouts(monkeypatch, means, 0.15, seed)
+    bot = SearchBot(seed)
+    bot.level = HALVING
+    g = new_game(Config(players=4, seed=seed))
+    scores = bot._search(g, 0, cands, seed)
+    assert max(range(count), key=lambda i: scores[i]) == best
+    assert len(calls) == HALVING.rollouts(count)
+    # the budget went to the survivors: the best was played in every round
+    assert calls.count(cands[best]) == sum(HALVING.rounds)
+    assert min(calls.count(c) for c in cands) == HALVING.rounds[0]
+    # a dropped candidate scores below every one still in at the end
+    kept = sorted(range(count), key=lambda i: -scores[i])[:2]
+    assert all(scores[i] < min(scores[j] for j in kept) for i in range(count) if i not in kept)
+
+
+def test_halving_adds_the_bias_to_the_score(monkeypatch: pytest.MonkeyPatch) -> None:
+    cands = _candidates(3)
+    means = {cands[0]: 0.5, cands[1]: 0.52, cands[2]: 0.2}
+    _fake_rollouts(monkeypatch, means, 0.0, 0)
+    bot = SearchBot(0)
+    bot.level = HALVING
+    g = new_game(Config(players=4, seed=0))
+    scores = bot._search(g, 0, cands, 0, [0.0, -0.05, 0.0])
+    assert scores[0] == pytest.approx(0.5) and scores[1] == pytest.approx(0.47)
+    assert scores[2] < scores[1]  # dropped after the first round
+
+
+def _move_position(seed: int) -> Game:
+    rnd = random.Random(seed)
+    g = new_game(Config(players=rnd.choice([3, 4, 5]), seed=rnd.randrange(1 << 30)))
+    bot = make_bot("heuristic", seed)
+    for _ in range(rnd.randrange(0, 120)):
+        if g.is_over:
+            break
+        g.apply(bot.choose(g))
+    return g
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 1 << 30))
+def test_default_search_is_legal_and_deterministic_under_its_seed(seed: int) -> None:
+    g = _move_position(seed)
+    if g.is_over:
+        return
+    assert make_bot("search", 1).level == LEVELS["default"]  # type: ignore[attr-defined]
+    a = make_bot("search", seed).choose(g)
+    assert a in g.legal_actions()
+    assert make_bot("search", seed).choose(g.copy()) == a
+    if g.phase == MOVE:  # the rest of the chosen turn is legal too
+        bot = make_bot("search", seed)
+        for _ in range(10):
+            if g.is_over or g.phase != MOVE and g.phase != "opened":
+                break
+            a = bot.choose(g)
+            assert a in g.legal_actions()
+            g.apply(a)
+
+
+def test_earlier_defaults_stay_reachable_for_the_benchmark_only() -> None:
+    assert "search:v2" not in BOTS and "search:v1" not in BOTS
+    v2 = make_bot("search:v2", 1)
+    assert isinstance(v2, SearchBot) and v2.level == LEVELS["v2"] and v2.name == "search:v2"
+    assert LEVELS["default"].rounds and not LEVELS["v2"].rounds
+    # a fixed iteration count (search:it=N) means N determinisations each, no halving
+    it = make_bot("search:it=3", 1)
+    assert isinstance(it, SearchBot) and it.level.n == 3 and it.level.rounds == ()
