@@ -1,10 +1,12 @@
-"""Test-wide settings: the Hypothesis profiles. The rules tests' helpers are in helpers.py."""
+"""Test-wide settings: the Hypothesis profiles, and the terminal tests' autosave file. The rules
+tests' helpers are in helpers.py."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
@@ -19,3 +21,12 @@ settings.register_profile(
     database=DirectoryBasedExampleDatabase(Path(__file__).resolve().parents[1]
                                            / ".hypothesis" / "examples"))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def autosave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A terminal game that saves on quitting saves into the test's folder, never the user's
+    (the terminal tests use it for every test: ``pytestmark``)."""
+    path = tmp_path / "autosave.json"
+    monkeypatch.setenv("REDNOVEMBER_AUTOSAVE", str(path))
+    return path

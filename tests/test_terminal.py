@@ -58,12 +58,7 @@ def ones() -> Callable[[str], str]:
     return ask
 
 
-@pytest.fixture(autouse=True)
-def autosave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Quitting saves the game: into the test's folder, never the user's."""
-    path = tmp_path / "autosave.json"
-    monkeypatch.setenv("REDNOVEMBER_AUTOSAVE", str(path))
-    return path
+pytestmark = pytest.mark.usefixtures("autosave")  # tests/conftest.py
 
 
 def args(**kw: object) -> Namespace:

@@ -65,11 +65,7 @@ def answers(items: Iterable[str]) -> Callable[[str], str]:
     return ask
 
 
-@pytest.fixture(autouse=True)
-def autosave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "autosave.json"
-    monkeypatch.setenv("REDNOVEMBER_AUTOSAVE", str(path))
-    return path
+pytestmark = pytest.mark.usefixtures("autosave")  # tests/conftest.py
 
 
 # --- through a pipe ------------------------------------------------------------------------------

@@ -25,13 +25,7 @@ from rednovember.terminal.newgame import build_setup, new_setup, save_text
 from rednovember.terminal.tui import GameApp, Session, SetupScreen, build_app
 from rednovember.terminal.tui.setup import SEAT_KINDS, Choice, Toggle
 
-
-@pytest.fixture(autouse=True)
-def autosave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A game started here never saves into the user's folder."""
-    path = tmp_path / "autosave.json"
-    monkeypatch.setenv("REDNOVEMBER_AUTOSAVE", str(path))
-    return path
+pytestmark = pytest.mark.usefixtures("autosave")  # tests/conftest.py
 
 
 def args(**kw: object) -> Namespace:
