@@ -315,3 +315,31 @@ def test_server_errors_are_translated_with_player_numbers(new_context: MakeConte
     expect(err).to_contain_text(f"Spieler {mover + 1} entscheidet gerade, nicht Spieler {other + 1}")
     expect(err).not_to_contain_text("decision")
     shots(page, "error-german")
+
+
+def test_the_minute_buttons_step_within_the_repairs_bounds(new_context: MakeContext) -> None:
+    """− and + beside a repair's minutes change them by one, never past the slider's ends
+    (actions.stepMinutes, shared with the lessons' page)."""
+    page = open_page(new_context(), "/")
+    hot_seat_game(page, seed=27)
+    page.evaluate("""() => {
+        const g = window.rnGame, st = g.state();
+        st.actions = [1, 2, 3].map(m => ({kind: "pump_water", text: `pump_water ${m}`, arg: 0,
+            minutes: m, cost: m, item: null, room: null, gnome: null, count: null, penalty: 0,
+            repair: true, bonus: 0, chance: 30 * m, doomed: false, token_lost: null}));
+        g.render();
+    }""")
+    slider = page.locator("input[type=range][data-minutes]")
+    more, fewer = page.get_by_label("One minute more"), page.get_by_label("One minute less")
+    start = int(slider.input_value())
+    while int(slider.input_value()) > 1:
+        fewer.click()
+    expect(fewer).to_be_disabled()
+    values = []
+    for _ in range(2):
+        more.click()
+        values.append(int(slider.input_value()))
+    assert values == [2, 3], (start, values)
+    expect(more).to_be_disabled()
+    fewer.click()
+    expect(slider).to_have_value("2")

@@ -238,6 +238,18 @@ function decisionSection(model, state, g, busy) {
   return s + `</div>${warnList(model, g.decisions)}</div>`;
 }
 
+// A − or + button beside a repair's minutes: the new number (within the field's bounds) goes into
+// ui.minutes and picks that repair; false when the field is not on the page.
+export function stepMinutes(root, ui, el) {
+  const key = el.dataset.minus ?? el.dataset.plus;
+  const input = root.querySelector(`input[data-minutes="${CSS.escape(key)}"]`);
+  if (!input) return false;
+  const v = Number(input.value) + (el.dataset.plus !== undefined ? 1 : -1);
+  ui.minutes[key] = Math.max(Number(input.min), Math.min(Number(input.max), v));
+  ui.pick = key;
+  return true;
+}
+
 export function renderActions(model, state, ui, busy) {
   const g = groupActions(state.actions || []);
   return decisionSection(model, state, g, busy) + movesSection(model, state, g, busy)

@@ -7,7 +7,7 @@ import { describeDecision, gnomeName } from "./describe.js";
 import { Model, normalizeData } from "./model.js";
 import { renderBoard } from "./board.js";
 import { renderTrack } from "./track.js";
-import { boardTargets, renderActions } from "./actions.js";
+import { boardTargets, renderActions, stepMinutes } from "./actions.js";
 import { renderCrew, renderDecks, renderLog, renderSeats } from "./panels.js";
 import { EndScreen } from "./endscreen.js";
 import { openRules } from "./rules.js";
@@ -400,14 +400,7 @@ export class GamePage {
       this.pinned = true;
       this.render();
     } else if (el.dataset.minus !== undefined || el.dataset.plus !== undefined) {
-      const key = el.dataset.minus ?? el.dataset.plus;
-      const input = this.root.querySelector(`input[data-minutes="${CSS.escape(key)}"]`);
-      if (input) {
-        const v = Number(input.value) + (el.dataset.plus !== undefined ? 1 : -1);
-        this.ui.minutes[key] = Math.max(Number(input.min), Math.min(Number(input.max), v));
-        this.ui.pick = key;
-        this.renderActionsOnly();
-      }
+      if (stepMinutes(this.root, this.ui, el)) this.renderActionsOnly();
     } else if (el.dataset.help !== undefined) {
       openRules(this, el.dataset.help);
     } else if (el.dataset.undo !== undefined) {

@@ -8,7 +8,7 @@ import { api } from "./net.js";
 import { Model, normalizeData } from "./model.js";
 import { renderBoard } from "./board.js";
 import { renderTrack } from "./track.js";
-import { boardTargets, renderActions } from "./actions.js";
+import { boardTargets, renderActions, stepMinutes } from "./actions.js";
 import { renderCrew, renderLog } from "./panels.js";
 import { gnomeName, itemName } from "./describe.js";
 import { attrs, esc } from "./svg.js";
@@ -107,13 +107,7 @@ export class LearnPage {
     } else if (el.dataset.pick !== undefined) {
       this.ui.pick = el.dataset.pick;
     } else {
-      const key = el.dataset.minus ?? el.dataset.plus;
-      const input = this.root.querySelector(`input[data-minutes="${CSS.escape(key)}"]`);
-      if (input) {
-        const v = Number(input.value) + (el.dataset.plus !== undefined ? 1 : -1);
-        this.ui.minutes[key] = Math.max(Number(input.min), Math.min(Number(input.max), v));
-        this.ui.pick = key;
-      }
+      stepMinutes(this.root, this.ui, el);
     }
     this.render();
   }
