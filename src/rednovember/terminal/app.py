@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from ..i18n import UnknownLanguage, available, catalog
+from ..i18n import Catalog, UnknownLanguage, available, catalog
 from ..i18n import names as n
 from ..i18n.describe import describe_action, describe_decision
 from ..rules import Action, ActionError, Game, can_undo, load_data, parse_action, undo
@@ -425,17 +425,25 @@ class PlayApp:
                 con.print(cat.raw("term_plain", "review"), style="red")
 
 
+def command_catalog(lang: str, errors: Console) -> Catalog | None:
+    """The texts of ``--lang``; None (and the languages there are, on ``errors``) for one we
+    do not have."""
+    try:
+        return catalog(lang)
+    except UnknownLanguage:
+        errors.print(catalog().get("ui", "unknown_language", lang=lang,
+                                   available=", ".join(available())), style="bold red")
+        return None
+
+
 def play(args: Namespace, console: Console, ask: Ask | None = None,
          errors: Console | None = None, autosave: Path | None = None) -> int:
     """Set up (or load) a game from ``args`` and play it; returns the exit status
     (:data:`EXIT_CODES`)."""
     errors = errors or console
     lang = getattr(args, "lang", None) or "en"
-    try:
-        cat = catalog(lang)
-    except UnknownLanguage:
-        errors.print(catalog().get("ui", "unknown_language", lang=lang,
-                                   available=", ".join(available())), style="bold red")
+    cat = command_catalog(lang, errors)
+    if cat is None:
         return EXIT_USAGE
     reader: Ask = ask or console.input
 

@@ -12,9 +12,9 @@ from argparse import Namespace
 
 from rich.console import Console
 
-from ...i18n import UnknownLanguage, available, catalog
+from ...i18n import catalog
 from ...rules import load_data
-from ..app import EXIT_OK, EXIT_USAGE, run_play
+from ..app import EXIT_OK, EXIT_USAGE, command_catalog, run_play
 from ..newgame import SetupError, load_setup, new_setup
 from .app import GameApp
 from .session import Session
@@ -31,11 +31,8 @@ def build_app(args: Namespace, errors: Console) -> GameApp | int:
     (``--load``) starts at once; otherwise the set-up screen asks first, in the same app. An exit
     status instead when the command line cannot start a game (the message on ``errors``)."""
     lang = getattr(args, "lang", None) or "en"
-    try:
-        cat = catalog(lang)
-    except UnknownLanguage:
-        errors.print(catalog().get("ui", "unknown_language", lang=lang,
-                                   available=", ".join(available())), style="bold red")
+    cat = command_catalog(lang, errors)
+    if cat is None:
         return EXIT_USAGE
     try:
         data = load_data(getattr(args, "data", None))
