@@ -4,11 +4,11 @@ and why, from that seat's view only; and the terminal's ``hint`` (terminal/hint.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
 from rich.console import Console
+from termtools import answers
 
 from rednovember.analysis import advisor
 from rednovember.analysis.advisor import MIN_ROUNDS, TIPS, AdvisorError, advise, candidates
@@ -22,18 +22,6 @@ from rednovember.terminal.app import PlayApp
 from rednovember.terminal.hint import hint_lines
 from rednovember.terminal.newgame import Setup
 from rednovember.web.protocol import action_info
-
-
-def answers(items: Iterable[str]) -> Callable[[str], str]:
-    it = iter(items)
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return ask
 
 
 def oxygen(hand: list[str], variants: tuple[str, ...] = (), others: list[Any] | None = None,

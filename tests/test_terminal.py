@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import random
 from argparse import Namespace
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from rich.console import Console
+from termtools import answers, console
 
 from rednovember.cli import main
 from rednovember.i18n import catalog
@@ -28,23 +27,6 @@ from rednovember.terminal.newgame import (
     new_setup,
     parse_bots,
 )
-
-
-def console() -> tuple[Console, io.StringIO]:
-    buf = io.StringIO()
-    return Console(file=buf, width=120, highlight=False, color_system=None), buf
-
-
-def answers(items: Iterable[str]) -> Callable[[str], str]:
-    it = iter(items)
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return ask
 
 
 def ones() -> Callable[[str], str]:

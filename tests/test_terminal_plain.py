@@ -5,7 +5,6 @@ the end, Ctrl-C) and the wording fixes of issue 11, in English and another langu
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import os
@@ -15,12 +14,11 @@ import subprocess
 import sys
 import time
 from argparse import Namespace
-from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
 from helpers import arrange, start
-from rich.console import Console
+from termtools import answers, console
 
 from rednovember.analysis import report
 from rednovember.cli import main
@@ -46,23 +44,6 @@ def run_plain(args: list[str], stdin: str, tmp: Path, timeout: float = 240) -> t
                           input=stdin, capture_output=True, text=True, timeout=timeout, env=env,
                           cwd=tmp)
     return proc.returncode, proc.stdout, proc.stderr
-
-
-def console() -> tuple[Console, io.StringIO]:
-    buf = io.StringIO()
-    return Console(file=buf, width=120, highlight=False, color_system=None), buf
-
-
-def answers(items: Iterable[str]) -> Callable[[str], str]:
-    it = iter(items)
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return ask
 
 
 pytestmark = pytest.mark.usefixtures("autosave")  # tests/conftest.py

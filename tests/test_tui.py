@@ -10,7 +10,7 @@ import json
 import os
 import random
 from argparse import Namespace
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -181,19 +181,26 @@ def test_undo_takes_back_a_move_and_not_a_roll(tmp_path: Path) -> None:
     drive(app, (80, 24), script)
 
 
-def lethal_position() -> tuple[Game, Action]:
-    """A position, reached by a bot's play, where a legal action carries a lethal warning."""
-    for seed in range(1, 60):
+def bot_positions(seeds: int, steps: int) -> Iterator[tuple[int, Game]]:
+    """Every position (with its seed) of 3-player games the heuristic plays with seeds 1 up to
+    ``seeds``, at most ``steps`` actions each. The game is played on once the caller asks for
+    the next position: keep the one you want, do not ask on."""
+    for seed in range(1, seeds):
         g = new_game(Config(3, None, frozenset(), seed))
         bot = make_bot("heuristic", seed)
-        for _ in range(400):
+        for _ in range(steps):
             if g.is_over:
                 break
-            s = Session(g)
-            lethal = [o for o in s.options() if o.lethal and not o.is_group]
-            if lethal:
-                return g, lethal[0].actions[0]
+            yield seed, g
             g.apply(bot.choose(g))
+
+
+def lethal_position() -> tuple[Game, Action]:
+    """A position, reached by a bot's play, where a legal action carries a lethal warning."""
+    for _, g in bot_positions(60, 400):
+        lethal = [o for o in Session(g).options() if o.lethal and not o.is_group]
+        if lethal:
+            return g, lethal[0].actions[0]
     raise AssertionError("no lethal choice found")
 
 
@@ -296,21 +303,15 @@ def test_go_to_a_room_is_one_choice() -> None:
 
 
 def test_repairs_show_where_the_ghost_ends_and_what_the_keeper_meets() -> None:
-    for seed in range(1, 40):
-        g = new_game(Config(3, None, frozenset(), seed))
-        bot = make_bot("heuristic", seed)
-        for _ in range(200):
-            if g.is_over:
-                break
-            s = Session(g)
-            for option in s.options():
-                if option.is_group:
-                    sub = s.minute_options(option)[0]
-                    a = sub.actions[0]
-                    assert sub.preview.startswith(f"→◆{g.ghost - a.minutes}") or \
-                        "low water" in option.label
-                    return
-            g.apply(bot.choose(g))
+    for _, g in bot_positions(40, 200):
+        s = Session(g)
+        for option in s.options():
+            if option.is_group:
+                sub = s.minute_options(option)[0]
+                a = sub.actions[0]
+                assert sub.preview.startswith(f"→◆{g.ghost - a.minutes}") or \
+                    "low water" in option.label
+                return
     raise AssertionError("no repair found")
 
 
@@ -439,15 +440,7 @@ def test_a_game_of_bots_is_shown_move_by_move_and_ends_in_the_review() -> None:
 
 
 def test_a_repairs_minutes_are_picked_in_a_dialog(tmp_path: Path) -> None:
-    for seed in range(1, 40):
-        g = new_game(Config(3, None, frozenset(), seed))
-        bot = make_bot("heuristic", seed)
-        for _ in range(200):
-            if g.is_over or any(o.is_group for o in Session(g).options()):
-                break
-            g.apply(bot.choose(g))
-        if not g.is_over:
-            break
+    g = next(g for _, g in bot_positions(40, 200) if any(o.is_group for o in Session(g).options()))
     app = GameApp(session(g, tmp=tmp_path), bot_delay=0)
 
     async def script(pilot: Pilot[int]) -> None:
@@ -501,15 +494,8 @@ def test_a_save_records_which_seats_are_bots(tmp_path: Path) -> None:
 
 
 def test_zero_always_ends_the_turn() -> None:
-    for seed in range(1, 40):
-        g = new_game(Config(3, None, frozenset(), seed))
-        bot = make_bot("heuristic", seed)
-        for _ in range(300):
-            if g.is_over or (END in g.legal_actions() and len(g.legal_actions()) > 2):
-                break
-            g.apply(bot.choose(g))
-        if not g.is_over:
-            break
+    g = next(g for _, g in bot_positions(40, 300)
+             if END in g.legal_actions() and len(g.legal_actions()) > 2)
     app = GameApp(session(g), bot_delay=0)
 
     async def script(pilot: Pilot[int]) -> None:
@@ -529,25 +515,20 @@ def test_zero_always_ends_the_turn() -> None:
 
 def test_the_minutes_dialog_starts_on_the_suggested_minutes() -> None:
     """As the web page's default: the heuristic bot's choice, marked, highlighted first."""
-    found = 0
-    for seed in range(1, 30):
-        g = new_game(Config(3, None, frozenset(), seed))
-        bot = make_bot("heuristic", seed)
-        for _ in range(200):
-            if g.is_over:
-                break
-            s = Session(g)
-            groups = [o for o in s.options() if o.is_group]
-            if groups and g.phase == "move":
-                best, note = s.suggestion(groups[0])
-                if best >= 0:
-                    assert note.startswith("★ suggested")
-                    assert groups[0].actions[best] in groups[0].actions
-                    found += 1
+    found: set[int] = set()  # seeds: one position of each game
+    for seed, g in bot_positions(30, 200):
+        if seed in found:
+            continue
+        s = Session(g)
+        groups = [o for o in s.options() if o.is_group]
+        if groups and g.phase == "move":
+            best, note = s.suggestion(groups[0])
+            if best >= 0:
+                assert note.startswith("★ suggested")
+                assert groups[0].actions[best] in groups[0].actions
+                found.add(seed)
+                if len(found) >= 3:
                     break
-            g.apply(bot.choose(g))
-        if found >= 3:
-            break
     assert found
 
 
