@@ -496,7 +496,7 @@ class Hub:
                 if taken.game_id is None:  # pragma: no cover - the game row was deleted
                     raise ProtocolError("not_found", "this game is gone") from None
                 lg.rematch = taken.game_id
-                return await self.get(taken.game_id)
+                return await self._seated_rematch(lg, await self.get(taken.game_id))
             lg.rematch = new.id
             async with new.lock:
                 for s in lg.seats:
@@ -505,6 +505,19 @@ class Hub:
         self._push(lg, [{"type": "rematch", "game": lg.id, "next": new.id}])
         if self.nodes.shared:  # once its seats are copied: the players' tokens hold them there
             await self.db(self.store.notify, {"g": lg.id, "r": new.id})
+        return new
+
+    async def _seated_rematch(self, lg: LiveGame, new: LiveGame) -> LiveGame:
+        """The rematch another process started a moment ago, once its seats are copied there
+        (it links the game first): else the players sent to it would find no seat of theirs.
+        At most two seconds; its seat changes reach this copy as notices or by reloading."""
+        want = sum(s.kind != "free" for s in lg.seats)
+        for _ in range(40):
+            if sum(s.kind != "free" for s in new.seats) >= want:
+                break
+            await asyncio.sleep(0.05)
+            async with new.lock:
+                await self._refresh(new)
         return new
 
     async def reclaim(self, lg: LiveGame, seat: int, token: str, name: str | None = None) -> None:
