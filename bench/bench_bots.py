@@ -65,7 +65,10 @@ ORDER = ["random", "heuristic", "search:v1", "search:v2", "search", "search:stro
 OUT = Path(__file__).resolve().parent / "results" / "bots.json"
 
 
-def play_one(task: tuple[str, int, int, int, tuple[str, ...]]) -> dict[str, Any]:
+Task = tuple[str, int, int, int, tuple[str, ...]]  # bot, players, deal, seed, variants
+
+
+def play_one(task: Task) -> dict[str, Any]:
     """One game (the pool's worker): every seat played by ``bot``."""
     bot_name, players, index, seed, variants = task
     config = Config(players=players, variants=frozenset(variants),
@@ -169,14 +172,14 @@ def oracle_table(cells: list[dict[str, Any]]) -> str:
                                           key=lambda kv: (kv[0][0] != "standard", kv[0])):
         parts = []
         for b in bots:
-            c = row.get(b)
-            parts.append("–" if c is None else
-                         f"{100 * c['win_rate']:.1f}% [{100 * c['ci95'][0]:.0f}–"
-                         f"{100 * c['ci95'][1]:.0f}] ({c['games']})")
+            e = row.get(b)
+            parts.append("–" if e is None else
+                         f"{100 * e['win_rate']:.1f}% [{100 * e['ci95'][0]:.0f}–"
+                         f"{100 * e['ci95'][1]:.0f}] ({e['games']})")
         o = row.get("oracle")
         for b in fair:
-            c = row.get(b)
-            parts.append(f"{c['win_rate'] / o['win_rate']:.2f}" if c and o and o["win_rate"]
+            f = row.get(b)
+            parts.append(f"{f['win_rate'] / o['win_rate']:.2f}" if f and o and o["win_rate"]
                          else "–")
         lines.append(f"| {variant} | {players} | " + " | ".join(parts) + " |")
     return "\n".join(lines)
@@ -226,6 +229,58 @@ def pair_table(rows: dict[tuple[str, int, int], dict[str, Any]], bots: list[str]
     return "\n".join(lines)
 
 
+def merge_cells(cells: dict[str, dict[str, Any]],
+                more: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """``cells`` with every cell of ``more`` that has at least as many games as the cell of the
+    same key in ``cells`` (or has none there): a longer unpaired run is not replaced by a shorter
+    paired one."""
+    merged = dict(cells)
+    for c in more:
+        key = cell_key(c["bot"], c["players"], tuple(c.get("variants", [])))
+        if key not in merged or c["games"] >= merged[key]["games"]:
+            merged[key] = c
+    return merged
+
+
+def plan_tasks(plan: str, bots: list[str], seed: int,
+               done: dict[tuple[str, int, int], dict[str, Any]]) -> list[Task]:
+    """The games of ``plan`` ("3=100,4@harder=60": cells and their deals) not yet in ``done``,
+    deal by deal: deal 0 of every cell and bot, then deal 1.., so a run stopped at any point
+    leaves the bots paired on nearly the same deals."""
+    cells = []
+    for part in filter(None, plan.split(",")):
+        spec, _, n = part.partition("=")
+        p_text, _, variant_text = spec.partition("@")
+        cells.append((int(p_text), tuple(sorted(filter(None, variant_text.split("+")))), int(n)))
+    tasks = [(bot, players, i, seed, variants)
+             for i in range(max(n for *_, n in cells))
+             for players, variants, n in cells if i < n
+             for bot in bots if (cell_key(bot, players, variants), seed, i) not in done]
+    return tasks
+
+
+def play_plan(plan: str, bots: list[str], seed: int, jobs: int,
+              done: dict[tuple[str, int, int], dict[str, Any]], log: Path) -> None:
+    """Play ``plan_tasks`` in one pool (no core idles at the end of a cell); every game is
+    appended to ``log`` as it ends and added to ``done``."""
+    tasks = plan_tasks(plan, bots, seed, done)
+    t0 = time.time()
+    with multiprocessing.Pool(max(1, jobs)) as pool:
+        for n, (task, r) in enumerate(pool.imap_unordered(_play_task, tasks), start=1):
+            key = cell_key(task[0], task[1], task[4])
+            done[(key, seed, task[2])] = r
+            with log.open("a") as f:
+                f.write(json.dumps({"cell": key, "seed": seed, "index": task[2],
+                                    "result": r}) + "\n")
+            if n % 10 == 0:
+                print(f"  plan: {n}/{len(tasks)} games, {time.time() - t0:.0f}s",
+                      file=sys.stderr, flush=True)
+
+
+def _play_task(task: Task) -> tuple[Task, dict[str, Any]]:
+    return task, play_one(task)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", default="3,4,5,8", help="player counts (default 3,4,5,8)")
@@ -241,6 +296,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="play games FIRST.. only (split a cell between runs; see --collect)")
     ap.add_argument("--collect", action="store_true",
                     help="summarise the games kept in OUT.games.jsonl into --out, playing none")
+    ap.add_argument("--plan", default="",
+                    help="CELL=N,..: e.g. 3=100,4@harder=60; plays --bots' missing games of all "
+                         "these cells in one pool, deal by deal (see play_plan); then --collect")
+    ap.add_argument("--merge", metavar="FILE",
+                    help="copy FILE's cells into --out where they have at least as many games "
+                         "as --out's cell of the same bot, players and variants; plays none")
     ap.add_argument("--pair", default="",
                     help="A,B[,C..]: A against each other bot on the deals both played "
                          "(OUT.games.jsonl), a Markdown table; plays none")
@@ -253,18 +314,22 @@ def main(argv: list[str] | None = None) -> int:
     bots = args.bots.split(",")
     out = Path(args.out)
     cells: dict[str, dict[str, Any]] = {}
-    if (args.resume or args.table or args.collect) and out.exists():
+    if (args.resume or args.table or args.collect or args.merge) and out.exists():
         saved = json.loads(out.read_text())
         for c in saved["cells"]:
             c.setdefault("variants", saved.get("variants", []))
             cells[cell_key(c["bot"], c["players"], tuple(c["variants"]))] = c
-    if args.table:
+    if args.merge:
+        cells = merge_cells(cells, json.loads(Path(args.merge).read_text())["cells"])
+        out.write_text(json.dumps({"seed": args.seed, "jobs": args.jobs,
+                                   "cells": list(cells.values())}, indent=1) + "\n")
+    if args.table or args.merge:
         print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
         return 0
     variants = tuple(sorted(args.variant))
     log = out.with_suffix(".games.jsonl")
     games_done: dict[tuple[str, int, int], dict[str, Any]] = {}
-    if (args.resume or args.collect or args.pair) and log.exists():
+    if (args.resume or args.collect or args.pair or args.plan) and log.exists():
         for line in log.read_text().splitlines():
             if line.strip():
                 row = json.loads(line)
@@ -272,14 +337,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.pair:
         print(pair_table(games_done, args.pair.split(","), args.seed))
         return 0
-    if args.collect:
+    if args.plan:
+        play_plan(args.plan, bots, args.seed, args.jobs, games_done, log)
+    if args.collect or args.plan:
         by_cell: dict[str, list[dict[str, Any]]] = {}
         for (key, seed, _index), r in sorted(games_done.items()):
             if seed == args.seed:
                 by_cell.setdefault(key, []).append(r)
-        for key, done in by_cell.items():
+        for key, kept in by_cell.items():
             bot, p_text, *rest = key.split("@")
-            cells[key] = summarize(bot, int(p_text), done)
+            cells[key] = summarize(bot, int(p_text), kept)
             cells[key]["variants"] = rest[0].split("+") if rest else []
         out.write_text(json.dumps({"seed": args.seed, "jobs": args.jobs,
                                    "cells": list(cells.values())}, indent=1) + "\n")

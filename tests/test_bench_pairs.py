@@ -35,3 +35,27 @@ def test_paired_counts_the_deals_won_by_one_only() -> None:
     table = bench.pair_table(rows, ["search", "search:v1"], 0)
     assert "| standard | 4 | search:v1 | 4 | 3 (75.0%" in table
     assert "mad-gnomes" not in table  # no search:v1 games there
+
+
+def test_a_plan_plays_deal_by_deal_and_skips_the_games_kept() -> None:
+    bench = _bench()
+    done = {("search@3", 0, 1): {"won": True}}
+    tasks = bench.plan_tasks("3=3,4@mad-gnomes=2", ["search", "search:v1"], 0, done)
+    assert [(t[0], t[1], t[2], t[4]) for t in tasks] == [
+        ("search", 3, 0, ()), ("search:v1", 3, 0, ()),
+        ("search", 4, 0, ("mad-gnomes",)), ("search:v1", 4, 0, ("mad-gnomes",)),
+        ("search:v1", 3, 1, ()),  # search's deal 1 at 3 players is kept already
+        ("search", 4, 1, ("mad-gnomes",)), ("search:v1", 4, 1, ("mad-gnomes",)),
+        ("search", 3, 2, ()), ("search:v1", 3, 2, ())]
+
+
+def test_a_merge_keeps_the_longer_run_of_a_cell() -> None:
+    bench = _bench()
+    cells = {"search:v1@3": {"bot": "search:v1", "players": 3, "variants": [], "games": 200},
+             "search@3": {"bot": "search", "players": 3, "variants": [], "games": 10}}
+    more = [{"bot": "search:v1", "players": 3, "variants": [], "games": 100},
+            {"bot": "search", "players": 3, "variants": [], "games": 100},
+            {"bot": "search", "players": 4, "variants": ["harder"], "games": 60}]
+    merged = bench.merge_cells(cells, more)
+    assert {k: c["games"] for k, c in merged.items()} == {
+        "search:v1@3": 200, "search@3": 100, "search@4@harder": 60}

@@ -33,7 +33,7 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 =================  ===  ==========  =======  =====  =====  =====================================
 ``search:fast``    3    6           6        12     0      ~30 ms (under 0.1 s)
 ``search``         8    6, 13, 26   10       15     0.3    ~0.43 s mean, ~1.4 s worst (4 players)
-``search:strong``  6    24          10       25     0      ~0.3-0.6 s (about 1 s)
+``search:strong``  8    12, 26, 52  10       15     0.3    ~0.9 s mean (twice ``search``)
 ``search:v1``      4    10          8        12     0      ~80-150 ms: ``search`` before issue 10
 ``search:v2``      5    20          10       15     0.3    ~0.3 s: the first ``search`` of issue 10
 =================  ===  ==========  =======  =====  =====  =====================================
@@ -99,7 +99,9 @@ LEVELS: dict[str, SearchLevel] = {
     # 8 candidates, sequential halving: 8 x 6 determinisations, the best 4 get 13 more, the best
     # 2 another 26 (45 each): at most 152 rollouts, against 100 for v2
     "default": SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26)),
-    "strong": SearchLevel(6, 24, 10, gap=25.0),
+    # the default with twice the determinisations in every round (304 rollouts at most): the
+    # same estimator with half the noise, at twice the time
+    "strong": SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(12, 26, 52)),
     # bench only, not offered: the search of before issue 10, and the first default of issue 10
     "v1": SearchLevel(4, 10, 8),
     "v2": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
