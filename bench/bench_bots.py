@@ -197,9 +197,14 @@ def paired(rows: dict[tuple[str, int, int], dict[str, Any]], a: str, b: str, pla
     only_b = sum(1 for i in both if ib[i] and not ia[i])
     m = only_a + only_b
     tail = sum(math.comb(m, j) for j in range(min(only_a, only_b) + 1)) / 2 ** m if m else 1.0
-    return {"a": a, "b": b, "players": players, "variants": list(variants), "deals": len(both),
+    n = len(both)
+    diff = (only_a - only_b) / n if n else 0.0
+    # the paired difference's 95% interval (normal approximation for matched proportions)
+    half = 1.96 * math.sqrt(max(0.0, m - (only_a - only_b) ** 2 / n)) / n if n else 1.0
+    return {"a": a, "b": b, "players": players, "variants": list(variants), "deals": n,
             "wins_a": sum(ia[i] for i in both), "wins_b": sum(ib[i] for i in both),
-            "only_a": only_a, "only_b": only_b, "p_sign": min(1.0, 2 * tail)}
+            "only_a": only_a, "only_b": only_b, "p_sign": min(1.0, 2 * tail),
+            "diff": diff, "diff_ci95": [diff - half, diff + half]}
 
 
 def pair_table(rows: dict[tuple[str, int, int], dict[str, Any]], bots: list[str],
@@ -211,7 +216,7 @@ def pair_table(rows: dict[tuple[str, int, int], dict[str, Any]], bots: list[str]
                      if s == seed and k.split("@")[0] == a},
                     key=lambda g: (len(g) > 1, g[1:] if len(g) > 1 else (), int(g[0])))
     lines = [f"| variant | players | vs | deals | {a} won | other won | {a} only | other only "
-             "| sign test p |", "|---|---|---|---|---|---|---|---|---|"]
+             "| sign test p | difference [95%] |", "|---|---|---|---|---|---|---|---|---|---|"]
     for g in groups:
         players = int(g[0])
         variants = tuple(g[1].split("+")) if len(g) > 1 else ()
@@ -225,7 +230,8 @@ def pair_table(rows: dict[tuple[str, int, int], dict[str, Any]], bots: list[str]
                 f"| {variant_name(r)} | {players} | {b} | {n} "
                 f"| {r['wins_a']} ({100 * r['wins_a'] / n:.1f}% [{100 * lo:.0f}–{100 * hi:.0f}]) "
                 f"| {r['wins_b']} ({100 * r['wins_b'] / n:.1f}%) | {r['only_a']} | {r['only_b']} "
-                f"| {r['p_sign']:.2g} |")
+                f"| {r['p_sign']:.2g} | {100 * r['diff']:+.1f} [{100 * r['diff_ci95'][0]:+.0f} "
+                f"to {100 * r['diff_ci95'][1]:+.0f}] |")
     return "\n".join(lines)
 
 

@@ -30,10 +30,14 @@ def test_paired_counts_the_deals_won_by_one_only() -> None:
     r = bench.paired(rows, "search", "search:v1", 4, (), 0)
     assert (r["deals"], r["wins_a"], r["wins_b"], r["only_a"], r["only_b"]) == (4, 3, 2, 2, 1)
     assert r["p_sign"] == 1.0  # 2 against 1: two-sided exact sign test
+    assert r["diff"] == 0.25  # (2 - 1) / 4 deals
+    low, high = r["diff_ci95"]  # half-width 1.96 * sqrt(3 - 1 / 4) / 4
+    assert abs(high - low - 2 * 1.96 * (3 - 0.25) ** 0.5 / 4) < 1e-12 and low < 0 < high
     strong = {**_rows("search@4", [True] * 10), **_rows("search:v1@4", [False] * 10)}
     assert bench.paired(strong, "search", "search:v1", 4, (), 0)["p_sign"] == 2 / 2 ** 10
     table = bench.pair_table(rows, ["search", "search:v1"], 0)
     assert "| standard | 4 | search:v1 | 4 | 3 (75.0%" in table
+    assert "| 1 | +25.0 [-56 to +106] |" in table
     assert "mad-gnomes" not in table  # no search:v1 games there
 
 
