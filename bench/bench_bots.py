@@ -235,6 +235,19 @@ def pair_table(rows: dict[tuple[str, int, int], dict[str, Any]], bots: list[str]
     return "\n".join(lines)
 
 
+def save(out: Path, seed: int, jobs: int, cells: dict[str, dict[str, Any]]) -> None:
+    """Write the cells to the JSON file ``out`` (--out)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"seed": seed, "jobs": jobs, "cells": list(cells.values())},
+                              indent=1) + "\n")
+
+
+def keep_game(log: Path, key: str, seed: int, index: int, result: dict[str, Any]) -> None:
+    """Append one finished game to OUT.games.jsonl (a stopped run loses no finished game)."""
+    with log.open("a") as f:
+        f.write(json.dumps({"cell": key, "seed": seed, "index": index, "result": result}) + "\n")
+
+
 def merge_cells(cells: dict[str, dict[str, Any]],
                 more: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """``cells`` with every cell of ``more`` that has at least as many games as the cell of the
@@ -258,11 +271,10 @@ def plan_tasks(plan: str, bots: list[str], seed: int,
         spec, _, n = part.partition("=")
         p_text, _, variant_text = spec.partition("@")
         cells.append((int(p_text), tuple(sorted(filter(None, variant_text.split("+")))), int(n)))
-    tasks = [(bot, players, i, seed, variants)
-             for i in range(max(n for *_, n in cells))
-             for players, variants, n in cells if i < n
-             for bot in bots if (cell_key(bot, players, variants), seed, i) not in done]
-    return tasks
+    return [(bot, players, i, seed, variants)
+            for i in range(max(n for *_, n in cells))
+            for players, variants, n in cells if i < n
+            for bot in bots if (cell_key(bot, players, variants), seed, i) not in done]
 
 
 def play_plan(plan: str, bots: list[str], seed: int, jobs: int,
@@ -275,9 +287,7 @@ def play_plan(plan: str, bots: list[str], seed: int, jobs: int,
         for n, (task, r) in enumerate(pool.imap_unordered(_play_task, tasks), start=1):
             key = cell_key(task[0], task[1], task[4])
             done[(key, seed, task[2])] = r
-            with log.open("a") as f:
-                f.write(json.dumps({"cell": key, "seed": seed, "index": task[2],
-                                    "result": r}) + "\n")
+            keep_game(log, key, seed, task[2], r)
             if n % 10 == 0:
                 print(f"  plan: {n}/{len(tasks)} games, {time.time() - t0:.0f}s",
                       file=sys.stderr, flush=True)
@@ -327,8 +337,7 @@ def main(argv: list[str] | None = None) -> int:
             cells[cell_key(c["bot"], c["players"], tuple(c["variants"]))] = c
     if args.merge:
         cells = merge_cells(cells, json.loads(Path(args.merge).read_text())["cells"])
-        out.write_text(json.dumps({"seed": args.seed, "jobs": args.jobs,
-                                   "cells": list(cells.values())}, indent=1) + "\n")
+        save(out, args.seed, args.jobs, cells)
     if args.table or args.merge:
         print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
         return 0
@@ -354,8 +363,7 @@ def main(argv: list[str] | None = None) -> int:
             bot, p_text, *rest = key.split("@")
             cells[key] = summarize(bot, int(p_text), kept)
             cells[key]["variants"] = rest[0].split("+") if rest else []
-        out.write_text(json.dumps({"seed": args.seed, "jobs": args.jobs,
-                                   "cells": list(cells.values())}, indent=1) + "\n")
+        save(out, args.seed, args.jobs, cells)
         print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
         return 0
     for bot in bots:
@@ -375,9 +383,7 @@ def main(argv: list[str] | None = None) -> int:
                                    strict=True):
                     done.append(r)
                     if slow:  # every slow game is kept at once: a stopped run loses none
-                        with log.open("a") as f:
-                            f.write(json.dumps({"cell": key, "seed": args.seed, "index": task[2],
-                                                "result": r}) + "\n")
+                        keep_game(log, key, args.seed, task[2], r)
                     if slow and len(done) % 10 == 0:
                         print(f"  {key}: {len(done)}/{n} games, {time.time() - t0:.0f}s",
                               file=sys.stderr, flush=True)
@@ -386,9 +392,7 @@ def main(argv: list[str] | None = None) -> int:
             cells[key]["elapsed_s"] = round(time.time() - t0, 1)
             print(f"{key}: {cells[key]['wins']}/{n} won in {time.time() - t0:.0f}s",
                   file=sys.stderr, flush=True)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(json.dumps({"seed": args.seed, "jobs": args.jobs,
-                                       "cells": list(cells.values())}, indent=1) + "\n")
+            save(out, args.seed, args.jobs, cells)
     print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
     return 0
 
