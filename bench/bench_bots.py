@@ -330,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     bots = args.bots.split(",")
     out = Path(args.out)
     cells: dict[str, dict[str, Any]] = {}
-    if (args.resume or args.table or args.collect or args.merge) and out.exists():
+    if (args.resume or args.table or args.collect or args.merge or args.plan) and out.exists():
         saved = json.loads(out.read_text())
         for c in saved["cells"]:
             c.setdefault("variants", saved.get("variants", []))
