@@ -94,14 +94,16 @@ class SearchLevel:
         return total
 
 
+# 8 candidates, sequential halving: 8 x 6 determinisations, the best 4 get 13 more, the best 2
+# another 26 (45 each): at most 152 rollouts, against 100 for v2
+_DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26))
+
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
-    # 8 candidates, sequential halving: 8 x 6 determinisations, the best 4 get 13 more, the best
-    # 2 another 26 (45 each): at most 152 rollouts, against 100 for v2
-    "default": SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26)),
+    "default": _DEFAULT,
     # the default with twice the determinisations in every round (304 rollouts at most): the
-    # same estimator with half the noise, at twice the time
-    "strong": SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(12, 26, 52)),
+    # same estimator with 1/sqrt(2) of its noise, at twice the time
+    "strong": replace(_DEFAULT, rounds=tuple(2 * r for r in _DEFAULT.rounds)),
     # bench only, not offered: the search of before issue 10, and the first default of issue 10
     "v1": SearchLevel(4, 10, 8),
     "v2": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
