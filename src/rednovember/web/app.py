@@ -35,9 +35,9 @@ from ..i18n.describe import VARIANTS as LOG_VARIANTS
 from ..rules import COLOURS, VARIANTS, GameData, load_data
 from ..rules.serialize import to_dict
 from . import PROTOCOL_VERSION
-from .cluster import nodes_for
 from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
+from .hub.cluster import nodes_for
 from .learn_api import add_routes as add_learn_routes
 from .limits import ClientLimits, Limits, message_window
 from .protocol import (
@@ -347,7 +347,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         who = client_of(request)
         limit.new_game(who, lambda gid: gid in hub.games and hub.games[gid].status == "waiting")
         settings = TableSettings(body.listed,
-                                 check_turn_timer(body.turn_timer, hub.tables.min_turn_timer),
+                                 check_turn_timer(body.turn_timer, hub.min_turn_timer),
                                  body.hints)
         lg, token = await hub.create_game(body.players, body.gnomes_per_player, body.variants, body.seed,
                                     settings=settings)
@@ -665,7 +665,7 @@ async def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) ->
                            "next": nxt.id})
             return
         assert msg.seat is not None
-        if msg.type == "hint":  # answered later, to this connection alone (web/hints.py)
+        if msg.type == "hint":  # answered later, to this connection alone (web/hub/hints.py)
             hub.hints.start(lg, conn, msg.seat, rid)
             return
         if msg.type == "act":

@@ -139,7 +139,7 @@ class _Chat(_Shape):
     text: ChatText
 
 
-class _Hint(_Shape):  # the advisor (web/hints.py)
+class _Hint(_Shape):  # the advisor (web/hub/hints.py)
     seat: SeatNo
 
 

@@ -8,7 +8,7 @@ last action that was acknowledged. Every write of a game is conditional on its v
 
 On PostgreSQL every write also sends a notice (``NOTIFY`` on :data:`CHANNEL`, in the same
 transaction, so it is heard only once committed): the other server processes listen and bring
-their copy of the game up to date (web/cluster.py).
+their copy of the game up to date (web/hub/cluster.py).
 """
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         kwargs: dict[str, Any] = {}
-        self.threads = 4  # threads that may use the store at once (web/hub.py)
+        self.threads = 4  # threads that may use the store at once (web/hub/runtime.py)
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
             if make_url(url).database in (None, "", ":memory:"):  # one database per connection:

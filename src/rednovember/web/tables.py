@@ -1,5 +1,6 @@
-"""Table settings (issue 8): open (listed) and unlisted tables, the expiry of waiting tables nobody
-touches, the seat link with its QR code, and the optional turn timer.
+"""Table settings (issue 8), as values: open (listed) and unlisted tables, the expiry of waiting
+tables nobody touches (done by web/hub/expiry.py), the seat link with its QR code, and the
+optional turn timer (run by web/hub/driver.py).
 
 - A table is *listed* (shown in the lobby while it waits for players) or unlisted (reachable only
   by its link, the default).
@@ -15,30 +16,19 @@ touches, the seat link with its QR code, and the optional turn timer.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import io
-import logging
 import re
-import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import segno
 
-from ..bots import make_bot
 from .protocol import ProtocolError
-
-if TYPE_CHECKING:
-    from .hub import Hub, LiveGame
-
-log = logging.getLogger("rednovember.web")
 
 DEFAULT_WAITING_EXPIRY = 24 * 3600.0
 TURN_TIMER_CHOICES = (30, 60, 120, 300)  # what the create form offers (seconds per decision)
 MIN_TURN_TIMER = 30
 MAX_TURN_TIMER = 3600
-TIMEOUT_BOT = "heuristic"
 ORIGIN_RE = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]{1,200}$")
 
 
@@ -46,7 +36,7 @@ ORIGIN_RE = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]{1,200}$")
 class TableSettings:
     listed: bool = False
     turn_timer: int | None = None  # seconds per decision; None: no clock
-    hints: bool = True  # the advisor (web/hints.py): players may ask for hints
+    hints: bool = True  # the advisor (web/hub/hints.py): players may ask for hints
     hints_used: tuple[int, ...] = ()  # the seats that asked for one, in order of first use
 
     def to_dict(self) -> dict[str, Any]:
@@ -113,133 +103,6 @@ def chat_message(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-class Tables:
-    """The hub's table keeper: expiry of waiting tables and the turn timers of live games."""
-
-    def __init__(self, hub: Hub, waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
-                 min_turn_timer: float = MIN_TURN_TIMER) -> None:
-        self.hub = hub
-        self.waiting_expiry = waiting_expiry
-        self.min_turn_timer = min_turn_timer
-        self.timers: dict[str, asyncio.Task[None]] = {}
-        self.sweeper: asyncio.Task[None] | None = None
-
-    # --- life cycle -------------------------------------------------------------------------------
-    async def start(self) -> None:
-        """Deletes the expired waiting tables, then expires the others as they age."""
-        await self.expire()
-        self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
-
-    async def stop(self) -> None:
-        tasks = [*self.timers.values(), *([self.sweeper] if self.sweeper else [])]
-        self.timers.clear()
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(BaseException):
-                await t
-
-    async def _sweep(self) -> None:
-        interval = max(0.5, min(60.0, self.waiting_expiry / 4))
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                await self.expire()
-            except Exception:  # a database hiccup: try again next time
-                log.exception("expiring waiting tables failed")
-
-    # --- expiry -----------------------------------------------------------------------------------
-    async def expire(self) -> list[str]:
-        """Deletes the waiting tables untouched for ``waiting_expiry`` seconds; returns their ids.
-        A table somebody is connected to counts as touched."""
-        cutoff = time.time() - self.waiting_expiry
-        gone = []
-        store, db = self.hub.store, self.hub.db
-        for gid in await db(store.stale_waiting_ids, cutoff):
-            lg = self.hub.games.get(gid)
-            if lg is not None and lg.conns:
-                await db(store.touch, gid)
-                continue
-            if await db(store.delete_if_stale, gid, cutoff):
-                self.hub.games.pop(gid, None)
-                gone.append(gid)
-        if gone:
-            log.info("expired %d waiting table(s)", len(gone))
-        return gone
-
-    async def touch(self, lg: LiveGame) -> None:
-        """A connection came or went: a waiting table counts as touched."""
-        if lg.status == "waiting":
-            await self.hub.db(self.hub.store.touch, lg.id)
-
-    # --- the turn timer ---------------------------------------------------------------------------
-    @staticmethod
-    def _mark(lg: LiveGame) -> None:
-        """A new version is a change: the clock of the decision in play starts now. (Called
-        before the change is broadcast as well as when it is scheduled.)"""
-        if lg.version != lg.clock_version:
-            lg.clock_version = lg.version
-            lg.changed_at = time.time()
-
-    def deadline(self, lg: LiveGame) -> float | None:
-        """When the seat to move runs out of time (time.time() seconds), or None: no clock."""
-        self._mark(lg)
-        timer = lg.settings.turn_timer
-        if not timer or lg.status != "playing":
-            return None
-        seat = lg.game.player_to_move
-        if seat < 0 or lg.seats[seat].kind != "human":
-            return None
-        return lg.changed_at + timer
-
-    def clock(self, lg: LiveGame) -> dict[str, Any] | None:
-        """The clock of the decision in play, as sent in ``state`` and the summary."""
-        end = self.deadline(lg)
-        if end is None:
-            return None
-        return {"seat": lg.game.player_to_move, "seconds": lg.settings.turn_timer,
-                "remaining": round(max(0.0, end - time.time()), 2)}
-
-    def schedule(self, lg: LiveGame) -> None:
-        """After a change (or a load): restart the game's clock for the decision now in play."""
-        self._mark(lg)
-        old = self.timers.pop(lg.id, None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-        end = self.deadline(lg)
-        if end is None or self.hub.closing:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self.timers[lg.id] = loop.create_task(self._run_out(lg, lg.version, end))
-
-    async def _run_out(self, lg: LiveGame, version: int, end: float) -> None:
-        await asyncio.sleep(max(0.0, end - time.time()))
-        seat = lg.game.player_to_move
-        if lg.version != version or self.deadline(lg) is None:
-            return
-        seed = (lg.config.seed * 1_000_003 + seat * 7919 + len(lg.game.history)) & (2**62 - 1)
-        bot = make_bot(TIMEOUT_BOT, seed)
-        try:
-            action = await asyncio.to_thread(bot.choose, lg.game.copy())
-        except Exception:
-            log.exception("the timeout bot failed in game %s; playing the first legal action", lg.id)
-            action = lg.game.legal_actions()[0]
-        if lg.version != version or self.hub.closing:
-            return  # the player decided meanwhile
-        if self.timers.get(lg.id) is asyncio.current_task():
-            del self.timers[lg.id]
-        try:
-            if lg.version == version:
-                await self.hub.note_timeout(lg, seat)
-                await self.hub.apply_for(lg, seat, action, version)
-        except ProtocolError as exc:
-            log.error("timeout move %s refused in game %s: %s", action, lg.id, exc.message)
-
-
-
 __all__ = ["DEFAULT_WAITING_EXPIRY", "MIN_TURN_TIMER", "TURN_TIMER_CHOICES", "TableSettings",
-           "Tables", "chat_message", "check_turn_timer", "origin_of", "seat_link",
+           "chat_message", "check_turn_timer", "origin_of", "seat_link",
            "timeout_row_seat"]

@@ -20,20 +20,18 @@ import logging
 import time
 import weakref
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import insert, update
 
-from ..analysis.advisor import DEFAULT_BUDGET_S, Advice, AdvisorError, advise
-from ..rules import Game
-from ..rules.state import MOVE
-from .chat import RateLimit
+from ...analysis.advisor import DEFAULT_BUDGET_S, Advice, AdvisorError, advise
+from ...rules import Game
+from ...rules.state import MOVE
+from ..chat import RateLimit
+from ..protocol import ProtocolError, jsonable
+from ..store import Store, settings_table
 from .live import Connection, LiveGame
-from .protocol import ProtocolError, jsonable
-from .store import Store, settings_table
-
-if TYPE_CHECKING:
-    from .hub import Hub
+from .runtime import Runtime
 
 log = logging.getLogger("rednovember.web")
 
@@ -55,11 +53,11 @@ def store_settings(store: Store, game_id: str, listed: bool, settings: dict[str,
 
 
 class Hints:
-    """The hub's advisor desk: checks, the worker threads, the per-connection limits."""
+    """The advisor desk: checks, the worker threads, the per-connection limits."""
 
-    def __init__(self, hub: Hub, budget_s: float = DEFAULT_BUDGET_S,
+    def __init__(self, rt: Runtime, budget_s: float = DEFAULT_BUDGET_S,
                  thinkers: int = THINKERS) -> None:
-        self.hub = hub
+        self.rt = rt
         self.budget_s = budget_s
         self.thinking = asyncio.Semaphore(thinkers)
         self.waiting = 0
@@ -79,7 +77,7 @@ class Hints:
         """The seat, if this connection may ask for its hint now (else a ProtocolError)."""
         if not lg.settings.hints:
             raise ProtocolError("forbidden", "hints are off at this table", "hints_off")
-        seat = self.hub.held_seat(lg, c, seat)
+        seat = lg.held_seat(c, seat)
         if lg.status != "playing" or lg.game.result is not None:
             raise ProtocolError("game_over" if lg.game.result is not None else "not_started",
                                 "a hint is for a game under way")
@@ -101,7 +99,7 @@ class Hints:
         self._limit(c).check()
         self.busy.add(c)
         self.waiting += 1
-        self.hub.spawn(self._answer(lg, c, seat, rid))
+        self.rt.spawn(self._answer(lg, c, seat, rid))
 
     async def _answer(self, lg: LiveGame, c: Connection, seat: int,
                       rid: str | int | None) -> None:
@@ -165,7 +163,7 @@ class Hints:
                 return
             lg.settings = replace(lg.settings, hints_used=(*lg.settings.hints_used, seat))
             try:
-                await self.hub.db(store_settings, self.hub.store, lg.id, lg.settings.listed,
+                await self.rt.db(store_settings, self.rt.store, lg.id, lg.settings.listed,
                                   lg.settings.stored())
             except Exception:  # the hint was given; only the note is lost
                 log.exception("storing the hints used in game %s failed", lg.id)

@@ -31,7 +31,7 @@ try:  # the `postgres` extra; a PostgreSQL URL needs it anyway (SQLAlchemy's psy
 except ImportError:  # pragma: no cover - SQLite only
     psycopg = None  # type: ignore[assignment]
 
-from .store import CHANNEL
+from ..store import CHANNEL
 
 log = logging.getLogger("rednovember.web")
 

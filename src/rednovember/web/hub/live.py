@@ -1,5 +1,5 @@
 """What the server holds of a live game: its seats, the connections (browser tabs) watching it,
-and the engine state they share (web/hub.py changes them)."""
+and the engine state they share (the hub's writer, web/hub/writer.py, changes them)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot
-from ..rules import Config, Game
-from . import security
-from .chat import RateLimit
-from .limits import Window
-from .protocol import ProtocolError
-from .store import SeatRow
-from .tables import TableSettings
+from ...bots import Bot
+from ...rules import Config, Game
+from .. import security
+from ..chat import RateLimit
+from ..limits import Window
+from ..protocol import ProtocolError
+from ..store import SeatRow
+from ..tables import TableSettings
 
 OUTBOX_LIMIT = 256  # unsent messages per connection before it is dropped (close 4008)
 PRESENCE_FRESH = 15.0  # seconds another node's word on who is connected stays true
@@ -103,7 +103,7 @@ class LiveGame:
     clock_version: int = -1  # the version changed_at belongs to
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change at a time
     remote: dict[str, tuple[frozenset[int], float]] = field(default_factory=dict)
-    # ^ other nodes' connected seats, with when they said so (web/cluster.py)
+    # ^ other nodes' connected seats, with when they said so (web/hub/cluster.py)
 
     def check_seat(self, seat: int) -> None:
         """``not_found`` unless this game has a seat ``seat``."""
@@ -133,6 +133,17 @@ class LiveGame:
         """Whether the connection holds the seat with the seat's current (human) token."""
         s = self.seats[seat] if 0 <= seat < len(self.seats) else None
         return s is not None and s.kind == "human" and c.seats.get(seat) == s.token_hash
+
+    def held_seat(self, c: Connection, seat: int) -> int:
+        """The seat, if this connection holds it (its token still valid)."""
+        if self.holds(c, seat):
+            return seat
+        c.seats.pop(seat, None)
+        if not c.seats:
+            raise ProtocolError("unauthorised", "this connection holds no seat token (spectator): "
+                                                "take a seat first", "spectator")
+        raise ProtocolError("forbidden", f"this connection holds no token for seat {seat}",
+                            "no_token_for_seat", seat=seat)
 
     def held_seats(self, c: Connection) -> set[int]:
         """The seats this connection holds with their current tokens."""

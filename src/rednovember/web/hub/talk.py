@@ -1,0 +1,102 @@
+"""Table talk: the chat lines of a live game (messages, pings, undo notes, the server's notes),
+stored and sent to every connection; other processes' lines arrive as notices."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from ..chat import HISTORY, clean, message, ping_target, ping_text
+from ..protocol import ProtocolError
+from ..tables import chat_message, timeout_row_seat
+from .live import Connection, LiveGame
+from .runtime import Runtime
+from .views import push
+
+log = logging.getLogger("rednovember.web")
+
+
+class Talk:
+    """The chat of every live game of this process."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+
+    async def history(self, lg: LiveGame) -> list[dict[str, Any]]:
+        if lg.chat is None:
+            rows = await self.rt.db(self.rt.store.load_chat, lg.id, HISTORY)
+            if lg.chat is None:
+                lg.chat = [chat_message(m) for m in rows]
+        return lg.chat
+
+    async def chat(self, lg: LiveGame, c: Connection, seat: int, text: str) -> None:
+        """A seated player's message to the table (spectators read only), stored and pushed."""
+        seat = lg.held_seat(c, seat)
+        body = clean(text)
+        c.chat_limit.check()
+        await self.post(lg, seat, body, None, None)
+
+    async def ping(self, lg: LiveGame, c: Connection, seat: int, target: tuple[str, int | str],
+                   what: str) -> None:
+        """A seated player marks a room, hatch, time-track space or token for everyone: every
+        connection gets a ``ping`` (the board marker, for live viewers only) and the chat line,
+        which is stored like a message."""
+        seat = lg.held_seat(c, seat)
+        kind, ident = target
+        ping_target(self.rt.data, kind, ident)
+        c.ping_limit.check()
+        detail = {"target": {"kind": kind, "id": ident}, "what": what}
+        await self.post(lg, seat, ping_text(lg.game, kind, ident, what), "ping", detail,
+                        {"type": "ping", "game": lg.id, "seat": seat, "name": lg.seats[seat].name,
+                         "target": detail["target"], "what": what})
+
+    async def post(self, lg: LiveGame, seat: int, text: str, kind: str | None,
+                   detail: dict[str, Any] | None,
+                   before: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Stores a seat's chat line and sends it to every connection (after ``before``)."""
+        return await self._add_line(lg, seat, lg.seats[seat].name, text, kind, detail, before)
+
+    async def note_timeout(self, lg: LiveGame, seat: int) -> None:
+        """Tells the table (a chat note, stored) that the server decides for a seat out of time."""
+        await self._add_line(lg, timeout_row_seat(seat), None,
+                             f"Time ran out: the server decides for seat {seat}.", None, None)
+
+    async def _add_line(self, lg: LiveGame, row_seat: int, name: str | None, text: str,
+                        kind: str | None, detail: dict[str, Any] | None,
+                        before: dict[str, Any] | None = None) -> dict[str, Any]:
+        await self.history(lg)
+        now = time.time()
+        line = [row_seat, name, text, now, kind, detail]
+        notice = {"line": line, "live": before} if self.rt.nodes.shared else None
+        try:
+            idx = await self.rt.db(self.rt.store.add_chat, lg.id, row_seat, name, text, now, kind,
+                                   detail, notice)
+        except Exception:
+            log.exception("storing a chat line of game %s failed", lg.id)
+            raise ProtocolError("internal", "the message could not be stored") from None
+        return self._line(lg, idx, line, before)
+
+    def heard_line(self, lg: LiveGame, notice: dict[str, Any]) -> None:
+        """Another process stored a chat line of this game."""
+        line, live = notice.get("line"), notice.get("live")
+        if isinstance(line, list) and len(line) == 6:
+            self._line(lg, notice["chat"], line, live if isinstance(live, dict) else None)
+
+    def _line(self, lg: LiveGame, idx: int, line: list[Any],
+              before: dict[str, Any] | None) -> dict[str, Any]:
+        """Keeps a stored chat line in the game's history and sends it to every connection."""
+        row_seat, name, text, at, kind, detail = line
+        msg = chat_message(message(idx, row_seat, name, text, at, kind, detail))
+        if lg.chat is not None:
+            lg.chat.append(msg)
+            if len(lg.chat) > 1 and lg.chat[-2]["idx"] > idx:  # two lines crossed on the way
+                lg.chat.sort(key=lambda m: int(m["idx"]))
+            del lg.chat[:-HISTORY]
+        sent = [{**before, "idx": idx, "at": at}] if before else []
+        sent.append({"type": "chat", "game": lg.id, "message": msg})
+        push(lg, sent)
+        return msg
+
+
+__all__ = ["Talk"]
