@@ -3,7 +3,8 @@
 - ``live_server`` (session scope): a real ``rednovember serve`` subprocess (uvicorn) on a free
   loopback port with a temporary SQLite file, ``--bot-delay 0 --takeover-grace 0``; yields the
   base URL, e.g. ``"http://127.0.0.1:41234"``.
-- ``server_factory``: ``start(db_path=None, bot_delay=0.0, takeover_grace=0.0) -> Server`` for
+- ``server_factory``: ``start(db_path=None, bot_delay=0.0, takeover_grace=0.0, extra=(),
+  limits=False) -> Server`` for
   tests that need their own server (restarts, other options). ``Server`` has ``url``,
   ``db_path``, ``kill()`` (SIGKILL), ``stop()`` (SIGTERM), ``start()``; every server it started
   is stopped at the end of the test.
@@ -43,9 +44,10 @@ def server_factory(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     started: list[Server] = []
 
     def start(db_path: Path | None = None, bot_delay: float = 0.0,
-              takeover_grace: float = 0.0) -> Server:
+              takeover_grace: float = 0.0, extra: tuple[str, ...] = (),
+              limits: bool = False) -> Server:
         server = Server(db_path or tmp_path / f"games{len(started)}.db", bot_delay,
-                        takeover_grace).start()
+                        takeover_grace, extra=extra, limits=limits).start()
         started.append(server)
         return server
 

@@ -1,10 +1,13 @@
 """``GET /api/games/{id}/winchance``: a finished game's win-chance curve and turning points,
-computed in a worker process (202 until ready, then kept in memory); 409 for a game still waiting
-or playing, 404 for an unknown game, 422 for a bad rollout count; other requests are answered
-while a curve is computed."""
+computed once in a worker process with the server's fixed rollouts (202 until ready, then stored
+and kept in memory); 409 for a game still waiting or playing, 404 for an unknown game; other
+requests are answered while a curve is computed; a client starts a limited number per hour; a
+worker that dies is replaced."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -49,7 +52,7 @@ def _until_done(api: httpx.Client, path: str) -> dict[str, Any]:
 def test_a_finished_games_curve_is_the_analysis_of_its_save(
         api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
     gid = _bot_game(api, ws_client, 3, seed=8)
-    path = f"/api/games/{gid}/winchance?rollouts=3"
+    path = f"/api/games/{gid}/winchance?rollouts=200"  # ignored: the server's budget is fixed
     first = api.get(path)
     assert first.status_code in (200, 202)
     body = _until_done(api, path)
@@ -63,9 +66,11 @@ def test_a_finished_games_curve_is_the_analysis_of_its_save(
 
 
 def test_other_requests_are_answered_while_a_curve_is_computed(
-        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
-    gid = _bot_game(api, ws_client, 3, seed=12)
-    path = f"/api/games/{gid}/winchance?rollouts=150"  # a long computation (minutes of CPU)
+        server_factory: Callable[..., Server]) -> None:
+    server = server_factory(extra=("--winchance-rollouts", "150"))  # minutes of CPU
+    api = httpx.Client(base_url=server.url, timeout=10)
+    gid = _bot_game(api, lambda g: WsClient(server.url, g), 3, seed=12)
+    path = f"/api/games/{gid}/winchance"
     assert api.get(path).status_code == 202
     other, _ = new_game(api, 3, seed=1)
     assert api.get(f"/api/games/{other}").status_code == 200
@@ -84,13 +89,9 @@ def test_a_game_not_over_has_no_curve(api: httpx.Client) -> None:
     assert r.status_code == 409 and r.json()["error"]["detail"] == "playing"
 
 
-def test_unknown_games_and_bad_rollout_counts_are_refused(api: httpx.Client) -> None:
+def test_unknown_games_are_refused(api: httpx.Client) -> None:
     r = api.get("/api/games/no-such-game/winchance")
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
-    waiting, _ = new_game(api, 3, seed=1)
-    for bad in ("0", "201", "many"):
-        r = api.get(f"/api/games/{waiting}/winchance?rollouts={bad}")
-        assert r.status_code == 422, bad
 
 
 def _children(pid: int) -> set[int]:
@@ -120,7 +121,7 @@ def test_the_worker_ends_with_a_server_killed_mid_computation(
                 api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
                          headers={"X-Creator-Token": creator}).raise_for_status()
             watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", DEADLINE)
-        assert api.get(f"/api/games/{gid}/winchance?rollouts=200").status_code == 202
+        assert api.get(f"/api/games/{gid}/winchance").status_code == 202
     workers: set[int] = set()
     end = time.monotonic() + WAIT
     while not workers:  # the worker process is started (spawned) by the first request
@@ -132,3 +133,60 @@ def test_the_worker_ends_with_a_server_killed_mid_computation(
     while any(_running(w) for w in workers):
         assert time.monotonic() < end, "the worker outlived its server"
         time.sleep(0.05)
+
+
+def test_a_curve_is_computed_once_and_kept_across_a_restart(
+        server_factory: Callable[..., Server], tmp_path: Path) -> None:
+    db = tmp_path / "kept.db"
+    server = server_factory(db)
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid = _bot_game(api, lambda g: WsClient(server.url, g), 3, seed=8)
+        body = _until_done(api, f"/api/games/{gid}/winchance")
+    server.stop()
+    again = server_factory(db, extra=("--winchance-rollouts", "200"))  # would take minutes
+    with httpx.Client(base_url=again.url, timeout=10) as api:
+        r = api.get(f"/api/games/{gid}/winchance")
+        assert r.status_code == 200 and r.json() == body  # from the database at once
+
+
+def test_a_client_starts_a_limited_number_of_curves_per_hour(
+        server_factory: Callable[..., Server]) -> None:
+    server = server_factory(limits=True, extra=("--limit-winchances-per-hour", "1"))
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        first = _bot_game(api, lambda g: WsClient(server.url, g), 3, seed=8)
+        second = _bot_game(api, lambda g: WsClient(server.url, g), 3, seed=9)
+        assert api.get(f"/api/games/{first}/winchance").status_code in (200, 202)
+        refused = api.get(f"/api/games/{second}/winchance")
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+        assert int(refused.headers["Retry-After"]) >= 1
+        _until_done(api, f"/api/games/{first}/winchance")  # asking again costs nothing
+        other = {"X-Forwarded-For": "198.51.100.9"}  # another client may start one
+        assert api.get(f"/api/games/{second}/winchance", headers=other).status_code == 202
+
+
+def test_a_dead_worker_is_replaced_at_the_next_request(
+        server_factory: Callable[..., Server]) -> None:
+    server = server_factory(extra=("--winchance-rollouts", "150"))  # minutes: it is killed first
+    assert server.proc is not None
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid = _bot_game(api, lambda g: WsClient(server.url, g), 3, seed=12)
+        path = f"/api/games/{gid}/winchance"
+        assert api.get(path).status_code == 202
+        workers: set[int] = set()
+        end = time.monotonic() + WAIT
+        while not workers:
+            workers = _children(server.proc.pid)
+            assert time.monotonic() < end
+            time.sleep(0.05)
+        for w in workers:
+            os.kill(w, signal.SIGKILL)
+        end = time.monotonic() + WAIT
+        while True:  # the lost computation is forgotten; the next request starts a new worker
+            r = api.get(path)
+            assert r.status_code == 202, r.text
+            fresh = _children(server.proc.pid) - workers
+            if fresh:
+                break
+            assert time.monotonic() < end, "no new worker was started"
+            time.sleep(0.1)
+        assert api.get(f"/api/games/{gid}").status_code == 200

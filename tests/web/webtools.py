@@ -64,7 +64,8 @@ class Server:
                    "--port", str(self.port),
                    *(["--db", self.db_url] if self.db_flag else []),
                    "--bot-delay", str(self.bot_delay),
-                   "--takeover-grace", str(self.takeover_grace), *self.extra]
+                   "--takeover-grace", str(self.takeover_grace),
+                   "--winchance-rollouts", "3", *self.extra]  # the curves: seconds, not minutes
             with open(self.log_path, "ab") as logf:
                 self.proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, env=env,
                                              cwd=str(ROOT))
@@ -104,11 +105,13 @@ class WsClient:
     """A WebSocket client of one game that records every message it receives."""
 
     def __init__(self, base_url: str, game_id: str, tokens: Iterable[str] = (),
-                 creator: str | None = None, hello: bool = True) -> None:
+                 creator: str | None = None, hello: bool = True,
+                 headers: dict[str, str] | None = None) -> None:
         ws_url = base_url.replace("http://", "ws://", 1) + f"/ws/games/{game_id}"
         # (__enter__: websockets 17 wants connect() used as a context manager)
         self.ws: ClientConnection = connect(ws_url, open_timeout=10, max_size=None, max_queue=None,
-                                            close_timeout=2).__enter__()
+                                            close_timeout=2, additional_headers=headers
+                                            ).__enter__()
         self.received: list[dict[str, Any]] = []
         self.tokens = list(tokens)
         self.logs: dict[Any, list[Any]] = {}  # the log of each seat, as the protocol builds it

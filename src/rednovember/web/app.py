@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import re
+import time
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -39,7 +40,7 @@ from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
 from .hub.cluster import nodes_for
 from .learn_api import add_routes as add_learn_routes
-from .limits import ClientLimits, Limits, message_window
+from .limits import Limits, client_key, message_window
 from .protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -64,7 +65,7 @@ from .tables import (
     origin_of,
     seat_link,
 )
-from .winchance import MAX_WEB_ROLLOUTS, WEB_ROLLOUTS, WinChanceService
+from .winchance import WEB_ROLLOUTS, WinChanceService
 
 log = logging.getLogger("rednovember.web")
 
@@ -190,21 +191,22 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                bot_delay: float = 0.6, takeover_grace: float = 30.0,
                static_dir: Path | None = None, limits: Limits | None = None,
                waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
-               min_turn_timer: float = MIN_TURN_TIMER, root_path: str = "") -> FastAPI:
+               min_turn_timer: float = MIN_TURN_TIMER, root_path: str = "",
+               winchance_rollouts: int = WEB_ROLLOUTS) -> FastAPI:
     """The ASGI application. The database is opened (and migrated) on startup. ``limits``:
     per-client limits (web/limits.py); None, none (``rednovember serve`` sets them).
     ``root_path``: the sub-path it is served under (web/rootpath.py), "" for none."""
     static = static_dir or STATIC_DIR
     game_data = data or load_data()
-    limit = ClientLimits(limits or Limits.none())
-    winchances = WinChanceService()
+    limit = limits or Limits.none()
+    winchances = WinChanceService(winchance_rollouts)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         log.info("database schema at revision %s", store.schema)
         hub = Hub(store, game_data, bot_delay, takeover_grace, waiting_expiry, min_turn_timer,
-                  nodes_for(store.shared, db_url, store.node))
+                  nodes_for(store.shared, db_url, store.node), limit)
         app.state.hub = hub
         await hub.start()
         try:
@@ -227,7 +229,9 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
 
     @app.exception_handler(ProtocolError)
     async def _protocol_error(_: Request, exc: ProtocolError) -> JSONResponse:
-        return JSONResponse({"error": exc.to_dict()}, status_code=exc.status)
+        wait = exc.params.get("seconds")
+        headers = {"Retry-After": str(wait)} if exc.status in (429, 503) and wait else None
+        return JSONResponse({"error": exc.to_dict()}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -251,8 +255,9 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return str(request.scope.get("root_path", "")).rstrip("/")
 
     def client_of(request: Request | WebSocket) -> str:
-        """The client's address (uvicorn puts a trusted proxy's X-Forwarded-For there)."""
-        return request.client.host if request.client else "unknown"
+        """The client (web/limits.client_key) of the address uvicorn gives (a trusted proxy's
+        X-Forwarded-For there, from --forwarded-allow-ips only)."""
+        return client_key(request.client.host if request.client else "unknown")
 
     def bearer(authorization: str | None, x_seat_token: str | None) -> str | None:
         if x_seat_token:
@@ -345,13 +350,12 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         who = client_of(request)
-        limit.new_game(who, lambda gid: gid in hub.games and hub.games[gid].status == "waiting")
+        await hub.db(hub.rates.new_game, who, time.time())
         settings = TableSettings(body.listed,
                                  check_turn_timer(body.turn_timer, hub.min_turn_timer),
                                  body.hints)
-        lg, token = await hub.create_game(body.players, body.gnomes_per_player, body.variants, body.seed,
-                                    settings=settings)
-        limit.created(who, lg.id)
+        lg, token = await hub.create_game(body.players, body.gnomes_per_player, body.variants,
+                                          body.seed, settings=settings, client=who)
         return {"game": hub.summary(lg), "creator_token": token}
 
     @app.get("/api/games")
@@ -379,7 +383,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         name = " ".join(body.name.split())
         if not name or not name.isprintable():
             raise ProtocolError("bad_message", "name: give a printable name")
-        limit.seats.check(client_of(request))
+        await hub.db(hub.rates.seats.check, client_of(request), time.time())
         seat, token = await hub.take_seat(lg, body.seat, body.colour, name)
         return {"seat": seat, "token": token, "game": hub.summary(lg)}
 
@@ -471,12 +475,16 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return await asyncio.to_thread(stories.story, lg)  # a replay: not on the loop
 
     @app.get("/api/games/{game_id}/winchance")
-    async def winchance(game_id: str, request: Request, response: Response,
-                        rollouts: Annotated[int, Query(ge=1, le=MAX_WEB_ROLLOUTS)] = WEB_ROLLOUTS
-                        ) -> dict[str, Any]:
+    async def winchance(game_id: str, request: Request, response: Response) -> dict[str, Any]:
         """A finished game's win-chance curve and turning points (web/winchance.py): 202
-        ``computing`` until it is ready (ask again), 409 ``not_over`` before the end."""
-        found = winchances.get(await hub_of(request).get(game_id), rollouts)
+        ``computing`` until it is ready (ask again), 409 ``not_over`` before the end; starting a
+        computation counts against the client's ``winchances_per_hour``."""
+        hub = hub_of(request)
+
+        async def admit() -> None:
+            await hub.db(hub.rates.winchances.check, client_of(request), time.time())
+
+        found = await winchances.get(await hub.get(game_id), hub.db, hub.store.engine, admit)
         if found is None:
             response.status_code = 202
             return {"game": game_id, "status": "computing"}
@@ -518,13 +526,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             await _send_close(ws, {"type": "error", "code": "not_found",
                                    "message": "no such game"}, 4404)
             return
-        try:
-            limit.connection(len(lg.conns))
-        except ProtocolError as exc:
-            await _send_close(ws, {"type": "error", **exc.to_dict()}, 4429)
-            return
-        conn = Connection(ws.send_text)
-        conn.limit = message_window(limit.limits)
+        conn = Connection(ws.send_text, client_of(ws))
+        conn.limit = message_window(limit)
         writer = asyncio.create_task(conn.writer())
         try:
             await _serve_socket(hub, lg, ws, conn, writer)
@@ -569,8 +572,9 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def replay_page(request: Request, game_id: str) -> Response:
         return index(request)
 
-    def learn_limit(request: Request) -> None:
-        limit.learn.check(client_of(request))
+    async def learn_limit(request: Request) -> None:
+        hub = hub_of(request)
+        await hub.db(hub.rates.learn.check, client_of(request), time.time())
 
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
 
@@ -689,6 +693,9 @@ async def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) ->
         conn.push_obj({"type": "ack", "id": rid, "ref": msg.type, "version": lg.version})
     except ProtocolError as exc:
         conn.push_obj({"type": "error", **exc.to_dict(), "id": rid, "ref": ref})
+        if ref == "hello" and exc.code == "rate_limited" and not conn.hello:
+            conn.close_code = 4429  # one spectator too many: the socket closes (4429)
+            conn.outbox.put_nowait(None)
     except Exception:
         log.exception("message handling failed in game %s", lg.id)
         conn.push_obj({"type": "error", "code": "internal",

@@ -9,7 +9,7 @@ stored, a restart loses nothing, and "try again" is simply an empty list.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
@@ -97,7 +97,7 @@ def solution_info(lesson_id: str, lang: str) -> dict[str, Any]:
 
 
 def add_routes(app: FastAPI, page: Callable[[Request], Response],
-               limit: Callable[[Request], None] = lambda request: None) -> None:
+               limit: Callable[[Request], Awaitable[None]] | None = None) -> None:
     """The learn endpoints and pages (``page``: the front-end's index page; ``limit`` raises
     ``rate_limited`` when the client has sent too many plays: each one replays the lesson)."""
 
@@ -110,7 +110,8 @@ def add_routes(app: FastAPI, page: Callable[[Request], Response],
     @app.post("/api/learn/{lesson_id}")
     async def learn_play(request: Request, lesson_id: str, body: LearnBody) -> dict[str, Any]:
         """Rebuild the lesson from its ``plays``, make ``action`` if given and check it."""
-        limit(request)
+        if limit is not None:
+            await limit(request)
         s = session_for(lesson_id, body.plays)
         check = None
         if body.action is not None:
@@ -124,7 +125,8 @@ def add_routes(app: FastAPI, page: Callable[[Request], Response],
     async def learn_solution(request: Request, lesson_id: str,
                              lang: Annotated[str, Query(max_length=8)] = "en") -> dict[str, Any]:
         """A puzzle's (or lesson's) solution as the search bot plays it, in sentences."""
-        limit(request)
+        if limit is not None:
+            await limit(request)
         if lesson_id not in ALL:
             raise ProtocolError("not_found", f"no lesson {lesson_id!r}")
         try:

@@ -1,17 +1,24 @@
-"""Limits per client (its IP address, or the proxy's X-Forwarded-For when the proxy is trusted):
-how many games it may create and seats it may take per minute, how many of its games may wait for
-players at once, how many messages one connection may send, and how many connections one game
-takes. Every refusal is ``rate_limited`` (HTTP 429) with the seconds to wait. 0 means no limit.
+"""Limits per client: how many games it may create and seats it may take per minute, how many of
+its games may wait for players at once (and how many may wait on the whole server), how many win-
+chance curves it may have computed per hour, how many messages one connection may send, and how
+many spectators' connections a game and a client take (a seat's holder always gets in). Every
+refusal is ``rate_limited`` (HTTP 429, with ``Retry-After`` where waiting helps). 0: no limit.
 
-Counts live in this process's memory: a restart forgets them, which is harmless, and their memory
-is bounded (the least recently seen clients are dropped first)."""
+A client is its address as uvicorn gives it (a proxy's X-Forwarded-For only when the proxy is in
+``--forwarded-allow-ips``), an IPv6 address by its /64 network: one household or server gets a
+whole /64, so rotating addresses inside it is still one client (:func:`client_key`).
+
+The per-minute and per-hour counts and the waiting tables are kept in the database
+(web/rates.py), so they hold however many processes share it; a connection's messages and the
+spectators are counted by the process that holds the connections (in memory, bounded: the least
+recently seen clients are dropped first)."""
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .protocol import ProtocolError
@@ -27,11 +34,28 @@ class Limits:
     seats_per_minute: int
     waiting_games_per_client: int
     messages_per_10s: int
-    connections_per_game: int
+    connections_per_game: int  # spectators' connections one game takes (seat holders always)
+    spectators_per_client: int = 0  # spectators' connections of one client, per game
+    max_waiting_games: int = 0  # games waiting for players on the whole server
+    winchances_per_hour: int = 0  # win-chance curves one client may have computed per hour
 
     @classmethod
     def none(cls) -> Limits:
         return cls(0, 0, 0, 0, 0)
+
+
+def client_key(host: str) -> str:
+    """The client an address belongs to: an IPv4 address itself, an IPv6 address its /64
+    network (an IPv4-mapped one its IPv4 address), anything else as given."""
+    try:
+        addr = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return host[:64]
+    if isinstance(addr, ipaddress.IPv6Address):
+        if addr.ipv4_mapped is not None:
+            return str(addr.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{addr}/64", strict=False))
+    return str(addr)
 
 
 @dataclass
@@ -67,37 +91,25 @@ class Window:
                                 "rate", limit=self.limit, seconds=wait)
 
 
-class ClientLimits:
-    """The limits of one server process."""
+class Spectators:
+    """The spectators' connections of this process: per game, and per client and game."""
 
     def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self.games = Window(limits.games_per_minute, 60.0, "new games")
-        self.seats = Window(limits.seats_per_minute, 60.0, "seats taken")
-        # a lesson's play or solution (/api/learn): as many as one connection's messages
-        self.learn = Window(limits.messages_per_10s, 10.0, "lesson requests")
-        self.waiting: dict[str, set[str]] = {}  # client -> its games still waiting
+        self.per_game = limits.connections_per_game
+        self.per_client = limits.spectators_per_client
 
-    def new_game(self, client: str, waiting: Callable[[str], bool]) -> None:
-        """Before ``client`` creates a game; ``waiting(id)``: that game still waits for players."""
-        cap = self.limits.waiting_games_per_client
-        mine = {gid for gid in self.waiting.get(client, ()) if waiting(gid)}
-        self.waiting[client] = mine
-        if cap > 0 and len(mine) >= cap:
-            raise ProtocolError("rate_limited", f"you have {len(mine)} games waiting for players "
-                                                f"(at most {cap}): start or finish one first",
-                                "waiting_games", limit=cap)
-        self.games.check(client)
-
-    def created(self, client: str, game_id: str) -> None:
-        if self.limits.waiting_games_per_client > 0:
-            self.waiting.setdefault(client, set()).add(game_id)
-
-    def connection(self, count: int) -> None:
-        cap = self.limits.connections_per_game
-        if cap > 0 and count >= cap:
-            raise ProtocolError("rate_limited", f"this game has {count} connections (at most "
-                                                f"{cap})", "connections", limit=cap)
+    def check(self, watching: list[str], client: str) -> None:
+        """Before one more spectator of ``client`` joins a game that ``watching`` (their
+        clients) already watch."""
+        if self.per_game > 0 and len(watching) >= self.per_game:
+            raise ProtocolError("rate_limited", f"this game has {len(watching)} spectators (at "
+                                                f"most {self.per_game})", "connections",
+                                limit=self.per_game)
+        mine = sum(1 for c in watching if c == client)
+        if self.per_client > 0 and mine >= self.per_client:
+            raise ProtocolError("rate_limited", f"you watch this game {mine} times already (at "
+                                                f"most {self.per_client})", "spectators",
+                                limit=self.per_client)
 
 
 def message_window(limits: Limits) -> Window:
@@ -105,4 +117,4 @@ def message_window(limits: Limits) -> Window:
     return Window(limits.messages_per_10s, 10.0, "messages")
 
 
-__all__ = ["ClientLimits", "Limits", "Window", "message_window"]
+__all__ = ["Limits", "Spectators", "Window", "client_key", "message_window"]

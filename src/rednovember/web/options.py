@@ -67,6 +67,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    metavar="SECONDS",
                    help="the shortest turn timer a table may ask for (default 30; lower values "
                         "are for tests; $REDNOVEMBER_TURN_TIMER_MIN)")
+    p.add_argument("--winchance-rollouts", type=int,
+                   default=int(_env("WINCHANCE_ROLLOUTS", "48")), metavar="N",
+                   help="rollouts per point of a finished game's win-chance curve, computed once "
+                        "per game (1..200, default 48: a few seconds of one core; "
+                        "$REDNOVEMBER_WINCHANCE_ROLLOUTS)")
     add_limit_arguments(p)
 
 
@@ -76,7 +81,11 @@ LIMITS = (
     ("seats_per_minute", 30, "seats one client may take per minute"),
     ("waiting_games_per_client", 20, "games of one client that may wait for players at once"),
     ("messages_per_10s", 60, "WebSocket messages one connection may send per 10 seconds"),
-    ("connections_per_game", 64, "connections one game accepts"),
+    ("connections_per_game", 64, "spectators' connections one game accepts on one process (a "
+                                 "seat's holder always gets in)"),
+    ("spectators_per_client", 8, "connections one client may watch one game with, on one process"),
+    ("max_waiting_games", 1000, "games waiting for players on the whole server"),
+    ("winchances_per_hour", 12, "win-chance curves one client may have computed per hour"),
 )
 
 

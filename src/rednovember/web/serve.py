@@ -19,6 +19,7 @@ from .limits import Limits
 from .options import LIMITS, database_url
 from .protocol import MAX_FRAME_BYTES
 from .single import DatabaseInUse, claim
+from .winchance import MAX_WEB_ROLLOUTS
 
 log = logging.getLogger("rednovember.web")
 
@@ -73,7 +74,8 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
     app = create_app(url, data=data, bot_delay=max(0.0, args.bot_delay),
                      takeover_grace=max(0.0, args.takeover_grace), limits=limits_of(args),
                      waiting_expiry=max(1.0, args.waiting_expiry),
-                     min_turn_timer=max(1.0, args.turn_timer_min), root_path=args.root_path)
+                     min_turn_timer=max(1.0, args.turn_timer_min), root_path=args.root_path,
+                     winchance_rollouts=min(MAX_WEB_ROLLOUTS, max(1, args.winchance_rollouts)))
     # The database threads wait for the GIL after each round trip to the database: a shorter
     # switch interval (default 5 ms) gives it back to them sooner while the loop is busy.
     sys.setswitchinterval(SWITCH_INTERVAL)

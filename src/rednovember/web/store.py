@@ -24,6 +24,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -58,6 +59,7 @@ games_table = Table(
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
     Column("rematch", String(32), nullable=True),  # the id of its rematch, once one is started
+    Column("client", String(64), nullable=True),  # who created it (web/limits.client_key; 0005)
 )
 
 seats_table = Table(
@@ -105,6 +107,26 @@ settings_table = Table(
     Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
     Column("listed", Boolean, nullable=False, default=False),  # shown in the lobby while waiting
     Column("settings", Text, nullable=False),  # {"turn_timer": seconds | null} as JSON
+)
+
+
+Index("ix_rn_games_status_client", games_table.c.status, games_table.c.client)
+
+# Per-client counts of the limits (migration 0005, web/rates.py): a count per key and time bucket.
+rates_table = Table(
+    "rn_rates", metadata,
+    Column("key", String(96), primary_key=True),  # what:client
+    Column("bucket", Integer, primary_key=True),  # the window's number: time // seconds
+    Column("count", Integer, nullable=False),
+    Column("expires", Float, nullable=False),  # when no window needs the row any more
+)
+
+# A finished game's win-chance curve (migration 0005, web/winchance.py), computed once.
+winchance_table = Table(
+    "rn_winchance", metadata,
+    Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
+    Column("actions", Integer, nullable=False),  # the game's length it was computed for
+    Column("curve", Text, nullable=False),  # JSON
 )
 
 
@@ -212,15 +234,17 @@ class Store:
     # --- writes ---------------------------------------------------------------------------------
     def create_game(self, game_id: str, config: dict[str, Any], creator_hash: str,
                     seats: int, listed: bool = False,
-                    settings: dict[str, Any] | None = None, rematch_of: str | None = None) -> None:
-        """Stores a new game; with ``rematch_of``, as that game's one rematch (else
-        :class:`RematchTaken`, and nothing is stored)."""
+                    settings: dict[str, Any] | None = None, rematch_of: str | None = None,
+                    client: str | None = None) -> None:
+        """Stores a new game (``client``: who asked for it, web/rates.py); with ``rematch_of``,
+        as that game's one rematch (else :class:`RematchTaken`, and nothing is stored)."""
         now = time.time()
         try:
             with self.engine.begin() as c:
                 c.execute(insert(games_table).values(
                     id=game_id, config=json.dumps(config), status="waiting", version=0,
-                    creator_hash=creator_hash, result=None, created=now, updated=now))
+                    creator_hash=creator_hash, result=None, created=now, updated=now,
+                    client=client))
                 c.execute(insert(settings_table).values(game_id=game_id, listed=listed,
                                                         settings=json.dumps(settings or {})))
                 c.execute(insert(seats_table), [

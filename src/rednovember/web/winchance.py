@@ -1,35 +1,48 @@
 """The win-chance curve of a finished game for the replay viewer (``GET /api/games/{id}/
-winchance``): :func:`rednovember.analysis.turning.analyse` from a spectator's view, computed in a
-worker process (never on the server's event loop, and never holding its GIL) and kept in memory,
-as a finished game never changes.
+winchance``): :func:`rednovember.analysis.turning.analyse` from a spectator's view, computed once
+per finished game with the server's fixed number of rollouts (``--winchance-rollouts``), in a
+worker process (never on the server's event loop, and never holding its GIL), then stored in the
+database (any process answers from it) and kept in memory, as a finished game never changes.
 
 A game still running is refused (409 ``not_over``): its curve would need the hidden cards of no
 seat, but its future is still being played. The first request starts the computation and answers
-202 ``{"status": "computing"}``; the client asks again until the answer (200) is there. One worker
-process computes one game at a time; at most :data:`MAX_PENDING` games wait (then 503 ``busy``).
+202 ``{"status": "computing"}``; the client asks again until the answer (200) is there. Starting
+one counts against the client's ``winchances_per_hour`` (web/rates.py); asking again is free. One
+worker process computes one game at a time; at most :data:`MAX_PENDING` games wait (then 503
+``busy``). A worker that dies (killed, out of memory) is replaced at the next request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing
 import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from ..analysis.turning import analyse
 from ..rules import Game
 from .hub import LiveGame
 from .protocol import ProtocolError, jsonable
+from .store import winchance_table
 
 WEB_ROLLOUTS = 48  # rollouts per point by default: a few seconds of one core per game
-MAX_WEB_ROLLOUTS = 200
+MAX_WEB_ROLLOUTS = 200  # the most --winchance-rollouts may ask
 CACHE_GAMES = 128
 MAX_PENDING = 8
 SEED = 0
+T = TypeVar("T")
+Db = Callable[..., Awaitable[Any]]  # the hub's database threads (web/hub/runtime.Runtime.db)
 
 
 PARENT_CHECK_S = 0.5  # how often the worker looks whether the server still runs
@@ -53,15 +66,36 @@ def compute(game: Game, rollouts: int) -> dict[str, Any]:
     return jsonable(result.to_dict())  # type: ignore[no-any-return]
 
 
-class WinChanceService:
-    """Curves per (game, number of actions, rollouts), computed off the event loop."""
+def load_curve(engine: Engine, game_id: str, actions: int) -> dict[str, Any] | None:
+    """The stored curve of a game of ``actions`` actions, if any."""
+    with engine.connect() as c:
+        text = c.execute(select(winchance_table.c.curve).where(
+            winchance_table.c.game_id == game_id,
+            winchance_table.c.actions == actions)).scalar()
+    return None if text is None else dict(json.loads(text))
 
-    def __init__(self, executor: Executor | None = None, limit: int = CACHE_GAMES) -> None:
+
+def store_curve(engine: Engine, game_id: str, actions: int, curve: dict[str, Any]) -> None:
+    """Keeps a computed curve (another process may have stored it first: then that one)."""
+    try:
+        with engine.begin() as c:
+            c.execute(winchance_table.insert().values(game_id=game_id, actions=actions,
+                                                      curve=json.dumps(curve)))
+    except IntegrityError:
+        pass
+
+
+class WinChanceService:
+    """Curves per (game, number of actions), computed off the event loop, stored once."""
+
+    def __init__(self, rollouts: int = WEB_ROLLOUTS, executor: Executor | None = None,
+                 limit: int = CACHE_GAMES) -> None:
+        self.rollouts = rollouts
         self._executor = executor
         self.limit = limit
-        self.done: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
-        self.pending: dict[tuple[str, int, int], asyncio.Future[dict[str, Any]]] = {}
-        self.failed: set[tuple[str, int, int]] = set()
+        self.done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self.pending: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
+        self.failed: set[tuple[str, int]] = set()
         self.computed = 0
 
     def executor(self) -> Executor:
@@ -80,16 +114,21 @@ class WinChanceService:
                 proc.terminate()
             self._executor = None
 
-    def get(self, lg: LiveGame, rollouts: int = WEB_ROLLOUTS) -> dict[str, Any] | None:
+    async def get(self, lg: LiveGame, db: Db, engine: Engine,
+                  admit: Callable[[], Awaitable[None]]) -> dict[str, Any] | None:
         """The curve of ``lg``, or None while it is being computed (the computation is started
-        by the first call). ``not_over`` (409) while the game runs."""
+        by the first call, once ``admit`` lets the client start one). ``not_over`` (409) while
+        the game runs."""
         if lg.status != "over" or lg.game.result is None:
             raise ProtocolError("not_over", "the win chance of a game is shown once it is over",
                                 lg.status)
-        if not 1 <= rollouts <= MAX_WEB_ROLLOUTS:
-            raise ProtocolError("bad_message", f"rollouts must be 1..{MAX_WEB_ROLLOUTS}")
-        key = (lg.id, len(lg.game.history), rollouts)
+        key = (lg.id, len(lg.game.history))
         hit = self.done.get(key)
+        if hit is None and key not in self.pending:
+            stored = await db(load_curve, engine, *key)
+            if stored is not None:
+                self._keep(key, {"game": lg.id, "status": "done", **stored})
+                hit = self.done[key]
         if hit is not None:
             self.done.move_to_end(key)
             return hit
@@ -98,23 +137,42 @@ class WinChanceService:
         if key not in self.pending:
             if len(self.pending) >= MAX_PENDING:
                 raise ProtocolError("busy", "the server is computing other games' win chances; "
-                                            "try again in a minute")
-            loop = asyncio.get_running_loop()
-            fut = loop.run_in_executor(self.executor(), compute, lg.game.copy(), rollouts)
-            self.pending[key] = fut
-            fut.add_done_callback(lambda f: self._finish(key, lg.id, f))
+                                            "try again in a minute", seconds=60)
+            await admit()
+            if key not in self.pending:  # (asked twice at once: one computation)
+                self._start(key, lg.game.copy(), db, engine)
         return None
 
-    def _finish(self, key: tuple[str, int, int], game_id: str,
-                fut: asyncio.Future[dict[str, Any]]) -> None:
+    def _start(self, key: tuple[str, int], game: Game, db: Db, engine: Engine) -> None:
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(self.executor(), compute, game, self.rollouts)
+        self.pending[key] = fut
+        fut.add_done_callback(lambda f: self._finish(key, f, db, engine))
+
+    def _finish(self, key: tuple[str, int], fut: asyncio.Future[dict[str, Any]], db: Db,
+                engine: Engine) -> None:
         self.pending.pop(key, None)
-        if fut.cancelled() or fut.exception() is not None:
+        if fut.cancelled():
+            return
+        exc = fut.exception()
+        if isinstance(exc, BrokenProcessPool):  # the worker died: a new one at the next request
+            if self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+            return
+        if exc is not None:
             self.failed.add(key)
             return
-        self.done[key] = {"game": game_id, "status": "done", **fut.result()}
+        curve = fut.result()
+        self._keep(key, {"game": key[0], "status": "done", **curve})
         self.computed += 1
+        asyncio.ensure_future(db(store_curve, engine, *key, curve))
+
+    def _keep(self, key: tuple[str, int], answer: dict[str, Any]) -> None:
+        self.done[key] = answer
         while len(self.done) > self.limit:
             self.done.popitem(last=False)
 
 
-__all__ = ["MAX_WEB_ROLLOUTS", "WEB_ROLLOUTS", "WinChanceService", "compute", "watch_parent"]
+__all__ = ["MAX_WEB_ROLLOUTS", "WEB_ROLLOUTS", "WinChanceService", "compute", "load_curve",
+           "store_curve", "watch_parent"]

@@ -9,6 +9,7 @@ import contextlib
 import logging
 import time
 
+from ..rates import forget_old
 from ..tables import DEFAULT_WAITING_EXPIRY
 from .live import LiveGame
 from .runtime import Runtime
@@ -41,6 +42,7 @@ class Expiry:
             await asyncio.sleep(interval)
             try:
                 await self.expire()
+                await self.rt.db(forget_old, self.rt.store.engine, time.time())
             except Exception:  # a database hiccup: try again next time
                 log.exception("expiring waiting tables failed")
 

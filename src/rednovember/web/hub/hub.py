@@ -15,6 +15,8 @@ import contextlib
 import time
 
 from ...rules import GameData
+from ..limits import Limits, Spectators
+from ..rates import Rates
 from ..store import Store
 from ..tables import DEFAULT_WAITING_EXPIRY, MIN_TURN_TIMER
 from .cluster import Nodes
@@ -36,10 +38,13 @@ class Hub:
 
     def __init__(self, store: Store, data: GameData, bot_delay: float = 0.6,
                  takeover_grace: float = 30.0, waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
-                 min_turn_timer: float = MIN_TURN_TIMER, nodes: Nodes | None = None) -> None:
+                 min_turn_timer: float = MIN_TURN_TIMER, nodes: Nodes | None = None,
+                 limits: Limits | None = None) -> None:
         self.rt = rt = Runtime(store, data, nodes)
         self.store, self.data, self.games = store, data, rt.games
         self.min_turn_timer = min_turn_timer
+        self.rates = Rates(store, limits or Limits.none())  # per client, in the database
+        self.spectators = Spectators(limits or Limits.none())  # per game and client, here
         self.cache = GameCache(rt, self._kick)
         self.talk = Talk(rt)
         self.writer = Writer(rt, self.talk, self._kick)
@@ -115,6 +120,8 @@ class Hub:
             else:
                 reclaimable.append({"token": i, "seat": bot_seat})
         c.creator = lg.is_creator(creator)
+        if not (c.seats or c.creator or reclaimable) and c not in lg.conns:  # seat holders: always
+            self.spectators.check([x.client for x in lg.conns if not x.seats], c.client)
         c.hello = True
         lg.conns.add(c)
         await self.expiry.touch(lg)

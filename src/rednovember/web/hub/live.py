@@ -40,8 +40,9 @@ class Seat:
 class Connection:
     """One WebSocket (one browser tab): the seats it holds and its queue of outgoing messages."""
 
-    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+    def __init__(self, send: Callable[[str], Awaitable[None]], client: str = "") -> None:
         self._send = send  # the WebSocket's send_text
+        self.client = client  # who opened it (web/limits.client_key)
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.seats: dict[int, str] = {}  # seat -> token hash it was authenticated with
         self.creator = False

@@ -50,7 +50,8 @@ class Writer:
                           variants: Iterable[str], seed: int | None,
                           creator_hash: str | None = None,
                           settings: TableSettings | None = None,
-                          rematch_of: str | None = None) -> tuple[LiveGame, str]:
+                          rematch_of: str | None = None,
+                          client: str | None = None) -> tuple[LiveGame, str]:
         """A new game waiting for its seats; returns it with its creator token (with
         ``creator_hash``, a rematch keeps the first game's creator and the token is unused;
         ``rematch_of``: RematchTaken if that game has its rematch already)."""
@@ -70,7 +71,8 @@ class Writer:
         lg.settings = settings or TableSettings()
         try:
             await self.rt.db(self.rt.store.create_game, gid, config.to_dict(), lg.creator_hash,
-                          config.players, lg.settings.listed, lg.settings.stored(), rematch_of)
+                          config.players, lg.settings.listed, lg.settings.stored(), rematch_of,
+                          client)
         except RematchTaken:
             raise
         except Exception:

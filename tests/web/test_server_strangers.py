@@ -1,0 +1,188 @@
+"""Issue 19, "open to strangers": nobody can lock players out of their game (a crowd of anonymous
+sockets is capped as spectators, per client and per game, while a seat's holder always gets in),
+and the per-client limits hold across processes (counted in PostgreSQL) and across the addresses
+of one IPv6 /64, with a cap on the tables waiting on the whole server."""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from pgcluster import cluster
+from websockets.exceptions import ConnectionClosed
+from webtools import Server, WsClient, seated_game
+
+from rednovember.web.limits import Limits, client_key
+
+STRICT = ["--limit-games-per-minute", "3", "--limit-seats-per-minute", "4",
+          "--limit-waiting-games-per-client", "5", "--limit-connections-per-game", "12",
+          "--limit-spectators-per-client", "4"]
+
+
+@pytest.fixture
+def strict(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "games.db", extra=STRICT, limits=True).start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def test_an_ipv6_client_is_its_64_network() -> None:
+    assert client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2:ffff:1:2:3")
+    assert client_key("2001:db8:1:2::1") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
+    assert client_key("203.0.113.7") == "203.0.113.7" != client_key("203.0.113.8")
+    assert client_key("::ffff:203.0.113.7") == "203.0.113.7"
+    assert client_key("testclient") == "testclient"
+    assert Limits.none() == Limits(0, 0, 0, 0, 0)
+
+
+def _refused(ws: WsClient) -> int | None:
+    """The close code of a socket the server shut (after its error), None if it stayed open."""
+    try:
+        while True:
+            ws.recv(5)
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else None
+    except TimeoutError:
+        return None
+
+
+def test_eighty_anonymous_sockets_do_not_keep_the_seated_player_out(strict: Server) -> None:
+    with httpx.Client(base_url=strict.url, timeout=10) as api:
+        gid, tokens, _ = seated_game(api, 3, seed=4)
+    crowd = [WsClient(strict.url, gid, hello=False) for _ in range(80)]
+    try:
+        for ws in crowd:  # every one of them says hello as a spectator
+            ws.send({"type": "hello", "tokens": []})
+        welcomed = [ws for ws in crowd[:6] if ws.until(lambda m: m["type"] in ("welcome", "error"))
+                    ["type"] == "welcome"]
+        assert len(welcomed) == 4  # spectators per client
+        last = crowd[-1].until(lambda m: m["type"] == "error")
+        assert last["code"] == "rate_limited" and last["detail"] == "spectators"
+        assert _refused(crowd[-1]) == 4429
+        with WsClient(strict.url, gid, [tokens[0]]) as player:
+            welcome = next(m for m in player.received if m["type"] == "welcome")
+            assert welcome["seats"] == [0] and not welcome["spectator"]
+            state = player.until(lambda m: m["type"] == "state")
+            mover = state["to_move"]
+        with WsClient(strict.url, gid, [tokens[mover]]) as mover_ws:
+            st = mover_ws.until(lambda m: m["type"] == "state")
+            ack = mover_ws.request({"type": "act", "seat": mover, "action": st["actions"][0]["text"],
+                                    "version": st["version"]})
+            assert ack["type"] == "ack", ack
+    finally:
+        for ws in crowd:
+            ws.close()
+
+
+def test_a_game_takes_a_limited_number_of_spectators_from_all_clients(strict: Server) -> None:
+    with httpx.Client(base_url=strict.url, timeout=10) as api:
+        gid, tokens, _ = seated_game(api, 3, seed=4)
+    crowd: list[WsClient] = []
+    try:
+        for n in range(12):  # three clients behind the trusted proxy, four sockets each
+            headers = {"X-Forwarded-For": f"198.51.100.{n // 4 + 1}"}
+            crowd.append(WsClient(strict.url, gid, hello=False, headers=headers))
+            crowd[-1].hello([])
+        extra = WsClient(strict.url, gid, hello=False, headers={"X-Forwarded-For": "192.0.2.1"})
+        crowd.append(extra)
+        extra.send({"type": "hello", "tokens": []})
+        err = extra.until(lambda m: m["type"] == "error")
+        assert err["detail"] == "connections" and "at most 12" in err["message"]
+        with WsClient(strict.url, gid, tokens) as players:  # the seats still get in
+            assert next(m for m in players.received if m["type"] == "welcome")["seats"] == [0, 1, 2]
+    finally:
+        for ws in crowd:
+            ws.close()
+
+
+def test_rotating_addresses_in_one_64_is_one_client(strict: Server) -> None:
+    """Behind the trusted proxy (127.0.0.1), each request from another address of one /64."""
+    with httpx.Client(base_url=strict.url, timeout=10) as api:
+        codes = [api.post("/api/games", json={"players": 3},
+                          headers={"X-Forwarded-For": f"2001:db8:7:7::{n + 1:x}"}).status_code
+                 for n in range(4)]
+        assert codes == [201, 201, 201, 429]
+        other = api.post("/api/games", json={"players": 3},
+                         headers={"X-Forwarded-For": "2001:db8:7:8::1"})
+        assert other.status_code == 201
+
+
+def test_forwarded_addresses_count_only_from_a_trusted_proxy(tmp_path: Path) -> None:
+    s = Server(tmp_path / "games.db", limits=True,
+               extra=[*STRICT, "--forwarded-allow-ips", "192.0.2.250"]).start()
+    try:
+        with httpx.Client(base_url=s.url, timeout=10) as api:
+            codes = [api.post("/api/games", json={"players": 3},
+                              headers={"X-Forwarded-For": f"203.0.113.{n + 1}"}).status_code
+                     for n in range(4)]
+        assert codes == [201, 201, 201, 429]  # all from 127.0.0.1, whatever the header says
+    finally:
+        s.stop()
+
+
+def test_the_server_caps_the_tables_waiting_for_players(tmp_path: Path) -> None:
+    s = Server(tmp_path / "games.db", limits=True,
+               extra=["--limit-max-waiting-games", "3", "--limit-games-per-minute", "0"]).start()
+    try:
+        with httpx.Client(base_url=s.url, timeout=10) as api:
+            for n in range(3):
+                made = api.post("/api/games", json={"players": 3},
+                                headers={"X-Forwarded-For": f"203.0.113.{n + 1}"})
+                assert made.status_code == 201
+            full = api.post("/api/games", json={"players": 3},
+                            headers={"X-Forwarded-For": "198.51.100.77"})
+            assert full.status_code == 429 and full.headers["Retry-After"] == "60"
+            assert full.json()["error"]["detail"] == "server_full"
+            assert len(api.get("/api/games?limit=50").json()["games"]) == 0  # unlisted: nothing
+    finally:
+        s.stop()
+
+
+@contextlib.contextmanager
+def _two_nodes(tmp_path: Path, extra: list[str]) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one fresh PostgreSQL database."""
+    url = cluster().database("s_" + uuid.uuid4().hex[:12])
+    a = Server(tmp_path / "a.db", db_url=url, limits=True, extra=extra).start()
+    try:
+        b = Server(tmp_path / "b.db", db_url=url, limits=True, extra=extra).start()
+        try:
+            yield a, b
+        finally:
+            b.stop()
+    finally:
+        a.stop()
+
+
+def test_the_rates_hold_across_two_processes(tmp_path: Path) -> None:
+    with _two_nodes(tmp_path, STRICT) as (a, b):
+        made = [httpx.post(f"{(a, b)[n % 2].url}/api/games", json={"players": 3}, timeout=10)
+                for n in range(4)]
+        assert [r.status_code for r in made] == [201, 201, 201, 429]  # 3 per minute in all
+        assert int(made[-1].headers["Retry-After"]) >= 1
+        gid = made[0].json()["game"]["id"]
+        seats = [httpx.post(f"{(a, b)[n % 2].url}/api/games/{gid}/seats",
+                            json={"seat": n % 3, "name": "P"}, timeout=10) for n in range(5)]
+        assert [r.status_code for r in seats] == [200, 200, 200, 409, 429]  # 4 a minute in all
+
+
+def test_the_waiting_tables_are_counted_across_two_processes(tmp_path: Path) -> None:
+    extra = ["--limit-games-per-minute", "0", "--limit-waiting-games-per-client", "2",
+             "--limit-max-waiting-games", "3"]
+    with _two_nodes(tmp_path, extra) as (a, b):
+        mine = [httpx.post(f"{(a, b)[n % 2].url}/api/games", json={"players": 3}, timeout=10)
+                for n in range(3)]
+        assert [r.status_code for r in mine] == [201, 201, 429]  # 2 of one client's, in all
+        assert mine[-1].json()["error"]["detail"] == "waiting_games"
+        other = {"X-Forwarded-For": "203.0.113.9"}
+        assert httpx.post(f"{b.url}/api/games", json={"players": 3}, headers=other,
+                          timeout=10).status_code == 201
+        third = {"X-Forwarded-For": "203.0.113.10"}  # the server's 3 tables are all waiting
+        full = httpx.post(f"{a.url}/api/games", json={"players": 3}, headers=third, timeout=10)
+        assert full.status_code == 429 and full.json()["error"]["detail"] == "server_full"
