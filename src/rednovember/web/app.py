@@ -63,6 +63,7 @@ from .tables import (
     TableSettings,
     check_turn_timer,
     origin_of,
+    player_name,
     seat_link,
 )
 from .winchance import MAX_WEB_ROLLOUTS, WEB_ROLLOUTS, WinChanceService
@@ -351,9 +352,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def take_seat(game_id: str, body: TakeSeat, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         lg = await hub.get(game_id)
-        name = " ".join(body.name.split())
-        if not name or not name.isprintable():
-            raise ProtocolError("bad_message", "name: give a printable name")
+        name = player_name(body.name)
         limit.seats.check(client_of(request))
         seat, token = await hub.take_seat(lg, body.seat, body.colour, name)
         return {"seat": seat, "token": token, "game": hub.summary(lg)}
@@ -466,8 +465,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         if not token:
             raise ProtocolError("unauthorised", "send the seat's original token (Authorization: "
                                                 "Bearer …)")
-        name = " ".join(body.name.split()) if body and body.name else None
-        await hub.reclaim(lg, seat, token, name or None)
+        name = player_name(body.name) if body and body.name else None
+        await hub.reclaim(lg, seat, token, name)
         return {"ok": True, "seat": seat, "game": hub.summary(lg)}
 
     @app.get("/api/games/{game_id}/export")

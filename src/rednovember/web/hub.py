@@ -41,6 +41,7 @@ from .tables import (
     Tables,
     TableSettings,
     chat_message,
+    player_name,
     timeout_row_seat,
 )
 
@@ -407,6 +408,8 @@ class Hub:
 
     async def take_seat(self, lg: LiveGame, seat: int | None, colour: str | None,
                         name: str) -> tuple[int, str]:
+        name = player_name(name)
+
         async def attempt() -> tuple[int, str]:
             at = self._free_seat(lg, seat, colour)
             s = lg.seats[at]
@@ -525,6 +528,7 @@ class Hub:
         they took it with. The bot's pending move (if it is thinking) is dropped: the player
         makes the seat's next decision."""
         lg.check_seat(seat)
+        name = None if name is None else player_name(name)
         async def attempt() -> None:
             if lg.status == "over":
                 raise ProtocolError("game_over", "the game is over")

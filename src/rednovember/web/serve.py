@@ -77,7 +77,7 @@ def prepare_database(url: str) -> str | None:
     except (ArgumentError, TypeError) as exc:
         return f"database {safe_url(url)}: {exc}"
     try:
-        log.info("database schema at revision %s", schema.upgrade(engine))
+        schema.upgrade(engine)
     except schema.SchemaTooNew as exc:
         return str(exc)
     except SQLAlchemyError as exc:
@@ -131,7 +131,8 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
     log.info("Red November: http://%s:%s%s/  (database %s)", args.host, args.port,
              args.root_path, safe_url(url))
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME_BYTES,
-                log_config=None, access_log=args.access_log, workers=1,
+                log_config=None, access_log=logs.access_wanted(args.log_level, args.access_log),
+                workers=1,
                 proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips)
     if lock is not None:
         lock.close()
