@@ -40,8 +40,9 @@ class BackupError(RuntimeError):
     """A backup file that cannot be restored here, or a database that refuses it."""
 
 
-def _open(path: Path, mode: str) -> IO[str]:
-    if path.name.endswith(".gz"):
+def _open(path: Path, mode: str, named: Path | None = None) -> IO[str]:
+    """The backup file, gzip-compressed when its name (``named``'s, if given) ends in .gz."""
+    if (named or path).name.endswith(".gz"):
         return cast(IO[str], gzip.open(path, mode + "t", encoding="utf-8"))
     return open(path, mode, encoding="utf-8")  # noqa: SIM115 - closed by the caller's with
 
@@ -79,7 +80,7 @@ def backup(engine: Engine, path: Path) -> dict[str, int]:
     try:
         revision = schema.check(conn)
         tables = _tables(conn)
-        with _open(partial, "w") as out:
+        with _open(partial, "w", named=path) as out:
             out.write(json.dumps({"format": FORMAT, "version": VERSION, "schema": revision,
                                   "made": time.time(), "dialect": engine.dialect.name,
                                   "tables": [t.name for t in tables]}) + "\n")

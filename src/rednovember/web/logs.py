@@ -98,6 +98,15 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False)
 
 
+# Alembic's two lines on every connection it configures (each start, each `rednovember db`):
+# noise around what matters ("Running upgrade 0003 -> 0004, …" stays)
+ALEMBIC_NOISE = ("Context impl %s.", "Will assume %s DDL.")
+
+
+def quiet_alembic(record: logging.LogRecord) -> bool:
+    return record.msg not in ALEMBIC_NOISE
+
+
 def access_wanted(level: str, access_log: bool) -> bool:
     """Whether HTTP requests are logged: with ``--access-log``, or at the debug level."""
     return access_log or level.lower() == "debug"
@@ -122,6 +131,9 @@ def configure(level: str = "info", fmt: str = "text", access_log: bool = False) 
     for old in [f for f in errors.filters if isinstance(f, ConnectionLines)]:
         errors.removeFilter(old)
     errors.addFilter(ConnectionLines(access_log))
+    migrations = logging.getLogger("alembic.runtime.migration")
+    if quiet_alembic not in migrations.filters:
+        migrations.addFilter(quiet_alembic)
 
 
 __all__ = ["ConnectionLines", "JsonFormatter", "Redacting", "access_wanted", "configure",

@@ -11,6 +11,8 @@ does not know (made by a newer version) is refused with :class:`SchemaTooNew`, n
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 
 from alembic import command
@@ -73,10 +75,25 @@ def current(engine: Engine) -> str | None:
         return _current(conn)
 
 
-def _lock(conn: Connection) -> None:
-    """On PostgreSQL: wait for the migration lock, held until this transaction ends."""
-    if conn.dialect.name == "postgresql":
-        conn.execute(sql("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+@contextmanager
+def _migrating(engine: Engine) -> Iterator[Connection]:
+    """A connection in a transaction that no other process migrates at the same time: on
+    PostgreSQL under the advisory lock, on SQLite in a write transaction taken at once
+    (``BEGIN IMMEDIATE``: pysqlite would not start one before DDL)."""
+    if engine.dialect.name != "sqlite":
+        with engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(sql("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            yield conn
+        return
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.exec_driver_sql("ROLLBACK")
+            raise
+        conn.exec_driver_sql("COMMIT")
 
 
 def check(conn: Connection) -> str | None:
@@ -90,8 +107,7 @@ def check(conn: Connection) -> str | None:
 def upgrade(engine: Engine, target: str = "head") -> str:
     """Bring the database to ``target`` (default :func:`head`); returns the revision it is at.
     :class:`SchemaTooNew` (nothing changed) for a database made by a newer version."""
-    with engine.begin() as conn:
-        _lock(conn)
+    with _migrating(engine) as conn:
         check(conn)
         tables = set(inspect(conn).get_table_names())
         if "rn_games" in tables and "alembic_version" not in tables:
@@ -108,8 +124,7 @@ def stamp(engine: Engine, revision: str) -> str:
     if revision != "head" and not known(revision):
         raise ValueError(f"no schema revision {revision!r} (this program knows {FIRST} to "
                          f"{head()})")
-    with engine.begin() as conn:
-        _lock(conn)
+    with _migrating(engine) as conn:
         command.stamp(_config(conn), revision, purge=True)
     rev = current(engine)
     assert rev is not None
