@@ -22,6 +22,7 @@ USER rednovember
 WORKDIR /data
 VOLUME /data
 EXPOSE 8000
+# ready: the process answers and so does its database (/api/health: the process alone)
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
-    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/api/health', timeout=2).status != 200)"]
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/api/ready', timeout=2).status != 200)"]
 CMD ["python", "-m", "rednovember", "serve"]

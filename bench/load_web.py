@@ -20,6 +20,9 @@ otherwise be a pause of this process counted as the server's latency.
                                                    # and two processes, human pace and saturating
     .venv/bin/python bench/load_web.py --kill      # SIGKILL the owner of live games under load
                                                    # (--suite ends with this run too)
+    .venv/bin/python bench/load_web.py --port 8000 # a server already running on this machine
+                                                   # (started with --no-limits; repeat --port
+                                                   # for several processes)
 
 With ``--procs N`` (PostgreSQL) N server processes share the database and the clients spread over
 them by seat (client-side spread: the seats of one game sit on different processes, so every move
@@ -329,11 +332,24 @@ def measure(args: argparse.Namespace, db: str, procs: int, kill: bool = False) -
     return out
 
 
+def measure_running(args: argparse.Namespace) -> dict[str, Any]:
+    """One run against servers already listening on 127.0.0.1 at ``args.port`` (none started;
+    their memory is not measured)."""
+    bases = [f"http://127.0.0.1:{p}" for p in args.port]
+    for base in bases:
+        try:
+            httpx.get(base + "/api/health", timeout=5).raise_for_status()
+        except httpx.HTTPError as exc:
+            raise SystemExit(f"error: no Red November server answers at {base} ({exc})") from None
+    stats = asyncio.run(run(args, bases, None))
+    return summary(args, stats, "running", len(bases))
+
+
 def summary(args: argparse.Namespace, stats: Stats, db: str, procs: int) -> dict[str, Any]:
     elapsed = getattr(stats, "elapsed", 0.0) or 1e-9
     n = len(stats.latencies)
     return {
-        "db": db if db in ("sqlite", "postgresql") else "url", "processes": procs,
+        "db": db if db in ("sqlite", "postgresql", "running") else "url", "processes": procs,
         "games": args.games, "players": args.players, "bot_seats": args.bots,
         "think_ms": args.think,
         "connections": args.games * (args.players - args.bots),
@@ -418,6 +434,10 @@ def main() -> int:
                     help="a temporary SQLite file (default), a throw-away PostgreSQL cluster "
                          "(Debian's packages, as the tests make it), or a database URL")
     ap.add_argument("--procs", type=int, default=1, help="server processes (PostgreSQL)")
+    ap.add_argument("--port", type=int, action="append", metavar="PORT",
+                    help="play against a server already running on 127.0.0.1:PORT instead of "
+                         "starting one (repeat for several processes; start it with "
+                         "--no-limits, else its per-client limits refuse most of the load)")
     ap.add_argument("--suite", action="store_true",
                     help="the whole table: SQLite, PostgreSQL x1 and x2; 500 games at human pace "
                          "and 20 saturating")
@@ -445,9 +465,11 @@ def main() -> int:
     if args.kill:  # people's pace by default, so that games are still running at the kill
         args.db, args.procs, args.bots = "postgresql", 2, max(1, args.bots)
         args.think = args.think or 300.0
-    if args.procs > 1 and args.db == "sqlite":
+    if args.port and (args.suite or args.kill):
+        raise SystemExit("error: --port plays against running servers: not with --suite or --kill")
+    if args.procs > 1 and args.db == "sqlite" and not args.port:
         raise SystemExit("several processes need PostgreSQL (--db postgresql)")
-    out = measure(args, args.db, args.procs, args.kill)
+    out = measure_running(args) if args.port else measure(args, args.db, args.procs, args.kill)
     if args.json:
         print(json.dumps(out))
     else:

@@ -33,4 +33,7 @@ ensure_venv() {
   if [ -n "$extra" ]; then  # the game alone is part of any install with extras
     echo "$want" >"$(_venv_stamp "")"
   fi
+  if [ "$extra" = test ]; then  # and the test extra holds the postgres one (serve.sh's)
+    echo "$want" >"$(_venv_stamp postgres)"
+  fi
 }

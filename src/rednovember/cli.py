@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import NoReturn
 
 from . import __version__
 from .analysis.analyse_cli import add_parser as add_analyse_parser
@@ -12,6 +13,7 @@ from .analysis.analyse_cli import add_report_arguments, add_show_arguments
 from .bots import BOTS
 from .learn.terminal import add_parser as add_learn_parser
 from .rules import VARIANTS, DataError, load_data
+from .web.options import add_admin_parsers
 from .web.options import add_arguments as add_serve_arguments
 
 GNOMES_HELP = "a solo player's gnomes (3-8); two players run 2 each (R16)"
@@ -31,8 +33,17 @@ def _variants(parser: argparse.ArgumentParser) -> None:
                         help="an optional rule; repeat for several")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (a long usage text would hide it): what is wrong, and
+    where to read more. Sub-commands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rednovember", description="Red November, the board game.")
+    p: argparse.ArgumentParser = Parser(prog="rednovember",
+                                        description="Red November, the board game.")
     p.add_argument("--version", action="version", version=f"rednovember {__version__}")
     p.add_argument("--data", metavar="DIR", default=os.environ.get("REDNOVEMBER_DATA"),
                    help="use the data set (board, time track, decks) in DIR instead of the "
@@ -109,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="play in the browser, together: start the web server")
     add_serve_arguments(serve)
+    add_admin_parsers(sub)
 
     add_learn_parser(sub)
     sub.add_parser("data", help="show which data set the game uses")
@@ -146,6 +158,10 @@ def main(argv: list[str] | None = None) -> int:
         from .web.serve import run_serve
 
         return run_serve(args, data)
+    if args.command in ("db", "backup", "restore"):
+        from .web.admin import run_admin
+
+        return run_admin(args)
     if args.command == "learn":
         from .learn.terminal import run_learn
 

@@ -57,12 +57,20 @@ class Cluster:
             os.chown(self.base, pg.pw_uid, pg.pw_gid)
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", USER, "-A", "trust",
                   "--no-sync", "-E", "UTF8")
+        self.resume()
+        atexit.register(self.stop)
+        return self
+
+    def resume(self) -> None:
+        """Start (again) the cluster's server."""
         opts = (f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 -c fsync=off "
                 "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300")
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", opts, "-l",
                   str(self.base / "server.log"), "-w", "-t", "60", "start")
-        atexit.register(self.stop)
-        return self
+
+    def pause(self) -> None:
+        """Stop the server, keeping its data (an outage; :meth:`resume` ends it)."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def stop(self) -> None:
         if self.data.exists():

@@ -25,7 +25,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import __version__ as package_version
@@ -36,6 +36,7 @@ from ..i18n.describe import VARIANTS as LOG_VARIANTS
 from ..rules import COLOURS, VARIANTS, GameData, load_data
 from ..rules.serialize import to_dict
 from . import PROTOCOL_VERSION
+from .guards import BodyLimit, HeadAsGet, allowed_methods
 from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
 from .hub.cluster import nodes_for
@@ -63,6 +64,7 @@ from .tables import (
     TableSettings,
     check_turn_timer,
     origin_of,
+    player_name,
     seat_link,
 )
 from .winchance import WEB_ROLLOUTS, WinChanceService
@@ -70,6 +72,7 @@ from .winchance import WEB_ROLLOUTS, WinChanceService
 log = logging.getLogger("rednovember.web")
 
 HELLO_TIMEOUT = 10.0
+READY_TIMEOUT = 3.0  # seconds the database has to answer /api/ready
 LANG_RE = re.compile(r"^[a-z]{2,3}([_-][A-Za-z]{2,4})?$")
 STATIC_DIR = Path(str(resources.files("rednovember.web").joinpath("static")))
 
@@ -129,47 +132,6 @@ class ReclaimBody(_Body):
     name: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS)
 
 
-# --- middleware ----------------------------------------------------------------------------------
-class BodyLimit:
-    """Refuses HTTP request bodies larger than ``limit`` bytes (413), streamed or not."""
-
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                try:
-                    too_big = int(value) > self.limit
-                except ValueError:
-                    too_big = True
-                if too_big:
-                    await _error_response(scope, receive, send, self.limit)
-                    return
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
-            msg = await receive()
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > self.limit:
-                    raise ProtocolError("too_large", f"request body larger than {self.limit} bytes")
-            return msg
-
-        await self.app(scope, limited, send)
-
-
-async def _error_response(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
-    resp = JSONResponse({"error": {"code": "too_large",
-                                   "message": f"request body larger than {limit} bytes"}}, 413)
-    await resp(scope, receive, send)
-
-
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
     err = ProtocolError(code, message)
     return JSONResponse({"error": err.to_dict()}, status_code=status or err.status)
@@ -219,6 +181,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     app = FastAPI(title="Red November", version=package_version, lifespan=lifespan,
                   description="Play Red November in the browser, together (docs/protocol.md).")
     app.add_middleware(BodyLimit)
+    app.add_middleware(HeadAsGet)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RootPath, root=root_path)  # outermost: every layer sees the app's paths
@@ -239,10 +202,14 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return _error(code, message)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "bad_message", 401: "unauthorised"}.get(exc.status_code,
                                                                                "bad_message")
-        return _error(code, str(exc.detail), exc.status_code)
+        out = _error(code, str(exc.detail), exc.status_code)
+        out.headers.update(exc.headers or {})
+        if exc.status_code == 405:  # every method of the path, not only the first route's
+            out.headers["Allow"] = ", ".join(allowed_methods(app.router.routes, request.scope))
+        return out
 
     @app.exception_handler(Exception)
     async def _crash(_: Request, exc: Exception) -> JSONResponse:
@@ -277,11 +244,20 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     # --- meta -----------------------------------------------------------------------------------
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
+        """Liveness: the process answers (whether or not its database does)."""
         return {"ok": True}
 
-    @app.head("/api/health", include_in_schema=False)
-    async def health_head() -> Response:
-        return Response(status_code=200)
+    @app.get("/api/ready", responses={503: {"description": "the database does not answer"}})
+    async def ready(request: Request) -> dict[str, Any]:
+        """Readiness: 200 while the database answers, 503 ``unavailable`` while it does not
+        (the container health check and the proxy use it)."""
+        try:
+            await asyncio.wait_for(asyncio.to_thread(hub_of(request).store.ping), READY_TIMEOUT)
+        except Exception as exc:  # any failure of the database: not ready
+            log.warning("not ready: the database does not answer (%s)",
+                        type(exc).__name__)
+            raise ProtocolError("unavailable", "the database does not answer") from None
+        return {"ok": True}
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
@@ -380,9 +356,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def take_seat(game_id: str, body: TakeSeat, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         lg = await hub.get(game_id)
-        name = " ".join(body.name.split())
-        if not name or not name.isprintable():
-            raise ProtocolError("bad_message", "name: give a printable name")
+        name = player_name(body.name)
         await hub.db(hub.rates.seats.check, client_of(request), time.time())
         seat, token = await hub.take_seat(lg, body.seat, body.colour, name)
         return {"seat": seat, "token": token, "game": hub.summary(lg)}
@@ -499,8 +473,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         if not token:
             raise ProtocolError("unauthorised", "send the seat's original token (Authorization: "
                                                 "Bearer …)")
-        name = " ".join(body.name.split()) if body and body.name else None
-        await hub.reclaim(lg, seat, token, name or None)
+        name = player_name(body.name) if body and body.name else None
+        await hub.reclaim(lg, seat, token, name)
         return {"ok": True, "seat": seat, "game": hub.summary(lg)}
 
     @app.get("/api/games/{game_id}/export")

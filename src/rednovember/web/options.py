@@ -14,56 +14,112 @@ from __future__ import annotations
 import argparse
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 DEFAULT_DB = "sqlite:///rednovember.db"
 LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_FORMATS = ("text", "json")
 # A sub-path such as /rn: segments of URL-safe characters, no trailing slash ("" for none)
 ROOT_PATH_RE = re.compile(r"(/[A-Za-z0-9._~-]+)*")
 # The app's own top-level paths: a root path starting with one would be ambiguous
 APP_PREFIXES = ("api", "ws", "static", "g", "rules", "learn", "docs", "redoc", "openapi.json")
 
 
+class EnvValue(str):
+    """A flag's default taken from its environment variable: argparse converts it with the flag's
+    type like a value typed on the command line (after the other flags, so a bad one never stops
+    ``--version``), and the type's error names the variable."""
+
+    var: str
+
+    def __new__(cls, var: str, value: str) -> EnvValue:
+        out = super().__new__(cls, value)
+        out.var = var
+        return out
+
+
 def _env(name: str, default: str) -> str:
-    return os.environ.get(f"REDNOVEMBER_{name}", default)
+    var = f"REDNOVEMBER_{name}"
+    return EnvValue(var, os.environ[var]) if var in os.environ else default
+
+
+FLAG_WORDS = {"1": True, "true": True, "yes": True, "on": True,
+              "0": False, "false": False, "no": False, "off": False, "": False}
 
 
 def _env_flag(name: str) -> bool:
-    return _env(name, "").strip().lower() in ("1", "true", "yes", "on")
+    return FLAG_WORDS.get(_env(name, "").strip().lower(), False)  # checked by check_env_flags
+
+
+def check_env_flags() -> None:
+    """The on/off variables (``REDNOVEMBER_ACCESS_LOG``, ``REDNOVEMBER_NO_LIMITS``): a value that
+    is neither on nor off is an error (ValueError), not silently off."""
+    for name in ("ACCESS_LOG", "NO_LIMITS"):
+        value = os.environ.get(f"REDNOVEMBER_{name}", "")
+        if value.strip().lower() not in FLAG_WORDS:
+            raise ValueError(f"REDNOVEMBER_{name}={value!r}: give 1 or 0 (true/false, yes/no, "
+                             "on/off)")
+
+
+def _checked(kind: str, convert: Callable[[str], Any], ok: Callable[[Any], bool]
+             ) -> Callable[[str], Any]:
+    """An argparse type: ``convert``, then ``ok``; its error says what was wanted and, for a
+    value from the environment, names the variable."""
+    def typed(value: str) -> Any:
+        try:
+            out = convert(value.strip())
+        except ValueError:
+            out = None
+        if out is None or not ok(out):
+            where = f" (from ${value.var})" if isinstance(value, EnvValue) else ""
+            raise argparse.ArgumentTypeError(f"{value!r}{where}: give {kind}")
+        return out
+    typed.__name__ = kind  # argparse's own messages name the type
+    return typed
+
+
+def _one_of(choices: tuple[str, ...]) -> Callable[[str], Any]:
+    return _checked("one of " + ", ".join(choices), str.lower, lambda v: v in choices)
+
+
+port = _checked("a port number 1-65535", int, lambda v: 0 < v < 65536)
+count = _checked("a whole number, 0 or more", int, lambda v: v >= 0)
+seconds = _checked("a number of seconds, 0 or more", float, lambda v: 0 <= v < 1e9)
+nonempty = _checked("a non-empty value", str, bool)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The serve command's flags; each default comes from its environment variable."""
-    p.add_argument("--host", default=_env("HOST", "127.0.0.1"),
+    p.add_argument("--host", type=nonempty, default=_env("HOST", "127.0.0.1"),
                    help="address to listen on (default 127.0.0.1; $REDNOVEMBER_HOST)")
-    p.add_argument("--port", type=int, default=int(_env("PORT", "8000")),
+    p.add_argument("--port", type=port, default=_env("PORT", "8000"),
                    help="port (default 8000; $REDNOVEMBER_PORT)")
-    p.add_argument("--db", default=None,
-                   help=f"database URL (SQLAlchemy; default {DEFAULT_DB}; $REDNOVEMBER_DB). "
-                        "Prefer --db-file for a URL with a password")
-    p.add_argument("--db-file", default=_env("DB_FILE", "") or None, metavar="PATH",
-                   help="read the database URL from this file ($REDNOVEMBER_DB_FILE)")
-    p.add_argument("--bot-delay", type=float, default=float(_env("BOT_DELAY", "0.6")),
+    add_db_arguments(p)
+    p.add_argument("--bot-delay", type=seconds, default=_env("BOT_DELAY", "0.6"),
                    metavar="SECONDS",
                    help="pause before each bot move (default 0.6; $REDNOVEMBER_BOT_DELAY)")
-    p.add_argument("--takeover-grace", type=float,
-                   default=float(_env("TAKEOVER_GRACE", "30")), metavar="SECONDS",
+    p.add_argument("--takeover-grace", type=seconds, default=_env("TAKEOVER_GRACE", "30"),
+                   metavar="SECONDS",
                    help="how long a player must be gone before others may hand the seat to a "
                         "bot (default 30; $REDNOVEMBER_TAKEOVER_GRACE)")
-    p.add_argument("--log-level", choices=LOG_LEVELS, default=_env("LOG_LEVEL", "info"),
+    p.add_argument("--log-level", type=_one_of(LOG_LEVELS), choices=LOG_LEVELS,
+                   default=_env("LOG_LEVEL", "info"),
                    help="log level (default info; $REDNOVEMBER_LOG_LEVEL)")
-    p.add_argument("--log-format", choices=("text", "json"), default=_env("LOG_FORMAT", "text"),
+    p.add_argument("--log-format", type=_one_of(LOG_FORMATS), choices=LOG_FORMATS,
+                   default=_env("LOG_FORMAT", "text"),
                    help="log lines as text or one JSON object each ($REDNOVEMBER_LOG_FORMAT)")
     p.add_argument("--access-log", action="store_true", default=_env_flag("ACCESS_LOG"),
                    help="log every HTTP request ($REDNOVEMBER_ACCESS_LOG=1)")
     p.add_argument("--root-path", type=root_path, default=_env("ROOT_PATH", ""), metavar="PATH",
                    help="serve under this sub-path, e.g. /rn, behind a reverse proxy that strips "
                         "it or passes it on (default none; $REDNOVEMBER_ROOT_PATH)")
-    p.add_argument("--waiting-expiry", type=float,
-                   default=float(_env("WAITING_EXPIRY", str(24 * 3600))), metavar="SECONDS",
+    p.add_argument("--waiting-expiry", type=seconds,
+                   default=_env("WAITING_EXPIRY", str(24 * 3600)), metavar="SECONDS",
                    help="delete tables still waiting for players that nobody touched for this "
                         "long (default 86400: 24 h; $REDNOVEMBER_WAITING_EXPIRY)")
-    p.add_argument("--turn-timer-min", type=float, default=float(_env("TURN_TIMER_MIN", "30")),
+    p.add_argument("--turn-timer-min", type=seconds, default=_env("TURN_TIMER_MIN", "30"),
                    metavar="SECONDS",
                    help="the shortest turn timer a table may ask for (default 30; lower values "
                         "are for tests; $REDNOVEMBER_TURN_TIMER_MIN)")
@@ -90,8 +146,8 @@ LIMITS = (
 
 
 def add_limit_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--forwarded-allow-ips", default=_env("FORWARDED_ALLOW_IPS", "127.0.0.1"),
-                   metavar="IPS",
+    p.add_argument("--forwarded-allow-ips", type=nonempty,
+                   default=_env("FORWARDED_ALLOW_IPS", "127.0.0.1"), metavar="IPS",
                    help="the reverse proxies whose X-Forwarded-For names the client (comma-"
                         "separated, '*' for any; default 127.0.0.1; "
                         "$REDNOVEMBER_FORWARDED_ALLOW_IPS)")
@@ -99,9 +155,42 @@ def add_limit_arguments(p: argparse.ArgumentParser) -> None:
                    help="no per-client limits (tests, trusted networks; $REDNOVEMBER_NO_LIMITS=1)")
     for name, default, text in LIMITS:
         env = f"LIMIT_{name.upper()}"
-        p.add_argument(f"--limit-{name.replace('_', '-')}", dest=f"limit_{name}", type=int,
-                       default=int(_env(env, str(default))), metavar="N",
+        p.add_argument(f"--limit-{name.replace('_', '-')}", dest=f"limit_{name}", type=count,
+                       default=_env(env, str(default)), metavar="N",
                        help=f"{text} (default {default}, 0: no limit; $REDNOVEMBER_{env})")
+
+
+def add_db_arguments(p: argparse.ArgumentParser) -> None:
+    """--db and --db-file (``serve``, ``db``, ``backup``, ``restore``)."""
+    p.add_argument("--db", default=None,
+                   help=f"database URL (SQLAlchemy; default {DEFAULT_DB}; $REDNOVEMBER_DB). "
+                        "Prefer --db-file for a URL with a password")
+    p.add_argument("--db-file", default=_env("DB_FILE", "") or None, metavar="PATH",
+                   help="read the database URL from this file ($REDNOVEMBER_DB_FILE)")
+
+
+def add_admin_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    db = sub.add_parser("db", help="the database's schema: its revision, upgrade, stamp")
+    dsub = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
+    add_db_arguments(dsub.add_parser("current", help="print the schema revision of the database "
+                                                     "and of this program"))
+    up = dsub.add_parser("upgrade", help="migrate the database to this program's newest "
+                                         "revision (serve does it by itself on start)")
+    add_db_arguments(up)
+    st = dsub.add_parser("stamp", help="record a revision as the database's without migrating "
+                                       "(for tables made or repaired by hand)")
+    st.add_argument("revision", help="a revision, e.g. 0004, or head")
+    add_db_arguments(st)
+
+    bk = sub.add_parser("backup", help="copy every game, seat and chat line to a file "
+                                       "(FILE.gz: compressed)")
+    bk.add_argument("file", type=Path, metavar="FILE")
+    add_db_arguments(bk)
+    rs = sub.add_parser("restore", help="load a backup into an empty database")
+    rs.add_argument("file", type=Path, metavar="FILE")
+    rs.add_argument("--replace", action="store_true",
+                    help="delete the games the database holds first")
+    add_db_arguments(rs)
 
 
 def root_path(value: str) -> str:
@@ -111,10 +200,12 @@ def root_path(value: str) -> str:
         path = "/" + path
     path = path.rstrip("/")
     if not ROOT_PATH_RE.fullmatch(path):
-        raise argparse.ArgumentTypeError(f"{value!r}: give a path such as /rn (letters, digits, "
+        where = f" (from ${value.var})" if isinstance(value, EnvValue) else ""
+        raise argparse.ArgumentTypeError(f"{value!r}{where}: give a path such as /rn (letters, digits, "
                                          "'.', '_', '~', '-' between slashes)")
     if path.split("/")[1:2] and path.split("/")[1] in APP_PREFIXES:
-        raise argparse.ArgumentTypeError(f"{value!r}: a root path may not start with one of the "
+        where = f" (from ${value.var})" if isinstance(value, EnvValue) else ""
+        raise argparse.ArgumentTypeError(f"{value!r}{where}: a root path may not start with one of the "
                                          f"game's own paths ({', '.join(APP_PREFIXES)})")
     return path
 
@@ -128,5 +219,6 @@ def database_url(args: argparse.Namespace) -> str:
     return _env("DB", DEFAULT_DB)
 
 
-__all__ = ["DEFAULT_DB", "LIMITS", "LOG_LEVELS", "add_arguments", "add_limit_arguments",
+__all__ = ["DEFAULT_DB", "LIMITS", "LOG_FORMATS", "LOG_LEVELS", "EnvValue", "add_admin_parsers",
+           "add_arguments", "add_db_arguments", "add_limit_arguments", "check_env_flags",
            "database_url", "root_path"]

@@ -39,6 +39,7 @@ HTTP_STATUS = {
     "rate_limited": 429,
     "not_over": 409,  # the story of a game (GET /api/games/{id}/story) before its end
     "busy": 503,  # too many win-chance curves being computed (GET /api/games/{id}/winchance)
+    "unavailable": 503,  # the database does not answer (GET /api/ready)
 }
 
 

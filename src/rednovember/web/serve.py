@@ -9,14 +9,15 @@ import logging
 import sys
 
 import uvicorn
+from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
 from ..rules import GameData
-from . import logs
+from . import logs, schema
 from .app import create_app
 from .limits import Limits
-from .options import LIMITS, database_url
+from .options import LIMITS, check_env_flags, database_url
 from .protocol import MAX_FRAME_BYTES
 from .single import DatabaseInUse, claim
 from .winchance import MAX_WEB_ROLLOUTS
@@ -52,6 +53,42 @@ def safe_url(url: str) -> str:
         return "(an unreadable database URL)"
 
 
+def database_problem(url: str) -> str | None:
+    """What makes ``url`` unusable before connecting (None: nothing): unreadable, or a database
+    whose driver is not installed."""
+    try:
+        u = make_url(url)
+        u.get_dialect()
+    except ArgumentError:
+        return f"{safe_url(url)} is not a database URL (e.g. sqlite:///games.db)"
+    except (NoSuchModuleError, ModuleNotFoundError, ImportError) as exc:
+        extra = " (pip install 'rednovember[postgres]')" if url.startswith("postgres") else ""
+        return f"no driver for {safe_url(url)}: {exc}{extra}"
+    return None
+
+
+def prepare_database(url: str) -> str | None:
+    """Migrate the database before serving (web/schema.py, under its lock on PostgreSQL); an
+    error as one line, None when it is ready."""
+    problem = database_problem(url)
+    if problem:
+        return problem
+    try:
+        engine = create_engine(url)
+    except (ArgumentError, TypeError) as exc:
+        return f"database {safe_url(url)}: {exc}"
+    try:
+        schema.upgrade(engine)
+    except schema.SchemaTooNew as exc:
+        return str(exc)
+    except SQLAlchemyError as exc:
+        first = (str(getattr(exc, "orig", None) or exc).strip().splitlines() or ["?"])[0]
+        return f"database {safe_url(url)}: {first}"
+    finally:
+        engine.dispose()
+    return None
+
+
 def limits_of(args: argparse.Namespace) -> Limits:
     if args.no_limits:
         return Limits.none()
@@ -59,6 +96,11 @@ def limits_of(args: argparse.Namespace) -> Limits:
 
 
 def run_serve(args: argparse.Namespace, data: GameData) -> int:
+    try:
+        check_env_flags()
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     logs.configure(args.log_level, args.log_format, args.access_log)
     try:
         url = database_url(args)
@@ -66,11 +108,19 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
         print(f"error: cannot read the database URL from {args.db_file}: {exc.strerror}",
               file=sys.stderr)
         return 2
+    problem = database_problem(url)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
     try:
         lock = claim(url)  # held until the process ends
     except DatabaseInUse as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    problem = prepare_database(url)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
     app = create_app(url, data=data, bot_delay=max(0.0, args.bot_delay),
                      takeover_grace=max(0.0, args.takeover_grace), limits=limits_of(args),
                      waiting_expiry=max(1.0, args.waiting_expiry),
@@ -83,11 +133,12 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
     log.info("Red November: http://%s:%s%s/  (database %s)", args.host, args.port,
              args.root_path, safe_url(url))
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME_BYTES,
-                log_config=None, access_log=args.access_log, workers=1,
+                log_config=None, access_log=logs.access_wanted(args.log_level, args.access_log),
+                workers=1,
                 proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips)
     if lock is not None:
         lock.close()
     return 0
 
 
-__all__ = ["limits_of", "run_serve", "safe_url"]
+__all__ = ["database_problem", "limits_of", "prepare_database", "run_serve", "safe_url"]

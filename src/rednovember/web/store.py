@@ -231,6 +231,11 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def ping(self) -> None:
+        """A round trip to the database (raises while it does not answer)."""
+        with self.engine.connect() as c:
+            c.execute(sql("SELECT 1"))
+
     # --- writes ---------------------------------------------------------------------------------
     def create_game(self, game_id: str, config: dict[str, Any], creator_hash: str,
                     seats: int, listed: bool = False,

@@ -71,6 +71,16 @@ def check_turn_timer(seconds: int | None, minimum: float) -> int | None:
     return seconds
 
 
+def player_name(raw: str) -> str:
+    """A player's name as stored, its runs of white space made one space: the one check of
+    every path that names a seat's player (taking a seat, taking it back; HTTP and WebSocket).
+    No control or direction-changing characters (``str.isprintable``), or ``bad_message``."""
+    name = " ".join(raw.split())
+    if not name or not name.isprintable():
+        raise ProtocolError("bad_message", "name: give a printable name")
+    return name
+
+
 def seat_link(game_id: str, seat: int, token: str, origin: str) -> dict[str, Any]:
     """The seat's link (the token in the fragment) and its QR code as an SVG document."""
     path = f"/g/{game_id}#seat={token}"
@@ -104,5 +114,5 @@ def chat_message(row: dict[str, Any]) -> dict[str, Any]:
 
 
 __all__ = ["DEFAULT_WAITING_EXPIRY", "MIN_TURN_TIMER", "TURN_TIMER_CHOICES", "TableSettings",
-           "chat_message", "check_turn_timer", "origin_of", "seat_link",
+           "chat_message", "check_turn_timer", "origin_of", "player_name", "seat_link",
            "timeout_row_seat"]

@@ -10,6 +10,7 @@ from ...bots import BOTS
 from .. import security
 from ..protocol import ProtocolError
 from ..store import RematchTaken
+from ..tables import player_name
 from .games import GameCache
 from .live import LiveGame, Seat
 from .runtime import Runtime
@@ -29,6 +30,8 @@ class Seating:
 
     async def take_seat(self, lg: LiveGame, seat: int | None, colour: str | None,
                         name: str) -> tuple[int, str]:
+        name = player_name(name)
+
         async def attempt() -> tuple[int, str]:
             at = self._free_seat(lg, seat, colour)
             s = lg.seats[at]
@@ -147,6 +150,8 @@ class Seating:
         they took it with. The bot's pending move (if it is thinking) is dropped: the player
         makes the seat's next decision."""
         lg.check_seat(seat)
+        name = None if name is None else player_name(name)
+
         async def attempt() -> None:
             if lg.status == "over":
                 raise ProtocolError("game_over", "the game is over")
