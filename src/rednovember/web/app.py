@@ -22,7 +22,6 @@ from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Message
@@ -36,6 +35,7 @@ from ..i18n.describe import VARIANTS as LOG_VARIANTS
 from ..rules import COLOURS, VARIANTS, GameData, load_data
 from ..rules.serialize import to_dict
 from . import PROTOCOL_VERSION
+from .assets import Assets, HashedStatic
 from .guards import BodyLimit, HeadAsGet, allowed_methods
 from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
@@ -159,6 +159,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     per-client limits (web/limits.py); None, none (``rednovember serve`` sets them).
     ``root_path``: the sub-path it is served under (web/rootpath.py), "" for none."""
     static = static_dir or STATIC_DIR
+    assets = Assets(static)
     game_data = data or load_data()
     limit = limits or Limits.none()
     winchances = WinChanceService(winchance_rollouts)
@@ -518,9 +519,10 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
 
     # --- static front-end -------------------------------------------------------------------------
     if static.is_dir():
-        app.mount("/static", StaticFiles(directory=str(static)), name="static")
+        app.mount("/static", HashedStatic(assets, str(static)), name="static")
 
-    pages: dict[str, str] = {}  # the front-end's page per root path (web/rootpath.page_html)
+    # the front-end's page and its CSP per root path (web/rootpath.page_html, web/assets.py)
+    pages: dict[str, tuple[str, str]] = {}
 
     def index(request: Request) -> Response:
         root = root_of(request)
@@ -531,8 +533,10 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                     "<!doctype html><title>Red November</title><h1>Red November</h1>"
                     "<p>The browser front-end is not installed. The API is at "
                     f"<a href='{root}/docs'>{root}/docs</a>.</p>")
-            pages[root] = page_html(page.read_text(encoding="utf-8"), root)
-        return HTMLResponse(pages[root], headers={"Cache-Control": "no-cache"})
+            pages[root] = assets.page(page_html(page.read_text(encoding="utf-8"), root), root)
+        text, csp = pages[root]
+        return HTMLResponse(text, headers={"Cache-Control": "no-cache",
+                                           "Content-Security-Policy": csp})
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def root(request: Request) -> Response:

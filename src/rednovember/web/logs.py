@@ -118,7 +118,7 @@ def configure(level: str = "info", fmt: str = "text", access_log: bool = False) 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(Redacting(JsonFormatter() if fmt == "json"
                                    else logging.Formatter(TEXT_FORMAT)))
-    access_log = access_wanted(level, access_log)
+
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
@@ -126,7 +126,7 @@ def configure(level: str = "info", fmt: str = "text", access_log: bool = False) 
         lg = logging.getLogger(name)
         lg.handlers[:] = []
         lg.propagate = True
-    logging.getLogger("uvicorn.access").disabled = not access_log
+    logging.getLogger("uvicorn.access").disabled = not access_wanted(level, access_log)
     errors = logging.getLogger("uvicorn.error")
     for old in [f for f in errors.filters if isinstance(f, ConnectionLines)]:
         errors.removeFilter(old)
