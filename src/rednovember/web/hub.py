@@ -29,6 +29,7 @@ from ..rules.hidden import undo as engine_undo
 from ..rules.serialize import SaveError, replay
 from ..rules.view import log_for
 from . import security
+from .away import Away
 from .chat import HISTORY, clean, message, ping_target, ping_text, undo_detail, undo_text
 from .cluster import CLAIM_EVERY, Nodes, Solo
 from .hints import Hints
@@ -87,6 +88,7 @@ class Hub:
         self._closing = False
         self.tables = Tables(self, waiting_expiry, min_turn_timer)
         self.hints = Hints(self)  # the advisor (web/hints.py)
+        self.away = Away(self)  # absent players' seats (web/away.py)
         self._pool = ThreadPoolExecutor(min(DB_THREADS, store.threads), thread_name_prefix="rn-db")
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -126,6 +128,7 @@ class Hub:
     async def stop(self) -> None:
         self._closing = True
         await self.tables.stop()
+        await self.away.stop()
         tasks = [lg.bot_task for lg in self.games.values() if lg.bot_task is not None]
         tasks += [*self._tasks, *([self._claimer] if self._claimer else [])]
         for t in tasks:
@@ -440,17 +443,20 @@ class Hub:
         return seat
 
     async def hand_to_bot(self, lg: LiveGame, seat: int, bot: str, by: set[int],
-                          creator: bool) -> None:
+                          creator: bool, auto: bool = False) -> None:
+        """Gives a seat to a bot (``auto``: the server gives an absent player's, web/away.py)."""
         if bot not in BOTS:
             raise ProtocolError("unknown_bot", f"unknown bot {bot!r}; known: {', '.join(sorted(BOTS))}")
         lg.check_seat(seat)
         if not by and not creator:
             raise ProtocolError("unauthorised", "only the game's creator or a seated player may "
                                                 "hand a seat to a bot")
-        async def attempt() -> None:
+        async def attempt() -> Seat:
             if lg.status == "over":
                 raise ProtocolError("game_over", "the game is over")
             s = lg.seats[seat]
+            if auto and s.kind != "human":
+                raise ProtocolError("forbidden", f"seat {seat} is no person's any more")
             if s.kind == "human" and seat not in by:
                 self._check_gone(lg, seat)
             # the seat's player keeps the right to take it back (their token's hash stays:
@@ -461,8 +467,11 @@ class Hub:
             for c in lg.conns:
                 c.seats.pop(seat, None)
             await self._change_seat(lg, new)
+            return s
 
-        await self._locked(lg, attempt)
+        old = await self._locked(lg, attempt)
+        if old.kind == "human":  # the chat says so
+            await self.away.to_bot(lg, seat, old.name, bot, auto)
 
     def _check_gone(self, lg: LiveGame, seat: int) -> None:
         """Another's seat goes to a bot only once its player has been away for the grace."""
@@ -542,6 +551,7 @@ class Hub:
             lg.gone_since[seat] = time.monotonic()
 
         await self._locked(lg, attempt)
+        await self.away.back(lg, seat)
 
     async def _change_seat(self, lg: LiveGame, new: Seat) -> None:
         """Stores a seat's new holder (the game's lock held) and shows it to everyone."""
@@ -730,6 +740,7 @@ class Hub:
         if not self.nodes.owns(lg.id):
             return
         self.tables.schedule(lg)
+        self.away.schedule(lg)
         if self._closing or lg.status != "playing" or (lg.bot_task and not lg.bot_task.done()):
             return
         seat = lg.game.player_to_move
@@ -801,6 +812,7 @@ class Hub:
             "turn": g.turn, "to_move": -1 if lg.status == "over" else g.player_to_move,
             "result": result_info(g), "seats": self.seats_info(lg),
             "settings": lg.settings.to_dict(), "clock": self.tables.clock(lg),
+            "away": self.away.info(lg),
         }
 
     def seats_info(self, lg: LiveGame) -> list[dict[str, Any]]:
@@ -829,7 +841,7 @@ class Hub:
             "log_start": log_start, "log": jsonable(log_for(g, seat, log_start)),
             "result": result_info(g),
             "seats": self.seats_info(lg) if seats is None else seats,
-            "clock": self.tables.clock(lg),
+            "clock": self.tables.clock(lg), "away": self.away.info(lg),
         }
 
     def broadcast(self, lg: LiveGame, stable: int) -> None:
@@ -861,9 +873,11 @@ class Hub:
             c.log_sent[seat] = len(lg.game.log)
 
     def presence(self, lg: LiveGame) -> None:
-        """Tell everyone who is connected (no change of the game itself)."""
+        """Tell everyone who is connected (no change of the game itself), and whether the seat to
+        move is away (web/away.py)."""
+        self.away.schedule(lg)
         self._push(lg, [{"type": "seats", "game": lg.id, "version": lg.version,
-                         "seats": self.seats_info(lg)}])
+                         "seats": self.seats_info(lg), "away": self.away.info(lg)}])
 
     # --- connections ------------------------------------------------------------------------------
     async def hello(self, lg: LiveGame, c: Connection, tokens: tuple[str, ...],
@@ -955,6 +969,11 @@ class Hub:
         """Tells the table (a chat note, stored) that the server decides for a seat out of time."""
         await self._add_line(lg, timeout_row_seat(seat), None,
                              f"Time ran out: the server decides for seat {seat}.", None, None)
+
+    async def note(self, lg: LiveGame, seat: int, text: str, kind: str,
+                   detail: dict[str, Any]) -> None:
+        """A server's note about a seat in the chat, stored (web/away.py)."""
+        await self._add_line(lg, timeout_row_seat(seat), None, text, kind, detail)
 
     async def _add_line(self, lg: LiveGame, row_seat: int, name: str | None, text: str,
                         kind: str | None, detail: dict[str, Any] | None,
