@@ -61,6 +61,7 @@ from .tables import (
     DEFAULT_WAITING_EXPIRY,
     MAX_TURN_TIMER,
     MIN_TURN_TIMER,
+    OPEN_TABLE_DEFAULT,
     TableSettings,
     check_turn_timer,
     origin_of,
@@ -97,9 +98,26 @@ class CreateGame(_Body):
                                             "(default: unlisted, reachable only by its link)")
     turn_timer: int | None = Field(None, ge=0, le=MAX_TURN_TIMER,
                                    description="seconds per decision (30, 60, 120, 300); null or "
-                                               "0: no clock")
+                                               "0: no clock; left out: 120 on an open table, "
+                                               "else none")
+    away_bot: int | None = Field(None, ge=0, le=MAX_TURN_TIMER,
+                                 description="seconds an absent player's decision waits before a "
+                                             "bot takes their seat (60, 120, 300, 600); null or "
+                                             "0: never; left out: 120 on an open table, else "
+                                             "never")
     hints: bool = Field(True, description="players may ask the advisor for hints (WebSocket "
                                           "'hint'); false: nobody can")
+
+
+def table_settings(body: CreateGame, minimum: float) -> TableSettings:
+    """The settings a create request asks for; an open table has a turn timer and gives absent
+    players' seats to a bot unless the request says otherwise (issue 18)."""
+    default = OPEN_TABLE_DEFAULT if body.listed else None
+    given = body.model_fields_set
+    timer = body.turn_timer if "turn_timer" in given else default
+    away = body.away_bot if "away_bot" in given else default
+    return TableSettings(body.listed, check_turn_timer(timer, minimum), body.hints,
+                         away_bot=check_turn_timer(away, minimum, "away_bot"))
 
 
 class TakeSeat(_Body):
@@ -328,9 +346,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         hub = hub_of(request)
         who = client_of(request)
         await hub.db(hub.rates.new_game, who, time.time())
-        settings = TableSettings(body.listed,
-                                 check_turn_timer(body.turn_timer, hub.min_turn_timer),
-                                 body.hints)
+        settings = table_settings(body, hub.min_turn_timer)
         lg, token = await hub.create_game(body.players, body.gnomes_per_player, body.variants,
                                           body.seed, settings=settings, client=who)
         return {"game": hub.summary(lg), "creator_token": token}

@@ -10,6 +10,7 @@ optional turn timer (run by web/hub/driver.py).
   game's last change (stored, so the clock survives a restart). When it runs out, the server makes
   that one decision with the heuristic bot's choice (the seat stays the player's) and says so in
   the chat. Bot seats are not timed.
+- ``away_bot`` (issue 18): an absent player's seat goes to a bot by itself (web/hub/away.py).
 - The seat link carries the seat token in the URL fragment (``/g/{id}#seat=TOKEN``), which
   browsers never send to a server; the endpoint that makes it takes the token as Bearer auth.
 """
@@ -29,6 +30,8 @@ DEFAULT_WAITING_EXPIRY = 24 * 3600.0
 TURN_TIMER_CHOICES = (30, 60, 120, 300)  # what the create form offers (seconds per decision)
 MIN_TURN_TIMER = 30
 MAX_TURN_TIMER = 3600
+AWAY_BOT_CHOICES = (60, 120, 300, 600)  # what the create form offers (seconds of a decision)
+OPEN_TABLE_DEFAULT = 120  # an open table's turn timer and away_bot unless asked otherwise
 ORIGIN_RE = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]{1,200}$")
 
 
@@ -38,15 +41,15 @@ class TableSettings:
     turn_timer: int | None = None  # seconds per decision; None: no clock
     hints: bool = True  # the advisor (web/hub/hints.py): players may ask for hints
     hints_used: tuple[int, ...] = ()  # the seats that asked for one, in order of first use
+    away_bot: int | None = None  # seconds an absent player's decision waits for a bot; None: never
 
     def to_dict(self) -> dict[str, Any]:
-        return {"listed": self.listed, "turn_timer": self.turn_timer, "hints": self.hints,
-                "hints_used": list(self.hints_used)}
+        return {"listed": self.listed, **self.stored()}
 
     def stored(self) -> dict[str, Any]:
         """What the settings table keeps as JSON (``listed`` has its own column)."""
         return {"turn_timer": self.turn_timer, "hints": self.hints,
-                "hints_used": list(self.hints_used)}
+                "hints_used": list(self.hints_used), "away_bot": self.away_bot}
 
     def for_rematch(self) -> TableSettings:
         """The same settings for the next game, which nobody has asked a hint for yet."""
@@ -54,20 +57,24 @@ class TableSettings:
 
     @classmethod
     def from_stored(cls, listed: bool, settings: dict[str, Any]) -> TableSettings:
-        timer = settings.get("turn_timer")
         used = settings.get("hints_used")
         seats = tuple(s for s in used if isinstance(s, int)) if isinstance(used, list) else ()
-        return cls(bool(listed), int(timer) if isinstance(timer, int) and timer > 0 else None,
-                   settings.get("hints") is not False, seats)
+        return cls(bool(listed), _seconds(settings.get("turn_timer")),
+                   settings.get("hints") is not False, seats, _seconds(settings.get("away_bot")))
 
 
-def check_turn_timer(seconds: int | None, minimum: float) -> int | None:
-    """The turn timer a create request asks for (0 or None: off), or a ``bad_config`` error."""
+def _seconds(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def check_turn_timer(seconds: int | None, minimum: float, field: str = "turn_timer") -> int | None:
+    """The turn timer (or ``away_bot``) a create request asks for (0 or None: off), or a
+    ``bad_config`` error."""
     if not seconds:
         return None
     if not minimum <= seconds <= MAX_TURN_TIMER:
-        raise ProtocolError("bad_config", f"turn_timer: off (0) or {minimum:g}..{MAX_TURN_TIMER} "
-                                          "seconds per decision")
+        raise ProtocolError("bad_config", f"{field}: off (0) or {minimum:g}..{MAX_TURN_TIMER} "
+                                          "seconds")
     return seconds
 
 
@@ -101,18 +108,21 @@ def origin_of(asked: str | None, base_url: str) -> str:
     return base_url.rstrip("/")
 
 
-# Timeout notes are stored as chat rows of seat -1 - SEAT (no player writes as a negative seat).
+# The server's notes (a timeout, an absent player: web/away.py) are stored as chat rows of seat
+# -1 - SEAT (no player writes as a negative seat); a timeout note has no kind.
 def timeout_row_seat(seat: int) -> int:
     return -1 - seat
 
 
 def chat_message(row: dict[str, Any]) -> dict[str, Any]:
-    """A stored chat row as the client sees it: a timeout note gets ``system`` and ``for_seat``."""
+    """A stored chat row as the client sees it: a server's note gets ``system`` (its kind, or
+    ``timeout``) and ``for_seat``."""
     if row["seat"] < 0:
-        return {**row, "seat": -1, "system": "timeout", "for_seat": -1 - row["seat"]}
+        return {**row, "seat": -1, "system": row.get("kind") or "timeout",
+                "for_seat": -1 - row["seat"]}
     return row
 
 
-__all__ = ["DEFAULT_WAITING_EXPIRY", "MIN_TURN_TIMER", "TURN_TIMER_CHOICES", "TableSettings",
-           "chat_message", "check_turn_timer", "origin_of", "player_name", "seat_link",
-           "timeout_row_seat"]
+__all__ = ["AWAY_BOT_CHOICES", "DEFAULT_WAITING_EXPIRY", "MIN_TURN_TIMER", "OPEN_TABLE_DEFAULT",
+           "TURN_TIMER_CHOICES", "TableSettings", "chat_message", "check_turn_timer", "origin_of",
+           "player_name", "seat_link", "timeout_row_seat"]

@@ -12,6 +12,8 @@ import time
 from ...bots import Bot, make_bot
 from ...rules import Action
 from ..protocol import ProtocolError
+from .absence import takes_over
+from .away import Away
 from .clock import deadline, mark
 from .live import LiveGame
 from .runtime import Runtime
@@ -26,10 +28,12 @@ TIMEOUT_BOT = "heuristic"
 class Driver:
     """The bots and turn clocks of the games this process owns."""
 
-    def __init__(self, rt: Runtime, writer: Writer, talk: Talk, bot_delay: float = 0.6) -> None:
+    def __init__(self, rt: Runtime, writer: Writer, talk: Talk, away: Away,
+                 bot_delay: float = 0.6) -> None:
         self.rt = rt
         self.w = writer
         self.talk = talk
+        self.away = away
         self.bot_delay = bot_delay
         self.timers: dict[str, asyncio.Task[None]] = {}
 
@@ -49,6 +53,7 @@ class Driver:
         if not self.rt.nodes.owns(lg.id):
             return
         self.schedule(lg)
+        self.away.schedule(lg)
         if self.rt.closing or lg.status != "playing" or (lg.bot_task and not lg.bot_task.done()):
             return
         seat = lg.game.player_to_move
@@ -131,6 +136,9 @@ class Driver:
         await asyncio.sleep(max(0.0, end - time.time()))
         seat = lg.game.player_to_move
         if lg.version != version or deadline(lg) is None:
+            return
+        if takes_over(lg):  # out of time and gone: a bot takes the seat instead (issue 18)
+            await self.away.hand_over(lg, seat)
             return
         seed = (lg.config.seed * 1_000_003 + seat * 7919 + len(lg.game.history)) & (2**62 - 1)
         bot = make_bot(TIMEOUT_BOT, seed)

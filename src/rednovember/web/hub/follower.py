@@ -11,6 +11,7 @@ from typing import Any
 
 from ...rules import ActionError, parse_action
 from ...rules.hidden import undo as engine_undo
+from .away import Away
 from .cluster import CLAIM_EVERY
 from .games import GameCache
 from .live import PRESENCE_FRESH, LiveGame, Seat
@@ -29,8 +30,10 @@ ORPHANS_EVERY = 3  # claim rounds between two looks for bot games nobody owns
 class Follower:
     """Hears the other processes and takes over the games they leave without an owner."""
 
-    def __init__(self, rt: Runtime, games: GameCache, writer: Writer, talk: Talk) -> None:
+    def __init__(self, rt: Runtime, games: GameCache, writer: Writer, talk: Talk,
+                 away: Away) -> None:
         self.rt = rt
+        self.away = away
         self.games = games
         self.w = writer
         self.talk = talk
@@ -189,6 +192,7 @@ class Follower:
             if 0 <= seat < len(lg.seats) and not lg.connected(seat):
                 lg.gone_since[seat] = now
         presence(lg)
+        self.away.schedule(lg)
 
 
 __all__ = ["Follower"]

@@ -95,6 +95,7 @@ class GameCache:
             log.error("game %s cannot be rebuilt: %s", gid, exc)
             rt.broken[gid] = str(exc)
             return None
+        lg.grace = rt.takeover_grace
         rt.games[gid] = lg
         if lg.status != "over" and await rt.nodes.own(gid):
             self.on_loaded(lg)

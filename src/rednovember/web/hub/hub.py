@@ -1,9 +1,10 @@
 """The hub: every live game of this server process, assembled from its parts, each in its own
 module and depending on the ones before it only:
 
-runtime (store, threads, games held) → live (a table in memory) and clock → views (the fan-out)
-→ games (loading) → talk (chat) → writer (compare-and-set writes) → seats → follower (the other
-processes) → driver (bots and turn clocks) → expiry → hints → hub (this facade, and connections).
+runtime (store, threads, games held) → live (a table in memory), clock and absence → views (the
+fan-out) → games (loading) → talk (chat) → writer (compare-and-set writes) → seats → away (absent
+players' seats) → follower (the other processes) → driver (bots and turn clocks) → expiry → hints
+→ hub (this facade, and connections).
 
 The endpoints (web/app.py, web/endpoints/) talk to the hub alone.
 """
@@ -19,6 +20,7 @@ from ..limits import Limits, Spectators
 from ..rates import Rates
 from ..store import Store
 from ..tables import DEFAULT_WAITING_EXPIRY, MIN_TURN_TIMER
+from .away import Away
 from .cluster import Nodes
 from .driver import Driver
 from .expiry import Expiry
@@ -40,7 +42,7 @@ class Hub:
                  takeover_grace: float = 30.0, waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
                  min_turn_timer: float = MIN_TURN_TIMER, nodes: Nodes | None = None,
                  limits: Limits | None = None) -> None:
-        self.rt = rt = Runtime(store, data, nodes)
+        self.rt = rt = Runtime(store, data, nodes, takeover_grace)
         self.store, self.data, self.games = store, data, rt.games
         self.min_turn_timer = min_turn_timer
         self.rates = Rates(store, limits or Limits.none())  # per client, in the database
@@ -48,9 +50,10 @@ class Hub:
         self.cache = GameCache(rt, self._kick)
         self.talk = Talk(rt)
         self.writer = Writer(rt, self.talk, self._kick)
-        self.seating = Seating(rt, self.cache, self.writer, takeover_grace)
-        self.follower = Follower(rt, self.cache, self.writer, self.talk)
-        self.driver = Driver(rt, self.writer, self.talk, bot_delay)
+        self.seating = Seating(rt, self.cache, self.writer, self.talk)
+        self.away = Away(rt, self.seating, self.talk)  # absent players' seats (web/hub/away.py)
+        self.follower = Follower(rt, self.cache, self.writer, self.talk, self.away)
+        self.driver = Driver(rt, self.writer, self.talk, self.away, bot_delay)
         self.expiry = Expiry(rt, waiting_expiry)
         self.hints = Hints(rt)  # the advisor (web/hub/hints.py)
         self._claimer: asyncio.Task[None] | None = None
@@ -87,6 +90,7 @@ class Hub:
     async def stop(self) -> None:
         self.rt.closing = True
         await self.expiry.stop()
+        await self.away.stop()
         tasks: list[asyncio.Task[None]] = self.driver.stop()
         tasks += [*self.rt.background(), *([self._claimer] if self._claimer else [])]
         for t in tasks:
@@ -135,6 +139,7 @@ class Hub:
         send_states(lg, c)
         if set(c.seats) != before:
             presence(lg)
+            self.away.schedule(lg)
             self.rt.spawn(self.follower.announce(lg))
         return rejected
 
@@ -150,6 +155,7 @@ class Hub:
                 changed = True
         if changed:
             presence(lg)
+            self.away.schedule(lg)
         if c.seats:
             self.rt.spawn(self.follower.announce(lg))
 

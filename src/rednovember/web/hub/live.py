@@ -103,6 +103,7 @@ class LiveGame:
     changed_at: float = 0.0  # time.time() of the last change (the turn timer counts from it)
     clock_version: int = -1  # the version changed_at belongs to
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change at a time
+    grace: float = 30.0  # seconds a player must be gone before another may give their seat away
     remote: dict[str, tuple[frozenset[int], float]] = field(default_factory=dict)
     # ^ other nodes' connected seats, with when they said so (web/hub/cluster.py)
 

@@ -24,8 +24,10 @@ DB_THREADS = 4  # threads doing the database work (SQLAlchemy's pool holds 5 con
 class Runtime:
     """The store, the game data, the live games of this process and its background work."""
 
-    def __init__(self, store: Store, data: GameData, nodes: Nodes | None = None) -> None:
+    def __init__(self, store: Store, data: GameData, nodes: Nodes | None = None,
+                 takeover_grace: float = 30.0) -> None:
         self.store = store
+        self.takeover_grace = takeover_grace  # each LiveGame's ``grace``
         self.data = data
         self.nodes: Nodes = nodes or Solo()
         self.games: dict[str, LiveGame] = {}

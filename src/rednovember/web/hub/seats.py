@@ -14,6 +14,7 @@ from ..tables import player_name
 from .games import GameCache
 from .live import LiveGame, Seat
 from .runtime import Runtime
+from .talk import Talk
 from .views import push
 from .writer import Writer
 
@@ -21,12 +22,11 @@ from .writer import Writer
 class Seating:
     """Who holds each seat of the live games."""
 
-    def __init__(self, rt: Runtime, games: GameCache, writer: Writer,
-                 takeover_grace: float = 30.0) -> None:
+    def __init__(self, rt: Runtime, games: GameCache, writer: Writer, talk: Talk) -> None:
         self.rt = rt
         self.games = games
         self.w = writer
-        self.takeover_grace = takeover_grace  # seconds a player must be gone before a hand-over
+        self.talk = talk
 
     async def take_seat(self, lg: LiveGame, seat: int | None, colour: str | None,
                         name: str) -> tuple[int, str]:
@@ -65,17 +65,21 @@ class Seating:
         return seat
 
     async def hand_to_bot(self, lg: LiveGame, seat: int, bot: str, by: set[int],
-                          creator: bool) -> None:
+                          creator: bool, auto: bool = False) -> None:
+        """Gives a seat to a bot (``auto``: the server gives an absent player's, web/hub/away.py);
+        the chat says so when it was a player's."""
         if bot not in BOTS:
             raise ProtocolError("unknown_bot", f"unknown bot {bot!r}; known: {', '.join(sorted(BOTS))}")
         lg.check_seat(seat)
         if not by and not creator:
             raise ProtocolError("unauthorised", "only the game's creator or a seated player may "
                                                 "hand a seat to a bot")
-        async def attempt() -> None:
+        async def attempt() -> Seat:
             if lg.status == "over":
                 raise ProtocolError("game_over", "the game is over")
             s = lg.seats[seat]
+            if auto and s.kind != "human":
+                raise ProtocolError("forbidden", f"seat {seat} is no person's any more")
             if s.kind == "human" and seat not in by:
                 self._check_gone(lg, seat)
             # the seat's player keeps the right to take it back (their token's hash stays:
@@ -86,8 +90,13 @@ class Seating:
             for c in lg.conns:
                 c.seats.pop(seat, None)
             await self.w.change_seat(lg, new)
+            return s
 
-        await self.w.locked(lg, attempt)
+        old = await self.w.locked(lg, attempt)
+        if old.kind == "human":
+            await self.talk.note(lg, seat, "to_bot", {"player": old.name or "",
+                                                      "colour": old.colours[0], "bot": bot,
+                                                      "auto": auto})
 
     def _check_gone(self, lg: LiveGame, seat: int) -> None:
         """Another's seat goes to a bot only once its player has been away for the grace."""
@@ -96,8 +105,8 @@ class Seating:
                                              "can hand the seat to a bot",
                                 "player_connected", seat=seat)
         gone = time.monotonic() - lg.gone_since.get(seat, 0.0)
-        if gone < self.takeover_grace:
-            wait = int(self.takeover_grace - gone) + 1
+        if gone < lg.grace:
+            wait = int(lg.grace - gone) + 1
             raise ProtocolError("forbidden", f"seat {seat}'s player left only recently: "
                                              f"try again in {wait} s",
                                 "left_recently", seat=seat, seconds=wait)
@@ -169,6 +178,8 @@ class Seating:
             lg.gone_since[seat] = time.monotonic()
 
         await self.w.locked(lg, attempt)
+        s = lg.seats[seat]
+        await self.talk.note(lg, seat, "back", {"player": s.name or "", "colour": s.colours[0]})
 
 
 __all__ = ["Seating"]

@@ -7,6 +7,7 @@ import logging
 import time
 from typing import Any
 
+from ...i18n import catalog
 from ..chat import HISTORY, clean, message, ping_target, ping_text
 from ..protocol import ProtocolError
 from ..tables import chat_message, timeout_row_seat
@@ -61,6 +62,18 @@ class Talk:
         """Tells the table (a chat note, stored) that the server decides for a seat out of time."""
         await self._add_line(lg, timeout_row_seat(seat), None,
                              f"Time ran out: the server decides for seat {seat}.", None, None)
+
+    async def note(self, lg: LiveGame, seat: int, kind: str, detail: dict[str, Any]) -> None:
+        """A server's note about a seat in the chat (issue 18: ``away``, ``to_bot``, ``back``),
+        stored like the turn timer's, with its English sentence for pages that do not know the
+        kind. A failure loses the note only."""
+        cat = catalog("en")
+        key = f"away_chat_{kind}" + ("_auto" if detail.get("auto") else "")
+        text = cat.get("web", key, **{**detail, "colour": cat.raw("colours", detail["colour"])})
+        try:
+            await self._add_line(lg, timeout_row_seat(seat), None, text, kind, detail)
+        except ProtocolError:
+            log.exception("storing a %s note of game %s failed", kind, lg.id)
 
     async def _add_line(self, lg: LiveGame, row_seat: int, name: str | None, text: str,
                         kind: str | None, detail: dict[str, Any] | None,

@@ -10,6 +10,7 @@ from typing import Any
 from ...rules.hidden import can_undo
 from ...rules.view import log_for
 from ..protocol import action_info, jsonable, result_info, suggestions
+from .absence import away_info
 from .clock import clock_info
 from .live import Connection, LiveGame
 
@@ -35,7 +36,7 @@ def summary(lg: LiveGame) -> dict[str, Any]:
         "status": lg.status, "version": lg.version, "created": _iso(lg.created),
         "turn": g.turn, "to_move": -1 if lg.status == "over" else g.player_to_move,
         "result": result_info(g), "seats": seats_info(lg),
-        "settings": lg.settings.to_dict(), "clock": clock_info(lg),
+        "settings": lg.settings.to_dict(), "clock": clock_info(lg), "away": away_info(lg),
     }
 
 
@@ -67,7 +68,7 @@ def state(lg: LiveGame, seat: int | None, log_start: int = 0,
         "log_start": log_start, "log": jsonable(log_for(g, seat, log_start)),
         "result": result_info(g),
         "seats": seats_info(lg) if seats is None else seats,
-        "clock": clock_info(lg),
+        "clock": clock_info(lg), "away": away_info(lg),
     }
 
 
@@ -103,8 +104,10 @@ def send_states(lg: LiveGame, c: Connection) -> None:
 
 
 def presence(lg: LiveGame) -> None:
-    """Tell everyone who is connected (no change of the game itself)."""
-    push(lg, [{"type": "seats", "game": lg.id, "version": lg.version, "seats": seats_info(lg)}])
+    """Tell everyone who is connected (no change of the game itself), and whether the seat to
+    move is away (web/hub/absence.py)."""
+    push(lg, [{"type": "seats", "game": lg.id, "version": lg.version, "seats": seats_info(lg),
+               "away": away_info(lg)}])
 
 
 def push(lg: LiveGame, messages: list[dict[str, Any]]) -> None:

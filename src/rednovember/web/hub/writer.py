@@ -69,6 +69,7 @@ class Writer:
         lg = LiveGame(gid, config, game, empty_seats(game), 0, "waiting", time.time(),
                       creator_hash or security.hash_token(token))
         lg.settings = settings or TableSettings()
+        lg.grace = self.rt.takeover_grace
         try:
             await self.rt.db(self.rt.store.create_game, gid, config.to_dict(), lg.creator_hash,
                           config.players, lg.settings.listed, lg.settings.stored(), rematch_of,

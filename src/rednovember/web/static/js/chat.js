@@ -6,6 +6,7 @@
 import { raw, t } from "./i18n.js";
 import { talkLine } from "./pings.js";
 import { timeoutLine } from "./timer.js";
+import { awayLine } from "./away.js";
 
 const MAX = 300;
 
@@ -67,6 +68,7 @@ export class ChatPanel {
 
   line(m) {
     if (m.system === "timeout") return timeoutLine(this.page, m);
+    if (m.system) return awayLine(this.page, m) || document.createElement("li");
     const li = document.createElement("li");
     li.dataset.testid = "chat-message";
     const seat = (this.page.summary?.seats || []).find((s) => s.seat === m.seat);

@@ -22,6 +22,7 @@ import { adoptSeatLink, openSeatLink } from "./seatlink.js";
 import { renderClock } from "./timer.js";
 import { absoluteUrl, url } from "./root.js";
 import { Advisor } from "./advisor.js";
+import { AwayBanner } from "./away.js";
 
 const SPEC = "spec";
 
@@ -54,6 +55,7 @@ export class GamePage {
     this.show = new Show(this); // dice, cards and the keeper's walk of each new state; the recap
     this.mobile = new MobileLayout(this);
     this.advisor = new Advisor(this); // the "Hint" button and its plans (advisor.js)
+    this.away = new AwayBanner(this); // the banner of an absent player to move (away.js)
   }
 
   // --- lifecycle --------------------------------------------------------------------------------
@@ -86,6 +88,7 @@ export class GamePage {
     document.removeEventListener("visibilitychange", this.onVisible);
     if (window.rnGame === this) window.rnGame = null;
     this.pings.destroy();
+    this.away.destroy();
   }
 
   setStatus(s) {
@@ -119,6 +122,7 @@ export class GamePage {
 
   // --- messages ---------------------------------------------------------------------------------
   onMessage(msg) {
+    this.away.onMessage(msg);
     switch (msg.type) {
       case "welcome": {
         this.summary = msg.game;
@@ -527,6 +531,7 @@ export class GamePage {
 
   render() {
     if (!this.built) return;
+    this.away.render();
     const st = this.state();
     const model = this.model();
     const gameEl = this.root.querySelector(".game");

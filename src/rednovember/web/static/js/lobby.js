@@ -11,6 +11,8 @@ import { url } from "./root.js";
 
 const VARIANTS = ["harder", "hardest", "less-deadly-death", "mad-gnomes"];
 const TIMERS = [0, 30, 60, 120, 300]; // seconds per decision; 0: off
+const AWAY_BOTS = [0, 60, 120, 300, 600]; // seconds an absent player's decision waits for a bot
+const OPEN_TABLE = 120; // an open table's turn timer and away bot unless the form says otherwise
 const MY_GAMES = 12; // at most this many of the browser's own games are looked up
 
 export class LobbyPage {
@@ -19,7 +21,8 @@ export class LobbyPage {
     this.ctx = ctx;
     this.games = [];
     this.mine = [];
-    this.form = { players: 4, per: null, variants: new Set(), seed: "", listed: false, timer: 0, hints: true };
+    this.form = { players: 4, per: null, variants: new Set(), seed: "", listed: false, timer: 0, hints: true,
+      away: 0, touched: new Set() };
   }
 
   start() {
@@ -86,6 +89,9 @@ export class LobbyPage {
             </fieldset>
             <label class="field"><span>${esc(raw("web_lobby", "turn_timer"))}</span>
               <select id="f-timer" data-testid="create-timer">${TIMERS.map((s) => `<option value="${s}" ${s === f.timer ? "selected" : ""}>${esc(s ? t("web_lobby", "timer_setting", { time: timerText(s) }) : raw("web_lobby", "timer_off"))}</option>`).join("")}</select></label>
+            <label class="field"><span>${esc(raw("web_lobby", "away_bot"))}</span>
+              <select id="f-away" data-testid="create-away-bot">${AWAY_BOTS.map((s) => `<option value="${s}" ${s === f.away ? "selected" : ""}>${esc(s ? t("web_lobby", "away_bot_after", { time: timerText(s) }) : raw("web_lobby", "timer_off"))}</option>`).join("")}</select>
+              <small>${esc(raw("web_lobby", "away_bot_help"))}</small></label>
             <label class="check listed-check"><input type="checkbox" id="f-listed" data-testid="create-listed" ${f.listed ? "checked" : ""}>
               <span>${esc(raw("web_lobby", "listed"))}<small>${esc(raw("web_lobby", "listed_help"))}</small></span></label>
             <label class="check hints-check"><input type="checkbox" id="f-hints" data-testid="create-hints" ${f.hints ? "checked" : ""}>
@@ -112,8 +118,16 @@ export class LobbyPage {
       box.onchange = () => { if (box.checked) f.variants.add(box.value); else f.variants.delete(box.value); };
     }
     el("#f-seed").oninput = (e) => { f.seed = e.target.value; };
-    el("#f-timer").onchange = (e) => { f.timer = Number(e.target.value); };
-    el("#f-listed").onchange = (e) => { f.listed = e.target.checked; };
+    el("#f-timer").onchange = (e) => { f.timer = Number(e.target.value); f.touched.add("timer"); };
+    el("#f-away").onchange = (e) => { f.away = Number(e.target.value); f.touched.add("away"); };
+    el("#f-listed").onchange = (e) => {  // an open table: a turn timer and an away bot, unless chosen
+      f.listed = e.target.checked;
+      for (const k of ["timer", "away"]) {
+        if (f.touched.has(k)) continue;
+        f[k] = f.listed ? OPEN_TABLE : 0;
+        el(`#f-${k}`).value = String(f[k]);
+      }
+    };
     el("#f-hints").onchange = (e) => { f.hints = e.target.checked; };
     el("#create-form").onsubmit = (e) => { e.preventDefault(); this.create(); };
     el("[data-testid=learn-link]").onclick = (e) => { e.preventDefault(); navigate("/learn"); };
@@ -169,7 +183,7 @@ export class LobbyPage {
     const f = this.form;
     const body = { players: f.players, gnomes_per_player: this.perRange() ? (f.per ?? this.perRange()[2]) : null,
       variants: [...f.variants], seed: f.seed === "" ? null : Number(f.seed), listed: f.listed,
-      turn_timer: f.timer || null, hints: f.hints };
+      turn_timer: f.timer || null, hints: f.hints, away_bot: f.away || null };
     try {
       const res = await api("/api/games", { method: "POST", body });
       store.setCreator(res.game.id, res.creator_token);
