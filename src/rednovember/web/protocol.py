@@ -303,6 +303,11 @@ def action_info(action: Action, game: Game) -> dict[str, Any]:
     return info
 
 
+def repair_key(a: Action) -> str:
+    """A repair's group on the web page: its ``kind``, or ``unblock_hatch:ROOM``."""
+    return f"{a.kind}:{a.arg}" if a.kind == "unblock_hatch" else a.kind
+
+
 def suggestions(game: Game) -> dict[str, dict[str, Any]]:
     """For each repair the active gnome can make where it stands, what a sensible player would
     pick (the heuristic bot's best plan for it): minutes and the items to play first. The web
@@ -314,7 +319,7 @@ def suggestions(game: Game) -> dict[str, dict[str, Any]]:
         a = plan.action
         if a.kind not in REPAIRS or any(s.kind != "play" for s in plan.steps[:-1]):
             continue
-        key = f"{a.kind}:{a.arg}" if a.kind == "unblock_hatch" else a.kind
+        key = repair_key(a)
         if key not in out:
             out[key] = {"minutes": a.minutes, "items": [game.data.items[s.arg].id
                                                          for s in plan.steps[:-1]]}
