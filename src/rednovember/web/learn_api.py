@@ -84,7 +84,8 @@ def learn_state(s: Session, check: dict[str, Any] | None = None) -> dict[str, An
 def lesson_suggestions(s: Session) -> dict[str, dict[str, Any]]:
     """The repairs' starting minutes (the game page's ``suggest``): the heuristic bot's, unless the
     lesson's pending steps would refuse that repair; then the fewest minutes they accept (after
-    the suggested items), so a repair never starts at a choice the lesson then rejects."""
+    the suggested items), so a repair never starts at a choice the lesson then rejects. A repair
+    the lesson asks for is the main choice (``best``)."""
     g = s.game
     out = suggestions(g)
     pending = [st for i, st in enumerate(s.lesson.steps) if i not in s.done]
@@ -98,6 +99,7 @@ def lesson_suggestions(s: Session) -> dict[str, dict[str, Any]]:
         accepted = [a.minutes for a in options if any(st.wants(a, after) for st in pending)]
         if accepted and tip["minutes"] not in accepted:
             tip["minutes"] = min(accepted)
+        tip["best"] = bool(accepted)
     return out
 
 
