@@ -43,7 +43,8 @@ def open_seat(browser: Any, rn_url: str, gid: str, token: str, size: dict[str, i
     ctx = browser.new_context(viewport=size, locale=locale, base_url=rn_url, has_touch=mobile,
                               is_mobile=mobile)
     ctx.set_default_timeout(TIMEOUT)
-    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', JSON.stringify({{seats: {{'0': '{token}'}}}}))")
+    seats = f"JSON.stringify({{seats: {{'0': '{token}'}}}})"
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', {seats})")
     page = _page(ctx, f"/g/{gid}")
     page.wait_for_selector("[data-testid=conn-status][data-state=open]")
     return ctx, page
@@ -62,7 +63,8 @@ def contexts() -> Any:
 _IN_VIEW = """el => {
     const r = el.getBoundingClientRect();
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
-    if (!r.width || !r.height || r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) return false;
+    if (!r.width || !r.height || r.top < 0 || r.left < 0) return false;
+    if (r.bottom > innerHeight || r.right > innerWidth) return false;
     const hit = document.elementFromPoint(x, y);
     return !!hit && (hit === el || el.contains(hit));
 }"""
