@@ -5,6 +5,7 @@ Chromium and the session's real server."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -47,7 +48,15 @@ def test_the_replay_viewer_draws_the_win_chance_and_jumps_to_turning_points(
         page.goto(f"/g/{gid}/replay?step=0")
         chart = page.get_by_test_id("winchart")
         expect(chart).to_be_visible()
+        # issue 18 §7: while the server computes, a progress bar and the time elapsed show ...
+        expect(chart.get_by_test_id("winchart-progress")).to_be_visible()
+        expect(chart.get_by_test_id("winchart-status")).to_have_text("Computing the win chance…")
+        expect(chart.get_by_test_id("winchart-elapsed")).to_have_text(re.compile(r"\d+ s$"))
+        chart.screenshot(path=str(SHOTS / "winchart-computing-desktop.png"))
+        # ... and the graph replaces them
         expect(chart.get_by_test_id("winchart-svg")).to_be_visible(timeout=COMPUTE)
+        expect(chart.get_by_test_id("winchart-progress")).to_have_count(0)
+        expect(chart.get_by_test_id("winchart-status")).to_have_count(0)
         curve = _curve(api, gid)
     turning = curve["turning"]
     assert turning, "this game has turning points"

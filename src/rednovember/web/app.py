@@ -476,10 +476,12 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                         ) -> dict[str, Any]:
         """A finished game's win-chance curve and turning points (web/winchance.py): 202
         ``computing`` until it is ready (ask again), 409 ``not_over`` before the end."""
-        found = winchances.get(await hub_of(request).get(game_id), rollouts)
-        if found is None:
+        lg = await hub_of(request).get(game_id)
+        found = winchances.get(lg, rollouts)
+        if found is None:  # with how far the worker is, when it is on this game
             response.status_code = 202
-            return {"game": game_id, "status": "computing"}
+            return {"game": game_id, "status": "computing",
+                    "progress": winchances.progress(lg, rollouts)}
         return found
 
     @app.post("/api/games/{game_id}/seats/{seat}/reclaim")
