@@ -13,6 +13,7 @@ import httpx
 from browsertools import SHOTS, SKIP, _page, expect, shot
 
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}
 COMPUTE = 300_000  # ms: the server computes the curve (48 rollouts a point) on a busy machine
 pytestmark = SKIP
 
@@ -71,8 +72,14 @@ def test_the_replay_viewer_draws_the_win_chance_and_jumps_to_turning_points(
     expect(viewer).to_have_attribute("data-step", "0")
     now = chart.get_by_test_id("winchart-now")
     start_x = float(now.get_attribute("x1") or "nan")
+    page.set_viewport_size(LAPTOP)  # issue 18 §7: the board stayed out of view at 1366×768
+    items.first.scroll_into_view_if_needed()
+    expect(page.get_by_test_id("board")).not_to_be_in_viewport(ratio=0.75)
     items.first.click()  # the list: jump to the step after the swing
     expect(viewer).to_have_attribute("data-step", str(first["step"]))
+    expect(page.get_by_test_id("board")).to_be_in_viewport(ratio=0.75)  # brought into view
+    shot(page, "winchart-jump-laptop")
+    page.set_viewport_size({"width": 1440, "height": 900})
     assert page.url.endswith(f"/replay?step={first['step']}")
     expect(now).not_to_have_attribute("x1", str(start_x))  # the step shown moved on the graph
     assert float(now.get_attribute("x1") or "nan") > start_x
