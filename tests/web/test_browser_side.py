@@ -115,7 +115,8 @@ _ROOM_NAMES = """() => [...document.querySelectorAll("[data-testid=board] .room"
             squeezed: lines.some(t => t.hasAttribute("textLength")),
             sizes: lines.map(t => parseFloat(getComputedStyle(t).fontSize)),
             boxes: lines.map(t => { const b = t.getBBox(); return [b.x, b.y, b.width, b.height]; }),
-            bg: [bg.x, bg.y, bg.width, bg.height], drew: drew && [drew.x, drew.y, drew.width, drew.height]};
+            bg: [bg.x, bg.y, bg.width, bg.height],
+            drew: drew && [drew.x, drew.y, drew.width, drew.height]};
 })"""
 
 
@@ -190,7 +191,7 @@ def test_a_token_label_stays_inside_the_time_track(browser: Any, contexts: Any, 
     expect(token).to_be_visible()
     for t in page.evaluate(_TOKENS):
         x, _, w, _ = t["rect"]
-        assert 0 <= x and x + w <= t["width"], t
+        assert x >= 0 and x + w <= t["width"], t
         tx, _, tw, _ = t["text"]
         assert x <= tx and tx + tw <= x + w, t
     panel = page.get_by_test_id("time-track").bounding_box()
@@ -223,7 +224,8 @@ def test_the_title_is_whole_on_a_phone(browser: Any, rn_url: str, contexts: Any,
                 clipped: brand.scrollWidth > brand.clientWidth || name.scrollWidth > name.clientWidth,
                 inside: text.left >= box.left - 0.5 && text.right <= box.right + 0.5
                         && text.bottom <= box.bottom + 0.5,
-                clear: box.right <= tools.left, width: innerWidth, right: document.documentElement.scrollWidth};
+                clear: box.right <= tools.left, width: innerWidth,
+                right: document.documentElement.scrollWidth};
     }""")
     assert got["size"] >= 11 and not got["clipped"] and got["inside"] and got["clear"], got
     assert got["right"] <= got["width"], got
