@@ -74,7 +74,7 @@ export class ReplayPage {
     if (!board) return;
     const r = board.getBoundingClientRect();
     const shown = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
-    if (shown < Math.min(r.height, innerHeight) * 0.75) board.scrollIntoView({ block: "start" });
+    if (r.top < 0 || shown < Math.min(r.height, innerHeight) * 0.75) board.scrollIntoView({ block: "start" });
   }
 
   model() {
