@@ -54,5 +54,21 @@ def test_the_suggested_minutes_and_items_are_the_heuristic_bots_choice() -> None
         if a.kind != "fix_oxygen_pumps":
             continue
         found += 1
-        assert suggest == {"minutes": a.minutes, "items": played}
+        assert suggest == {"minutes": a.minutes, "items": played, "best": True}
     assert found > 0
+
+
+def test_only_the_repair_the_bot_would_make_is_the_main_choice() -> None:
+    """Issue 18 §7: "Fix Oxygen Pumps — Try it (10 min)" was styled as the main choice with
+    Asphyxiation at 2/10. The page styles a repair's button as the main choice only when the
+    heuristic's best plan for the turn is that repair (``best``)."""
+    for level, best in ((2, False), (7, True)):
+        g = arrange(seed=2)
+        g.gnomes[0].room = 2
+        g.gnomes[0].keeper = 20
+        g.gnomes[1].keeper = g.gnomes[2].keeper = 12
+        g.tracks[g.data.tracks.index("asphyxiation")] = level
+        start(g)
+        suggest = suggestions(g)["fix_oxygen_pumps"]
+        assert suggest["best"] is best, level
+        assert (decide(g, 0).kind == "fix_oxygen_pumps") is best

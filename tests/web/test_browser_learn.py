@@ -154,3 +154,46 @@ def test_learn_in_german(new_context: Any) -> None:
     page.click("[data-testid=learn-retry]")
     plays(page, 0)
     assert not page.js_errors
+
+
+def test_water_lesson_starts_the_repair_at_a_choice_it_accepts(new_context: Any) -> None:
+    """Issue 18 §7: the pump started at "suggested: 1 min", which the lesson then rejected "With 1
+    minutes". Now it starts at 2 minutes, styled as the main choice, and a 1-minute try says
+    "With 1 minute", in Polish too."""
+    for locale, said in (("en-GB", "With 1 minute and +3 from items"), ("pl-PL", "Z 1 minutą i +3")):
+        page = _page(new_context(locale=locale), "/learn/water")
+        plays(page, 0)
+        for i, text in enumerate(("open 5", "enter", "play water_pump")):
+            act(page, text, i + 1)
+        panel = page.locator("[data-testid=actions]")
+        expect(panel.locator("[data-testid=repair-pump_water-minutes]")).to_have_value("2")
+        go = panel.locator("[data-testid=repair-pump_water-go]")
+        expect(go).to_have_class("btn primary")
+        if locale == "en-GB":
+            expect(panel.locator("[data-testid=repair-pump_water-suggested]")).to_have_text(
+                "suggested: 2 min")
+            shot(page, "learn-water-pump-start")
+            go.click()
+            plays(page, 4)
+            check(page, "goal", "Room 5 is dry")
+            page.click("[data-testid=learn-retry]")
+            plays(page, 0)
+            for i, text in enumerate(("open 5", "enter", "play water_pump")):
+                act(page, text, i + 1)
+        act(page, "pump_water 1", 4)
+        check(page, "wrong", said)
+        assert not page.js_errors
+
+
+def test_a_repair_the_bot_would_not_make_is_not_the_main_choice(new_context: Any) -> None:
+    """Issue 18 §7: in the missile puzzle, pumping room 5's water is possible but the missile
+    matters: the pump's button is a plain one, not styled as the main choice."""
+    page = _page(new_context(), "/learn/missile")
+    plays(page, 0)
+    act(page, "open 5", 1)
+    act(page, "enter", 2)
+    go = page.locator("[data-testid=repair-pump_water-go]")
+    expect(go).to_be_visible()
+    expect(go).to_have_class("btn")
+    shot(page, "learn-missile-pump-plain")
+    assert not page.js_errors

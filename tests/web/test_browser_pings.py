@@ -173,3 +173,43 @@ def test_an_undo_tells_the_other_player_what_was_taken_back(new_context: Any,
         "Ada hat zurückgenommen: Rot")
     assert not ada.js_errors and not bea.js_errors
     del link
+
+
+def _open_and_undo(page: Any, times: int) -> None:
+    for _ in range(times):
+        st = state(page, your_turn=True)
+        page.locator("[data-testid=actions] [data-act^='open ']").first.click()
+        st = state(page, after=st["version"])
+        undo = page.get_by_test_id("undo")
+        expect(undo).to_be_enabled()
+        undo.click()
+        state(page, after=st["version"])
+
+
+def test_consecutive_undo_lines_fold_into_one(new_context: Any, rn_url: str) -> None:
+    """Issue 18 §7: six open/undo pairs make one "took back 6 actions" line, not six, for the
+    other player too and after a reload; a message typed between two runs keeps them apart."""
+    ada, bea, link = _table(new_context, rn_url, seed=5)
+    _open_and_undo(ada, 6)
+    for page in (ada, bea):
+        lines = page.locator("[data-testid=chat-message][data-kind=undo]")
+        expect(lines).to_have_count(1)
+        expect(lines).to_have_attribute("data-count", "6")
+        expect(lines).to_contain_text("Ada took back 6 actions (the last: Red opens the hatch from ")
+    bea.locator("[data-testid=chat]").screenshot(path=str(SHOTS / "pings-undo-folded-desktop.png"))
+    ada.get_by_test_id("chat-input").fill("sorry, thinking")
+    ada.get_by_test_id("chat-send").click()
+    expect(bea.locator("[data-testid=chat-message]")).to_have_count(2)
+    _open_and_undo(ada, 2)
+    lines = bea.locator("[data-testid=chat-message][data-kind=undo]")
+    expect(lines).to_have_count(2)
+    expect(lines.last).to_have_attribute("data-count", "2")
+    bea.reload()  # folded again from the stored history
+    lines = bea.locator("[data-testid=chat-message][data-kind=undo]")
+    expect(lines).to_have_count(2)
+    expect(lines.first).to_have_attribute("data-count", "6")
+    expect(bea.locator("[data-testid=chat-message]")).to_have_count(3)
+    bea.select_option("[data-testid=language-select]", "pl")
+    expect(lines.first).to_contain_text("Ada cofa 6 ruchów (ostatni: ")
+    assert not ada.js_errors and not bea.js_errors
+    del link

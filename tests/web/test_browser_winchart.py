@@ -5,6 +5,7 @@ Chromium and the session's real server."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -12,6 +13,7 @@ import httpx
 from browsertools import SHOTS, SKIP, _page, expect, shot
 
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}
 COMPUTE = 300_000  # ms: the server computes the curve (48 rollouts a point) on a busy machine
 pytestmark = SKIP
 
@@ -47,7 +49,15 @@ def test_the_replay_viewer_draws_the_win_chance_and_jumps_to_turning_points(
         page.goto(f"/g/{gid}/replay?step=0")
         chart = page.get_by_test_id("winchart")
         expect(chart).to_be_visible()
+        # issue 18 §7: while the server computes, a progress bar and the time elapsed show ...
+        expect(chart.get_by_test_id("winchart-progress")).to_be_visible()
+        expect(chart.get_by_test_id("winchart-status")).to_have_text("Computing the win chance…")
+        expect(chart.get_by_test_id("winchart-elapsed")).to_have_text(re.compile(r"\d+ s$"))
+        chart.screenshot(path=str(SHOTS / "winchart-computing-desktop.png"))
+        # ... and the graph replaces them
         expect(chart.get_by_test_id("winchart-svg")).to_be_visible(timeout=COMPUTE)
+        expect(chart.get_by_test_id("winchart-progress")).to_have_count(0)
+        expect(chart.get_by_test_id("winchart-status")).to_have_count(0)
         curve = _curve(api, gid)
     turning = curve["turning"]
     assert turning, "this game has turning points"
@@ -62,8 +72,14 @@ def test_the_replay_viewer_draws_the_win_chance_and_jumps_to_turning_points(
     expect(viewer).to_have_attribute("data-step", "0")
     now = chart.get_by_test_id("winchart-now")
     start_x = float(now.get_attribute("x1") or "nan")
+    page.set_viewport_size(LAPTOP)  # issue 18 §7: the board stayed out of view at 1366×768
+    items.first.scroll_into_view_if_needed()
+    expect(page.get_by_test_id("board")).not_to_be_in_viewport(ratio=0.75)
     items.first.click()  # the list: jump to the step after the swing
     expect(viewer).to_have_attribute("data-step", str(first["step"]))
+    expect(page.get_by_test_id("board")).to_be_in_viewport(ratio=0.75)  # brought into view
+    shot(page, "winchart-jump-laptop")
+    page.set_viewport_size({"width": 1440, "height": 900})
     assert page.url.endswith(f"/replay?step={first['step']}")
     expect(now).not_to_have_attribute("x1", str(start_x))  # the step shown moved on the graph
     assert float(now.get_attribute("x1") or "nan") > start_x

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from rednovember.i18n import catalog
 from rednovember.learn import LESSONS, MAX_PLAYS, PUZZLES
 
 
@@ -84,3 +85,61 @@ def test_the_pages(api: httpx.Client) -> None:
         r = api.get(path)
         assert r.status_code == 200 and "text/html" in r.headers["content-type"]
         assert "/static/css/learn.css" in r.text
+
+
+# --- issue 18 §7: a lesson's repair starts at minutes the lesson accepts; "1 minute" -----------
+def test_water_lesson_repair_starts_at_minutes_the_lesson_accepts(api: httpx.Client) -> None:
+    """The die shows 5 and the Water Pump gives +3: the heuristic's 1 minute would be refused
+    (40%), so the repair starts at 2 minutes, and that play reaches the goal."""
+    plays = ["open 5", "enter", "play water_pump"]
+    st = play(api, "water", plays)
+    assert st["state"]["suggest"]["pump_water"]["minutes"] == 2
+    done = play(api, "water", plays, "pump_water 2")
+    assert done["check"]["verdict"] == "goal"
+
+
+@pytest.mark.parametrize("lesson", list(LESSONS))
+def test_every_lesson_suggests_repairs_it_accepts(api: httpx.Client, lesson: str) -> None:
+    """Along each lesson's path, a repair played at its starting minutes (after the suggested
+    items) is never refused by the lesson."""
+    plays: list[str] = []
+    for text in LESSONS[lesson].solution:
+        st = play(api, lesson, plays)
+        for key, tip in st["state"]["suggest"].items():
+            steps = [f"play {item}" for item in tip["items"]]
+            if ":" in key:
+                kind, room = key.split(":")
+                steps.append(f"{kind} {room} {tip['minutes']}")
+            else:
+                steps.append(f"{key} {tip['minutes']}")
+            tried = plays
+            for step in steps:
+                got = play(api, lesson, tried, step)
+                tried = got["plays"]
+            assert got["check"]["verdict"] in ("right", "goal"), (lesson, plays, steps, got["check"])
+        plays = play(api, lesson, plays, text)["plays"]
+
+
+SINGULAR = {"en": "With 1 minute and", "de": "Mit 1 Minute und", "fr": "Avec 1 minute et",
+            "es": "Con 1 minuto y", "pl": "Z 1 minutą i", "ru": "С 1 минутой и"}
+PLURAL = {"en": "With 2 minutes and", "de": "Mit 2 Minuten und", "fr": "Avec 2 minutes et",
+          "es": "Con 2 minutos y", "pl": "Z 2 minutami i", "ru": "С 2 минутами и"}
+
+
+@pytest.mark.parametrize("lang", sorted(SINGULAR))
+def test_the_odds_reason_says_one_minute_in_every_language(api: httpx.Client, lang: str) -> None:
+    """Pumping with 1 minute in the water lesson is refused with a reason that says "1 minute"
+    (the catalog's plural form), and 2 minutes after a die of 5 without the pump, in the plural."""
+    cat = api.get(f"/api/i18n/{lang}").json()["catalog"]["learn"]
+    plays = ["open 5", "enter", "play water_pump"]
+    one = play(api, "water", plays, "pump_water 1")["check"]
+    assert one["key"] == "why_odds" and one["args"]["minutes"] == 1
+    two = play(api, "water", plays[:2], "pump_water 2")["check"]
+    assert two["key"] == "why_odds" and two["args"]["minutes"] == 2
+    template = cat["why_odds"]
+    assert "{minutes:" in template  # a plural form, not a bare number
+    said_one = catalog(lang).get("learn", "why_odds", **one["args"])
+    said_two = catalog(lang).get("learn", "why_odds", **two["args"])
+    assert said_one.startswith(SINGULAR[lang]) and said_two.startswith(PLURAL[lang])
+    doomed = catalog(lang).get("learn", "why_doomed", minutes=1, ghost=26, token=27)
+    assert "{" not in doomed and "1 minutes" not in doomed and "1 Minuten" not in doomed

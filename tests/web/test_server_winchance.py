@@ -190,3 +190,36 @@ def test_a_dead_worker_is_replaced_at_the_next_request(
             assert time.monotonic() < end, "no new worker was started"
             time.sleep(0.1)
         assert api.get(f"/api/games/{gid}").status_code == 200
+
+
+def test_the_worker_reports_how_far_it_is(server_factory: Callable[..., Server],
+                                          ws_client: Callable[..., WsClient]) -> None:
+    """Issue 18 §7: the graph took 39 s with nothing to show. While the worker computes a curve
+    the 202 answer says how many of the game's positions it has evaluated (read from an array it
+    shares with the server), growing to the number of points of the curve."""
+    server = server_factory(extra=("--winchance-rollouts", "40"))
+    with httpx.Client(base_url=server.url, timeout=30) as api:
+        gid, creator = new_game(api, 3, seed=8)
+        for seat in range(3):
+            r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                         headers={"X-Creator-Token": creator})
+            assert r.status_code == 200, r.text
+        end = time.monotonic() + DEADLINE
+        while api.get(f"/api/games/{gid}").json()["status"] != "over":
+            assert time.monotonic() < end, "the bots did not finish"
+            time.sleep(0.2)
+        path = f"/api/games/{gid}/winchance"
+        seen: list[tuple[int, int]] = []
+        end = time.monotonic() + WAIT
+        while (r := api.get(path)).status_code == 202:
+            progress = r.json()["progress"]
+            if progress is not None:
+                seen.append((progress["done"], progress["total"]))
+            assert time.monotonic() < end, "the win chance was never computed"
+            time.sleep(0.1)
+        assert r.status_code == 200, r.text
+        points = len(r.json()["points"])
+    assert any(done > 0 for done, _ in seen), seen
+    assert all(total == points for _, total in seen), (seen, points)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    del ws_client

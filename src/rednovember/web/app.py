@@ -468,17 +468,20 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     @app.get("/api/games/{game_id}/winchance")
     async def winchance(game_id: str, request: Request, response: Response) -> dict[str, Any]:
         """A finished game's win-chance curve and turning points (web/winchance.py): 202
-        ``computing`` until it is ready (ask again), 409 ``not_over`` before the end; starting a
-        computation counts against the client's ``winchances_per_hour``."""
+        ``computing`` until it is ready (ask again) with how far the worker is, 409 ``not_over``
+        before the end; starting a computation counts against the client's
+        ``winchances_per_hour``."""
         hub = hub_of(request)
+        lg = await hub.get(game_id)
 
         async def admit() -> None:
             await hub.db(hub.rates.winchances.check, client_of(request), time.time())
 
-        found = await winchances.get(await hub.get(game_id), hub.db, hub.store.engine, admit)
-        if found is None:
+        found = await winchances.get(lg, hub.db, hub.store.engine, admit)
+        if found is None:  # with how far the worker is, when it is on this game
             response.status_code = 202
-            return {"game": game_id, "status": "computing"}
+            return {"game": game_id, "status": "computing",
+                    "progress": winchances.progress(lg)}
         return found
 
     @app.post("/api/games/{game_id}/seats/{seat}/reclaim")

@@ -22,7 +22,7 @@ from ..learn import ALL, LESSONS, MAX_PLAYS, PUZZLES, LessonError, Session
 from ..learn.solution import solution
 from ..rules import parse_action
 from ..rules.view import log_for
-from .protocol import ProtocolError, action_info, jsonable, result_info, suggestions
+from .protocol import ProtocolError, action_info, jsonable, repair_key, result_info, suggestions
 
 PLAYER = 0  # every lesson is a solo game: the learner's one seat runs every gnome
 
@@ -71,7 +71,7 @@ def learn_state(s: Session, check: dict[str, Any] | None = None) -> dict[str, An
             "to_move": -1 if g.is_over else g.player_to_move, "decider": g.decider,
             "your_turn": your_turn,
             "actions": [action_info(a, g) for a in g.legal_actions()] if your_turn else [],
-            "can_undo": bool(s.plays), "suggest": suggestions(g) if your_turn else {},
+            "can_undo": bool(s.plays), "suggest": lesson_suggestions(s) if your_turn else {},
             "log_start": 0, "log": jsonable(log_for(g, PLAYER)), "result": result_info(g),
             "seats": [{"seat": PLAYER, "colour": colours[0], "colours": colours,
                        "gnomes": list(range(len(g.gnomes))), "kind": "human", "name": None,
@@ -79,6 +79,28 @@ def learn_state(s: Session, check: dict[str, Any] | None = None) -> dict[str, An
             "clock": None,
         },
     }
+
+
+def lesson_suggestions(s: Session) -> dict[str, dict[str, Any]]:
+    """The repairs' starting minutes (the game page's ``suggest``): the heuristic bot's, unless the
+    lesson's pending steps would refuse that repair; then the fewest minutes they accept (after
+    the suggested items), so a repair never starts at a choice the lesson then rejects. A repair
+    the lesson asks for is the main choice (``best``)."""
+    g = s.game
+    out = suggestions(g)
+    pending = [st for i, st in enumerate(s.lesson.steps) if i not in s.done]
+    if s.lesson.kind != "lesson" or s.off is not None or not pending:
+        return out
+    for key, tip in out.items():
+        after = g.copy(keep_log=False)
+        for item in tip["items"]:
+            after.apply(parse_action(f"play {item}", g.data))
+        options = [a for a in after.legal_actions() if a.is_repair and repair_key(a) == key]
+        accepted = [a.minutes for a in options if any(st.wants(a, after) for st in pending)]
+        if accepted and tip["minutes"] not in accepted:
+            tip["minutes"] = min(accepted)
+        tip["best"] = bool(accepted)
+    return out
 
 
 def solution_info(lesson_id: str, lang: str) -> dict[str, Any]:

@@ -304,21 +304,29 @@ def action_info(action: Action, game: Game) -> dict[str, Any]:
     return info
 
 
+def repair_key(a: Action) -> str:
+    """A repair's group on the web page: its ``kind``, or ``unblock_hatch:ROOM``."""
+    return f"{a.kind}:{a.arg}" if a.kind == "unblock_hatch" else a.kind
+
+
 def suggestions(game: Game) -> dict[str, dict[str, Any]]:
     """For each repair the active gnome can make where it stands, what a sensible player would
-    pick (the heuristic bot's best plan for it): minutes and the items to play first. The web
-    page's default; keyed like the page groups repairs (``kind`` or ``unblock_hatch:ROOM``)."""
+    pick (the heuristic bot's best plan for it): minutes and the items to play first, and
+    ``best``: whether that plan is the heuristic's best plan for the whole turn (the page styles
+    only that repair as the main choice). The web page's default; keyed like the page groups
+    repairs (``kind`` or ``unblock_hatch:ROOM``)."""
     if game.phase != MOVE or game.result is not None:
         return {}
     out: dict[str, dict[str, Any]] = {}
-    for plan in best_plans(game, game.player_to_move):
+    for rank, plan in enumerate(best_plans(game, game.player_to_move)):
         a = plan.action
         if a.kind not in REPAIRS or any(s.kind != "play" for s in plan.steps[:-1]):
             continue
-        key = f"{a.kind}:{a.arg}" if a.kind == "unblock_hatch" else a.kind
+        key = repair_key(a)
         if key not in out:
             out[key] = {"minutes": a.minutes, "items": [game.data.items[s.arg].id
-                                                         for s in plan.steps[:-1]]}
+                                                         for s in plan.steps[:-1]],
+                        "best": rank == 0}
     return out
 
 

@@ -6,8 +6,10 @@ database (any process answers from it) and kept in memory, as a finished game ne
 
 A game still running is refused (409 ``not_over``): its curve would need the hidden cards of no
 seat, but its future is still being played. The first request starts the computation and answers
-202 ``{"status": "computing"}``; the client asks again until the answer (200) is there. Starting
-one counts against the client's ``winchances_per_hour`` (web/rates.py); asking again is free. One
+202 ``{"status": "computing", "progress": …}``; the client asks again until the answer (200) is
+there. ``progress`` is ``{"done": positions, "total": positions}`` once the worker is on this
+game's curve (read from an array the worker shares with the server), else null. Starting one
+counts against the client's ``winchances_per_hour`` (web/rates.py); asking again is free. One
 worker process computes one game at a time; at most :data:`MAX_PENDING` games wait (then 503
 ``busy``). A worker that dies (killed, out of memory) is replaced at the next request.
 """
@@ -60,9 +62,28 @@ def watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
-def compute(game: Game, rollouts: int) -> dict[str, Any]:
+# The worker's progress, shared with the server: [job, positions done, positions in all] of the
+# curve it computes now (a shared array: the server reads it without asking the worker).
+_progress: Any = None
+
+
+def start_worker(parent: int, progress: Any = None) -> None:
+    """The worker's initializer: watch the server, and report progress into ``progress``."""
+    global _progress
+    _progress = progress
+    watch_parent(parent)
+
+
+def compute(game: Game, rollouts: int, job: int = 0) -> dict[str, Any]:
     """The curve and turning points of a finished game, JSON-ready (runs in the worker)."""
-    result = analyse(game, None, rollouts=rollouts, seed=SEED)
+
+    def report(done: int, total: int) -> None:
+        if _progress is not None:
+            with _progress.get_lock():
+                _progress[:] = [job, done, total]
+
+    report(0, 0)
+    result = analyse(game, None, rollouts=rollouts, seed=SEED, progress=report)
     return jsonable(result.to_dict())  # type: ignore[no-any-return]
 
 
@@ -97,13 +118,27 @@ class WinChanceService:
         self.pending: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
         self.failed: set[tuple[str, int]] = set()
         self.computed = 0
+        self.jobs: dict[tuple[str, int], int] = {}  # pending curve -> its job number
+        self.started = 0  # curves asked of the worker (the last job's number)
+        self._shared: Any = None  # the worker's progress (see compute)
 
     def executor(self) -> Executor:
         if self._executor is None:  # a fresh interpreter: forking a threaded server is unsafe
-            self._executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=watch_parent,
-                                                 initargs=(os.getpid(),))
+            spawn = multiprocessing.get_context("spawn")
+            self._shared = spawn.Array("q", 3)
+            self._executor = ProcessPoolExecutor(1, mp_context=spawn, initializer=start_worker,
+                                                 initargs=(os.getpid(), self._shared))
         return self._executor
+
+    def progress(self, lg: LiveGame) -> dict[str, int] | None:
+        """How far the worker is with ``lg``'s curve: positions ``done`` of ``total``; None
+        while it waits for the worker (or the worker cannot say)."""
+        job = self.jobs.get((lg.id, len(lg.game.history)))
+        if job is None or self._shared is None:
+            return None
+        with self._shared.get_lock():
+            now, done, total = self._shared[:]
+        return {"done": done, "total": total} if now == job and total else None
 
     def close(self) -> None:
         """Stop the worker: a curve being computed is abandoned (the server is stopping)."""
@@ -145,13 +180,16 @@ class WinChanceService:
 
     def _start(self, key: tuple[str, int], game: Game, db: Db, engine: Engine) -> None:
         loop = asyncio.get_running_loop()
-        fut = loop.run_in_executor(self.executor(), compute, game, self.rollouts)
+        self.started += 1
+        job = self.jobs[key] = self.started
+        fut = loop.run_in_executor(self.executor(), compute, game, self.rollouts, job)
         self.pending[key] = fut
         fut.add_done_callback(lambda f: self._finish(key, f, db, engine))
 
     def _finish(self, key: tuple[str, int], fut: asyncio.Future[dict[str, Any]], db: Db,
                 engine: Engine) -> None:
         self.pending.pop(key, None)
+        self.jobs.pop(key, None)
         if fut.cancelled():
             return
         exc = fut.exception()
@@ -175,4 +213,4 @@ class WinChanceService:
 
 
 __all__ = ["MAX_WEB_ROLLOUTS", "WEB_ROLLOUTS", "WinChanceService", "compute", "load_curve",
-           "store_curve", "watch_parent"]
+           "start_worker", "store_curve", "watch_parent"]

@@ -184,7 +184,9 @@ function repairGroup(model, key, list, ui, busy, suggest) {
   }
   s += warnList(model, [a]);
   const go = a.doomed ? raw("web", "repair_anyway") : raw("web", "repair_go");
-  s += `<div class="btn-row"><button type="button" class="btn ${a.doomed ? "danger" : "primary"}" ${attrs({
+  // the main choice's style only for the repair the heuristic would make this turn
+  const style = a.doomed ? "btn danger" : suggest && suggest.best ? "btn primary" : "btn";
+  s += `<div class="btn-row"><button type="button" class="${style}" ${attrs({
     "data-act": a.text, "data-confirm": a.doomed ? t("web", "confirm_doomed", { kind: kindName(kind) }) : lethalText(model, a),
     "data-testid": `repair-${gid}-go`, "aria-label": `${actionText(model, toLocal(a))}` })} ${busy ? "disabled" : ""}>${esc(go)} (${esc(t("action_notes", "cost", { minutes: a.cost }))})</button></div>`;
   // every option stays reachable as its own (hidden) button for keyboard users and tests

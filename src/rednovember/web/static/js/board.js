@@ -127,16 +127,52 @@ function seaBackground() {
   return `<rect x="0" y="0" width="${VIEW_W}" height="${VIEW_H}" fill="url(#sea-grad)"/>${waves}`;
 }
 
-function wrapTitle(title, maxChars) {
-  if (title.length <= maxChars) return [title];
-  const words = title.split(" ");
-  const lines = [""];
-  for (const w of words) {
-    const cur = lines[lines.length - 1];
-    if (cur && (cur + " " + w).length > maxChars) lines.push(w);
-    else lines[lines.length - 1] = cur ? cur + " " + w : w;
+// A room's name in lines, never squeezed (issue 18: "Ausrüstungslager" was pressed to 6 px):
+// whole words where they fit, a word wider than a line broken with a hyphen at a syllable-like
+// place. `widths`: the width of each line (the last repeats); at most three lines.
+const NAME_FONT = '700 11px "DejaVu Sans Condensed", "Liberation Sans Narrow", sans-serif';
+let measurer = null;
+function textWidth(text) {
+  if (measurer === null) measurer = document.createElement("canvas").getContext("2d") || false;
+  if (!measurer) return text.length * 6.4;
+  measurer.font = NAME_FONT;
+  return measurer.measureText(text).width;
+}
+
+export function nameLines(title, widths, max = 3) {
+  const words = title.split(/\s+/).filter(Boolean);
+  const lines = [];
+  let cur = "";
+  const width = () => widths[Math.min(lines.length, widths.length - 1)];
+  while (words.length) {
+    const word = words.shift();
+    const joined = cur ? `${cur} ${word}` : word;
+    if (textWidth(joined) <= width()) cur = joined;
+    else if (cur) { lines.push(cur); cur = ""; words.unshift(word); }
+    else { const [head, tail] = breakWord(word, width()); lines.push(head); words.unshift(tail); }
   }
-  return lines.slice(0, 2);
+  if (cur) lines.push(cur);
+  if (lines.length > max) lines.splice(max - 1, lines.length, `${lines[max - 1]}…`);
+  return lines;
+}
+
+const VOWEL = /[aeiouyàáâäãåæèéêëìíîïòóôöõøœùúûüýÿąęаеёиоуыэюяіїє]/iu;
+const LETTER = /\p{L}/u;
+const KEEP = new Set(["ch", "ck", "st", "sz", "cz", "rz", "dz", "ng"]); // pairs not split
+// Where to break a long word: the longest head (with its hyphen) that fits, preferring a place
+// between two consonants, then one before a consonant that starts a syllable.
+function breakWord(word, width) {
+  const ch = [...word];
+  const cons = (c) => LETTER.test(c) && !VOWEL.test(c);
+  let best = 1, score = -1;
+  for (let k = 2; k <= ch.length - 2; k++) {
+    if (textWidth(`${ch.slice(0, k).join("")}-`) > width) break;
+    const a = ch[k - 1], b = ch[k];
+    const kind = cons(a) && cons(b) && !KEEP.has((a + b).toLowerCase()) ? 2
+      : VOWEL.test(a) && cons(b) && VOWEL.test(ch[k + 1] || "") ? 1 : 0;
+    if (kind * 100 + k > score) { best = k; score = kind * 100 + k; }
+  }
+  return [`${ch.slice(0, best).join("")}-`, ch.slice(best).join("")];
 }
 
 function roomSvg(model, r, targets) {
@@ -178,11 +214,10 @@ function roomSvg(model, r, targets) {
   s += `<text class="room-num" x="${rc.x + 14}" y="${rc.y + 18}">${r}</text>`;
   const title = roomTitle(model, r);
   if (title) {
-    const lines = wrapTitle(title, drawArea ? 13 : 16);
-    const avail = rc.w - 28 - (drawArea ? 44 : 8);
+    // the first line beside the number, above the draw area; the next ones beside it
+    const lines = nameLines(title, [rc.w - 36, rc.w - 28 - (drawArea ? 44 : 8)]);
     lines.forEach((ln, i) => {
-      const squeeze = ln.length * 6.4 > avail ? ` textLength="${avail}" lengthAdjust="spacingAndGlyphs"` : "";
-      s += `<text class="room-name" x="${rc.x + 28}" y="${rc.y + 13 + i * 12}"${squeeze}>${esc(ln)}</text>`;
+      s += `<text class="room-name" x="${rc.x + 28}" y="${rc.y + 13 + i * 12}">${esc(ln)}</text>`;
     });
   }
   if (ROOM_ICONS[key]) {

@@ -4,7 +4,7 @@
 // undo lines come in the same history (pings.js says them in the page's language).
 
 import { raw, t } from "./i18n.js";
-import { talkLine } from "./pings.js";
+import { foldedUndoLine, talkLine } from "./pings.js";
 import { timeoutLine } from "./timer.js";
 import { awayLine } from "./away.js";
 
@@ -62,8 +62,18 @@ export class ChatPanel {
     input.placeholder = seated ? t("web", "chat_as", { name: this.page.seatLabel(this.page.current) }) : "";
     input.setAttribute("aria-label", input.placeholder || raw("web", "chat_title"));
     const list = this.el.querySelector(".chat-list");
-    list.replaceChildren(...this.messages.map((m) => this.line(m)));
+    list.replaceChildren(...foldUndos(this.messages).map((run) => (run.length > 1
+      ? foldedUndoLine(this.page, run, this.who(run[0])) : this.line(run[0]))));
     list.scrollTop = list.scrollHeight;
+  }
+
+  who(m) {
+    const seat = (this.page.summary?.seats || []).find((s) => s.seat === m.seat);
+    const who = document.createElement("strong");
+    who.className = "chat-who";
+    who.style.color = seat ? `var(--c-${seat.colour})` : "";
+    who.textContent = m.name || t("ui", "player_long", { seat: m.seat + 1 });
+    return who;
   }
 
   line(m) {
@@ -71,11 +81,7 @@ export class ChatPanel {
     if (m.system) return awayLine(this.page, m) || document.createElement("li");
     const li = document.createElement("li");
     li.dataset.testid = "chat-message";
-    const seat = (this.page.summary?.seats || []).find((s) => s.seat === m.seat);
-    const who = document.createElement("strong");
-    who.className = "chat-who";
-    who.style.color = seat ? `var(--c-${seat.colour})` : "";
-    who.textContent = m.name || t("ui", "player_long", { seat: m.seat + 1 });
+    const who = this.who(m);
     const said = talkLine(this.page, m, who); // a ping or an undo line (pings.js)
     if (said) return said;
     const text = document.createElement("span");
@@ -84,4 +90,17 @@ export class ChatPanel {
     li.append(who, document.createTextNode(": "), text);
     return li;
   }
+}
+
+// Consecutive undo lines of one seat (opening a hatch and taking it back, again and again) are
+// shown as one line; every other line stands alone. Folded when drawn, from the stored history,
+// so a reload and every server process show the same.
+export function foldUndos(messages) {
+  const runs = [];
+  for (const m of messages) {
+    const last = runs[runs.length - 1];
+    if (m.kind === "undo" && last && last[0].kind === "undo" && last[0].seat === m.seat) last.push(m);
+    else runs.push([m]);
+  }
+  return runs;
 }

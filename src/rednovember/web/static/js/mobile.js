@@ -63,6 +63,10 @@ export class MobileLayout {
     if (!game || !holder) return;
     const top = `${Math.round(holder.getBoundingClientRect().top + window.scrollY)}px`;
     if (game.style.getPropertyValue("--board-top") !== top) game.style.setProperty("--board-top", top);
+    // and where the side column starts: on a desktop it ends at the window's foot (app.css)
+    const grid = game.querySelector(".game-grid");
+    const side = grid ? `${Math.round(grid.getBoundingClientRect().top + window.scrollY)}px` : "";
+    if (side && game.style.getPropertyValue("--side-top") !== side) game.style.setProperty("--side-top", side);
   }
 
   onClick(e) {

@@ -119,11 +119,37 @@ export function talkLine(page, m, who) {
     return li;
   }
   const entries = Array.isArray(m.log) ? m.log : [];
-  const said = ctx && ctx.view && ctx.view.gnomes.length && entries.length
-    ? entries.map((e) => describeEntry(ctx, e)).join(" ") : "";
+  const said = undoSaid(ctx, m);
   if (said) text.textContent = t("web_talk", "took_back", { action: said });
   else if (!entries.length) text.textContent = raw("web_talk", "took_back_nothing");
   else text.textContent = m.text;
+  li.append(who, document.createTextNode(" "), text);
+  return li;
+}
+
+// What an undo line took back, in the page's language ("" when it cannot be said).
+function undoSaid(ctx, m) {
+  const entries = Array.isArray(m.log) ? m.log : [];
+  return ctx && ctx.view && ctx.view.gnomes.length && entries.length
+    ? entries.map((e) => describeEntry(ctx, e)).join(" ") : "";
+}
+
+// Several undo lines of one seat in a row (chat.js folds them): one line with their number and
+// the last one; every one of them in its tooltip.
+export function foldedUndoLine(page, run, who) {
+  const ctx = page.model() || (page.data ? { data: page.data, view: { gnomes: [] }, config: { variants: [] } } : null);
+  const li = document.createElement("li");
+  li.dataset.testid = "chat-message";
+  li.dataset.kind = "undo";
+  li.dataset.count = String(run.length);
+  li.className = "chat-undo";
+  const said = run.map((m) => undoSaid(ctx, m) || m.text);
+  const last = undoSaid(ctx, run[run.length - 1]);
+  const text = document.createElement("span");
+  text.className = "chat-text";
+  text.textContent = last ? t("web_talk", "took_back_many", { count: run.length, action: last })
+    : t("web_talk", "took_back_many_nothing", { count: run.length });
+  li.title = said.join("\n");
   li.append(who, document.createTextNode(" "), text);
   return li;
 }

@@ -24,7 +24,7 @@ export class ReplayPage {
     this.at = null; // the server's answer for the step shown
     this.loading = 0;
     this.onKey = (e) => this.key(e);
-    this.chart = new WinChart(id, (step) => this.go(step));
+    this.chart = new WinChart(id, (step) => this.go(step, true)); // a turning point: show the board
   }
 
   async start() {
@@ -50,7 +50,8 @@ export class ReplayPage {
     if (e.key in moves) { e.preventDefault(); this.go(this.at.step + moves[e.key]); }
   }
 
-  async go(step) {
+  // Shows a step; `reveal`: then scrolls the board into view unless most of it shows already.
+  async go(step, reveal = false) {
     const last = this.at ? this.at.steps : Infinity;
     const target = step === null ? null : Math.max(0, Math.min(last, step));
     const ticket = ++this.loading;
@@ -62,9 +63,18 @@ export class ReplayPage {
       this.at = at;
       history.replaceState({}, "", url(`/g/${encodeURIComponent(this.id)}/replay?step=${at.step}`));
       this.render();
+      if (reveal) this.revealBoard();
     } catch (e) {
       this.root.querySelector("[data-testid=replay-status]")?.replaceChildren(document.createTextNode(errorText(e)));
     }
+  }
+
+  revealBoard() {
+    const board = this.root.querySelector("[data-testid=board]");
+    if (!board) return;
+    const r = board.getBoundingClientRect();
+    const shown = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+    if (r.top < 0 || shown < Math.min(r.height, innerHeight) * 0.75) board.scrollIntoView({ block: "start" });
   }
 
   model() {

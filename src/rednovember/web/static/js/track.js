@@ -45,11 +45,12 @@ export function renderTrack(model, changes = null) {
       const ty = cy + 40 + i * 14;
       const full = tokenName(model, name);
       const w = Math.max(30, full.length * 5.4 + 8);  // the token's whole name, centred on its space
+      const x = Math.max(4, Math.min(TRACK_W - 4 - w, cx - w / 2)); // ... but inside the panel
       s += `<g class="token" ${attrs({ "data-testid": `token-${name}`, role: "img",
         "aria-label": t("ui", "token_at", { token: full, space }) })}>
         <title>${esc(t("web", "token_help", { token: full, space }))}</title>
-        <rect x="${cx - w / 2}" y="${ty}" width="${w}" height="13" rx="3"/>
-        <text x="${cx}" y="${ty + 10}">${esc(full)}</text></g>`;
+        <rect x="${x}" y="${ty}" width="${w}" height="13" rx="3"/>
+        <text x="${x + w / 2}" y="${ty + 10}">${esc(full)}</text></g>`;
     });
     s += `</g>`;
   }

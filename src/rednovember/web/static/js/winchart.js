@@ -33,13 +33,19 @@ export class WinChart {
     if (this.state !== "idle") return;
     if (!over) { this.state = "unavailable"; this.paint(); return; }
     this.state = "loading";
+    this.started = performance.now();
     this.paint();
     const ask = async () => {
       if (this.stopped) return;
       try {
         const d = await api(`/api/games/${encodeURIComponent(this.id)}/winchance`);
         if (this.stopped) return;
-        if (d && d.status === "computing") { this.timer = setTimeout(ask, POLL_MS); return; }
+        if (d && d.status === "computing") {
+          this.progress = d.progress || null; // positions done of all, once the worker is on it
+          this.paint();
+          this.timer = setTimeout(ask, POLL_MS);
+          return;
+        }
         this.data = d;
         this.state = "done";
       } catch (e) {
@@ -68,6 +74,31 @@ export class WinChart {
     this.paint();
   }
 
+  // While the server computes (it may take a minute): what it does, a progress bar (the positions
+  // evaluated, when the server says; else one that only shows it is busy) and the time elapsed.
+  // Built once, then only the bar and the numbers change (the status line is read out once).
+  paintWaiting(head) {
+    const el = this.el;
+    if (!el.querySelector("[data-testid=winchart-progress]")) {
+      el.innerHTML = `${head}<p class="muted" data-testid="winchart-status" role="status">${esc(raw("analyse", "web_loading"))}</p>
+        <div class="wc-wait"><progress data-testid="winchart-progress" aria-label="${esc(raw("analyse", "web_loading"))}"></progress>
+        <span class="muted wc-elapsed" data-testid="winchart-elapsed"></span></div>`;
+    }
+    const bar = el.querySelector("progress");
+    const p = this.progress;
+    const bits = [];
+    if (p && p.total) {
+      bar.max = p.total;
+      bar.value = p.done;
+      bits.push(t("analyse", "web_progress", { done: p.done, total: p.total }));
+    } else {
+      bar.removeAttribute("value"); // indeterminate: waiting for the worker
+    }
+    bits.push(t("analyse", "web_elapsed", { seconds: Math.round((performance.now() - this.started) / 1000) }));
+    el.querySelector(".wc-elapsed").textContent = bits.join(" · ");
+    el.dataset.progress = p && p.total ? String(p.done / p.total) : "";
+  }
+
   sentence(tp) {
     const what = (tp.entries || []).map((e) => describeEntry(this.model, e).replace(/[\s.!]+$/u, "")).join("; ")
       || raw("analyse", "quiet");
@@ -79,6 +110,7 @@ export class WinChart {
     if (!el || !el.isConnected) return;
     el.dataset.state = this.state;
     const head = `<h3>${esc(raw("analyse", "chart_title"))}</h3>`;
+    if (this.state === "loading") { this.paintWaiting(head); return; }
     if (this.state !== "done") {
       const key = { unavailable: "web_unavailable", error: "web_error" }[this.state] || "web_loading";
       el.innerHTML = `${head}<p class="muted" data-testid="winchart-status" role="status">${esc(raw("analyse", key))}</p>`;
