@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -22,10 +21,8 @@ from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import Message
-from starlette.websockets import WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocketState
 
 from .. import __version__ as package_version
 from ..bots import BOTS
@@ -36,6 +33,17 @@ from ..rules import COLOURS, VARIANTS, GameData, load_data
 from ..rules.serialize import to_dict
 from . import PROTOCOL_VERSION
 from .assets import Assets, HashedStatic
+from .bodies import (
+    ActBody,
+    BotBody,
+    CreateGame,
+    ReclaimBody,
+    SeatLinkBody,
+    TakeSeat,
+    UndoBody,
+    table_settings,
+)
+from .datajson import data_json
 from .guards import BodyLimit, HeadAsGet, allowed_methods
 from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
@@ -48,22 +56,16 @@ from .protocol import (
     MAX_NAME_CHARS,
     MAX_TOKENS,
     ProtocolError,
-    decode,
-    request_id,
-    validate,
 )
 from .replay import replay_step
 from .rootpath import RootPath, page_html
 from .rules_page import rules_html, rules_reference, safe_back
+from .socket import handle, send_close, serve_socket
 from .store import Store
 from .story import StoryCache
 from .tables import (
     DEFAULT_WAITING_EXPIRY,
-    MAX_TURN_TIMER,
     MIN_TURN_TIMER,
-    OPEN_TABLE_DEFAULT,
-    TableSettings,
-    check_turn_timer,
     origin_of,
     player_name,
     seat_link,
@@ -72,7 +74,6 @@ from .winchance import WEB_ROLLOUTS, WinChanceService
 
 log = logging.getLogger("rednovember.web")
 
-HELLO_TIMEOUT = 10.0
 READY_TIMEOUT = 3.0  # seconds the database has to answer /api/ready
 LANG_RE = re.compile(r"^[a-z]{2,3}([_-][A-Za-z]{2,4})?$")
 STATIC_DIR = Path(str(resources.files("rednovember.web").joinpath("static")))
@@ -81,73 +82,6 @@ STATIC_DIR = Path(str(resources.files("rednovember.web").joinpath("static")))
 Auth = Annotated[str | None, Header(description="Bearer SEAT_TOKEN")]
 SeatTok = Annotated[str | None, Header(description="SEAT_TOKEN (alternative)")]
 CreatorTok = Annotated[str | None, Header(description="the creator token")]
-
-
-# --- request bodies ------------------------------------------------------------------------------
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class CreateGame(_Body):
-    players: int = Field(4, ge=1, le=8, description="number of players (seats) 1..8")
-    gnomes_per_player: int | None = Field(None, ge=1, le=8,
-                                          description="1 player: 3..8 (default 3); 2: 2..4 (2)")
-    variants: list[str] = Field(default_factory=list, max_length=len(VARIANTS))
-    seed: int | None = Field(None, ge=0, lt=2**63, description="null: a random seed")
-    listed: bool = Field(False, description="an open table, shown in the lobby while it waits "
-                                            "(default: unlisted, reachable only by its link)")
-    turn_timer: int | None = Field(None, ge=0, le=MAX_TURN_TIMER,
-                                   description="seconds per decision (30, 60, 120, 300); null or "
-                                               "0: no clock; left out: 120 on an open table, "
-                                               "else none")
-    away_bot: int | None = Field(None, ge=0, le=MAX_TURN_TIMER,
-                                 description="seconds an absent player's decision waits before a "
-                                             "bot takes their seat (60, 120, 300, 600); null or "
-                                             "0: never; left out: 120 on an open table, else "
-                                             "never")
-    hints: bool = Field(True, description="players may ask the advisor for hints (WebSocket "
-                                          "'hint'); false: nobody can")
-
-
-def table_settings(body: CreateGame, minimum: float) -> TableSettings:
-    """The settings a create request asks for; an open table has a turn timer and gives absent
-    players' seats to a bot unless the request says otherwise (issue 18)."""
-    default = OPEN_TABLE_DEFAULT if body.listed else None
-    given = body.model_fields_set
-    timer = body.turn_timer if "turn_timer" in given else default
-    away = body.away_bot if "away_bot" in given else default
-    return TableSettings(body.listed, check_turn_timer(timer, minimum), body.hints,
-                         away_bot=check_turn_timer(away, minimum, "away_bot"))
-
-
-class TakeSeat(_Body):
-    seat: int | None = Field(None, ge=0, le=7)
-    colour: str | None = Field(None, max_length=16)
-    name: str = Field(..., min_length=1, max_length=MAX_NAME_CHARS)
-
-
-class ActBody(_Body):
-    action: str = Field(..., min_length=1, max_length=64, description="text form, e.g. 'open 5'")
-    version: int | None = Field(None, ge=0)
-
-
-class UndoBody(_Body):
-    version: int | None = Field(None, ge=0)
-
-
-class BotBody(_Body):
-    bot: str = Field(..., min_length=1, max_length=32)
-
-
-class SeatLinkBody(_Body):
-    origin: str | None = Field(None, max_length=240,
-                               description="the page's origin for the QR code's link "
-                                           "(default: the request's)")
-    seat: int | None = Field(None, ge=0, le=7, description="the seat meant (must be the token's)")
-
-
-class ReclaimBody(_Body):
-    name: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS)
 
 
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
@@ -517,14 +451,14 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             log.exception("loading game %s", game_id)
             lg = None
         if lg is None:
-            await _send_close(ws, {"type": "error", "code": "not_found",
+            await send_close(ws, {"type": "error", "code": "not_found",
                                    "message": "no such game"}, 4404)
             return
         conn = Connection(ws.send_text, client_of(ws))
         conn.limit = message_window(limit)
         writer = asyncio.create_task(conn.writer())
         try:
-            await _serve_socket(hub, lg, ws, conn, writer)
+            await serve_socket(hub, lg, ws, conn, writer)
         finally:
             hub.detach(lg, conn)
             if not writer.done():
@@ -576,155 +510,6 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
 
     return app
-
-
-async def _send_close(ws: WebSocket, msg: dict[str, Any], code: int) -> None:
-    with contextlib.suppress(Exception):
-        await ws.send_text(json.dumps(msg))
-    with contextlib.suppress(Exception):
-        await ws.close(code)
-
-
-async def _serve_socket(hub: Hub, lg: LiveGame, ws: WebSocket, conn: Connection,
-                        writer: asyncio.Task[None]) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + HELLO_TIMEOUT
-    while conn.close_code is None and not writer.done():
-        receive: Awaitable[Message] = ws.receive()
-        raw: Message | None
-        try:
-            if not conn.hello:
-                raw = await asyncio.wait_for(receive, max(0.01, deadline - loop.time()))
-            else:
-                raw = await _receive_or_writer_done(receive, writer)
-        except TimeoutError:
-            conn.close_code = 4000
-            conn.push_obj({"type": "error", "code": "bad_message",
-                           "message": f"send 'hello' within {HELLO_TIMEOUT:.0f} s"})
-            conn.outbox.put_nowait(None)
-            return
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if raw is None or raw["type"] == "websocket.disconnect":
-            return
-        text = raw.get("text")
-        if text is None:
-            text = raw.get("bytes") or b""
-        try:
-            conn.limit.check("")
-        except ProtocolError as exc:
-            conn.push_obj({"type": "error", "id": _id_of(text), **exc.to_dict()})
-            continue
-        await handle(hub, lg, conn, text)
-
-
-def _id_of(text: str | bytes) -> str | int | None:
-    """The request id of a message, if it has a readable one."""
-    try:
-        return request_id(decode(text))
-    except ProtocolError:
-        return None
-
-
-async def _receive_or_writer_done(receive: Awaitable[Message],
-                                  writer: asyncio.Task[None]) -> Message | None:
-    recv = asyncio.ensure_future(receive)
-    done, _ = await asyncio.wait({recv, writer}, return_when=asyncio.FIRST_COMPLETED)
-    if recv in done:
-        return recv.result()
-    recv.cancel()
-    with contextlib.suppress(BaseException):
-        await recv
-    return None
-
-
-async def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) -> None:
-    """One client message. Never raises: every refusal is an ``error`` message to the client."""
-    rid: str | int | None = None
-    ref: str | None = None
-    try:
-        raw = decode(text)
-        rid = request_id(raw)
-        ref = raw.get("type") if isinstance(raw.get("type"), str) else None
-        if ref is not None and len(ref) > 40:
-            ref = ref[:40]
-        msg = validate(raw)
-        if msg.type == "hello":
-            await hub.hello(lg, conn, msg.tokens, msg.creator)
-            return
-        if not conn.hello:
-            raise ProtocolError("bad_message", "send 'hello' first")
-        if msg.type == "ping" and msg.target is None:  # a keep-alive (with a target: a board ping)
-            conn.push_obj({"type": "pong", "id": rid})
-            return
-        if msg.type == "sync":
-            hub.send_states(lg, conn)
-            return
-        if msg.type == "rematch":
-            nxt = await hub.rematch(lg, lg.held_seats(conn), conn.creator)
-            conn.push_obj({"type": "ack", "id": rid, "ref": msg.type, "version": lg.version,
-                           "next": nxt.id})
-            return
-        assert msg.seat is not None
-        if msg.type == "hint":  # answered later, to this connection alone (web/hub/hints.py)
-            hub.hints.start(lg, conn, msg.seat, rid)
-            return
-        if msg.type == "act":
-            assert msg.action is not None
-            await hub.act(lg, hub.held_seat(lg, conn, msg.seat), msg.action, msg.version)
-        elif msg.type == "undo":
-            await hub.undo(lg, hub.held_seat(lg, conn, msg.seat), msg.version)
-        elif msg.type == "chat":
-            assert msg.text is not None
-            await hub.chat(lg, conn, msg.seat, msg.text)
-        elif msg.type == "ping":
-            assert msg.target is not None and msg.what is not None
-            await hub.ping(lg, conn, msg.seat, msg.target, msg.what)
-        elif msg.type == "bot":
-            assert msg.bot is not None
-            by = lg.held_seats(conn)
-            await hub.hand_to_bot(lg, msg.seat, msg.bot, by, conn.creator)
-        elif msg.type == "reclaim":
-            assert msg.token is not None
-            await hub.reclaim(lg, msg.seat, msg.token, msg.name)
-        conn.push_obj({"type": "ack", "id": rid, "ref": msg.type, "version": lg.version})
-    except ProtocolError as exc:
-        conn.push_obj({"type": "error", **exc.to_dict(), "id": rid, "ref": ref})
-        if ref == "hello" and exc.code == "rate_limited" and not conn.hello:
-            conn.close_code = 4429  # one spectator too many: the socket closes (4429)
-            conn.outbox.put_nowait(None)
-    except Exception:
-        log.exception("message handling failed in game %s", lg.id)
-        conn.push_obj({"type": "error", "code": "internal",
-                       "message": "internal error; nothing changed", "id": rid, "ref": ref})
-
-
-def data_json(d: GameData) -> dict[str, Any]:
-    """The component tables the browser needs (docs/protocol.md §3.2)."""
-    return {
-        "name": d.name, "digest": d.digest, "describe": d.describe(),
-        "rooms": [{"number": r, "key": k, "x": d.layout.get(r, (0.0, 0.0))[0],
-                   "y": d.layout.get(r, (0.0, 0.0))[1]} for r, k in enumerate(d.room_keys)],
-        "hatches": [list(h) for h in d.hatches], "interior_hatches": d.interior_count,
-        "tracks": list(d.tracks), "track_length": d.track_length,
-        "reset_stars": list(d.reset_stars), "tokens": list(d.tokens),
-        "items": [{"index": i, "id": it.id, "count": it.count, "bonus": dict(it.bonus),
-                   "enters_fire": it.enters_fire, "enables_sea": it.enables_sea,
-                   "enables_attack": it.enables_attack, "intoxication": it.intoxication,
-                   "faint_check": it.faint_check, "ignore_event_icons": it.ignore_event_icons}
-                  for i, it in enumerate(d.items)],
-        "events": [{"id": i, "kind": e.kind, "faint": e.faint} for i, e in enumerate(d.events)],
-        "event_icons": sorted(d.event_icons), "item_icons": sorted(d.item_icons),
-        "start_spaces": {str(k): v for k, v in d.start_spaces.items()},
-        "abandon_below": d.abandon_below,
-        "draw_rooms": {str(k): list(v) for k, v in d.draw_rooms.items()},
-        "room_repairs": {k: {"room": v.room, "track": d.tracks[v.track] if v.track >= 0 else None,
-                             "token": d.tokens[v.token] if v.token >= 0 else None}
-                         for k, v in d.room_repairs.items()},
-        "stock_item": d.items[d.stock_item].id, "stock_count": d.stock_count,
-        "blocked_hatch_tokens": d.blocked_tokens,
-        "track_start": max(d.start_spaces.values()),
-    }
 
 
 __all__ = ["create_app", "data_json", "handle"]
