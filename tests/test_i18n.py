@@ -302,6 +302,90 @@ def test_german_items_follow_the_rulebook() -> None:
     assert "Geister-Zeitstein" in de.raw("ui", "icon_legend")
 
 
+def _texts(lang: str) -> dict[str, str]:
+    """Every text of a language, UI catalog and rules page, by dotted key."""
+    out: dict[str, str] = {}
+
+    def walk(node: dict[str, Any], prefix: str) -> None:
+        for key, value in node.items():
+            if isinstance(value, dict):
+                walk(value, prefix + key + ".")
+            elif isinstance(value, str):
+                out[prefix + key] = value
+    walk(translated(lang), "")
+    walk(json.loads((I18N / "rules" / f"{lang}.json").read_text("utf-8")), "rules.")
+    return out
+
+
+def test_one_german_word_for_gnome_and_the_minute() -> None:
+    """The rulebook's Gnom (not Wichtel), Min. (not min), Startwert (not Seed)."""
+    for key, text in _texts("de").items():
+        assert "Wichtel" not in text, key
+        assert not re.search(r"(\{minutes\}|\d) min\b", text), (key, text)
+        assert "Seed" not in text or key == "rules.chapters.setup.p1", (key, text)  # "(Seed)" once
+    assert catalog("de").raw("web", "seed") == "Startwert (optional)"
+
+
+# every way the ghost time keeper was called besides the rulebook's name (a row label of the
+# terminal's time track, ``ui.row_ghost``, stays an abbreviation)
+GHOST_OTHER_NAMES = {
+    "de": r"\bGeist\b(?!er)|Geist-Zeitmarker|Zeitmarker",
+    "fr": r"pion fantôme|(?<!marqueur )fantôme",
+    "es": r"marcador fantasma|(?<!cronometrador )fantasma",
+    "pl": r"\bduch|znacznik-duch",
+    "ru": r"\b[Пп]ризрак|фишка-призрак",
+}
+GHOST_NAME = {"de": "Geister-Zeitstein", "fr": "marqueur fantôme", "es": "cronometrador fantasma",
+              "pl": "Chwilowy znacznik", "ru": "Призрачная Метка"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_one_name_for_the_ghost_keeper(lang: str) -> None:
+    texts = _texts(lang)
+    wrong = {k: t for k, t in texts.items()
+             if k != "ui.row_ghost" and re.search(GHOST_OTHER_NAMES[lang], t, re.IGNORECASE)}
+    assert not wrong, wrong
+    assert GHOST_NAME[lang] in texts["term_tui.legend_ghost"]
+
+
+def test_french_calls_the_icons_stars_as_its_rulebook() -> None:
+    """The French rulebook's étoile rouge / blanche; its reset spaces are cases de reset."""
+    for key, text in _texts("fr").items():
+        assert not re.search(r"icônes? (d'|d’)?(événement|objet)|symboles? (d')?(événement|objet)",
+                             text), (key, text)
+        assert "étoile de remise" not in text, (key, text)
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_icon_letters_agree_everywhere(lang: str) -> None:
+    """The time track's letters (terminal), its legend and the options' →◆39 2E 1I preview use the
+    same two letters, the catalog's ``ui.icon_event_letter`` / ``ui.icon_item_letter``."""
+    from rednovember.terminal import board
+    from rednovember.terminal.tui import render
+
+    cat = catalog(lang)
+    e, i = cat.raw("ui", "icon_event_letter"), cat.raw("ui", "icon_item_letter")
+    assert len(e) == len(i) == 1 and e != i and "*" not in (e, i)
+    assert cat.raw("ui", "icon_legend").startswith(f"{e} ") and f" · {i} " in cat.raw(
+        "ui", "icon_legend")
+    assert cat.raw("term_tui", "preview").endswith(f"{{events}}{e} {{items}}{i}")
+    assert f"→◆39 2{e} 1{i}" in cat.raw("term_tui", "keys_help")
+    assert f"\n  {e} {i} *  " in cat.raw("term_plain", "legend")
+    g = new_game(Config(players=3, seed=3))
+    console = Console(width=200, record=True, color_system=None)
+    for track in (render.time_track(g, cat, 80), board.time_track(g, cat, 160),
+                  render.legend(cat)):
+        console.print(track)
+    shown = console.export_text()
+    label = cat.raw("ui", "row_icons")[:7]
+    rows = [line for line in shown.splitlines() if line.startswith(label)]
+    assert len(rows) == 2  # the narrow ruler (80 columns) and the wide one
+    for row in rows:
+        assert set(row[len(label):]) - {"·", " "} == {e, i, "*"}, (lang, row)
+    assert f"{e}   " in shown and f"{i}   " in shown  # the legend's rows
+    assert board.icon_mark(cat, True, False) == e and board.icon_mark(cat, False, True) == i
+
+
 # --- terminal and web ----------------------------------------------------------------------------
 @pytest.mark.parametrize(("lang", "words"), [
     ("de", ["Neues Spiel", "Zeitleiste", "Geister-Zeitstein", "Spielende"]),

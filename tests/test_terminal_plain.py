@@ -196,7 +196,7 @@ def test_preview_shows_where_the_ghost_ends_and_the_icons_met() -> None:
     label = preview(Action("fix_oxygen_pumps", 0, 5), g)
     assert label == "→ 39: the keeper meets 2 event icons and 1 item icon"  # test_preview.py
     assert preview(Action("fix_oxygen_pumps", 0, 5), g, "de") == \
-        "→ 39: der Zeitstein trifft 2 Ereignissymbole und 1 Objektsymbol"
+        "→ 39: der Zeitstein trifft 2 Ereignis-Symbole und 1 Objekt-Symbol"
     assert preview(Action("fix_oxygen_pumps", 0, 5), g, "ru") == \
         "→ 39: метка встретит 2 значка события и 1 значок предмета"
 

@@ -201,6 +201,143 @@ def test_event_help_numbers_agree_with_the_data(lang: str) -> None:
             assert wanted <= said, (card.kind, text)
 
 
+# --- checked line by line against the German rulebook (issue 18 §8) ---------------------------
+def chapters(lang: str) -> dict[str, dict[str, str]]:
+    return rules_file(lang)["chapters"]  # type: ignore[no-any-return]
+
+
+# (high water, low water) as each language's rules text writes them
+WATER = {"en": ("high water", "low water"), "de": ("hohem Wasser", "niedriges Wasser"),
+         "fr": ("entièrement inondé", "partiellement inondé"), "es": ("agua alta", "agua baja"),
+         "pl": ("Wysokiej Wodzie", "Niska Woda"),
+         "ru": ("полном затоплении", "частичное затопление")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_fainting_in_low_water_is_safe(lang: str) -> None:
+    """German rulebook: a fainted gnome dies in fire or high water, but is safe in low water (the
+    page said lying in any flooded room was deadly)."""
+    text = chapters(lang)["grog"]["p3"]
+    high, low = WATER[lang]
+    assert high in text and low in text, (lang, text)
+    assert "flooded room is deadly" not in text and "überfluteten Raum" not in text
+
+
+# the card reference's Draw Items: no second draw *in that room* (R10, amended: per room)
+DRAW_PER_ROOM = {"en": "in that room", "de": "In diesem Raum", "fr": "dans ce compartiment",
+                 "es": "en esa habitación", "pl": "w tym pomieszczeniu", "ru": "в этой комнате"}
+# the card reference's Attack Gnome: the Crowbar played in the attack room (R17), the winner's loot
+ATTACK = {"en": ("while you stand in that room", "takes the loser's items"),
+          "de": ("während du in diesem Raum standest", "nimmt die Objektkarten des Verlierers"),
+          "fr": ("pendant que vous êtes dans ce compartiment", "prend les objets du vaincu"),
+          "es": ("mientras estás en esa habitación", "se queda con los objetos del perdedor"),
+          "pl": ("stojąc w tym pomieszczeniu", "zabiera przedmioty pokonanego"),
+          "ru": ("стоя в этой комнате", "забирает предметы проигравшего")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_reference_draw_items_is_per_room_R10(lang: str) -> None:
+    text = catalog(lang).raw("action_help", "draw")
+    assert DRAW_PER_ROOM[lang] in text, text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_reference_attack_needs_the_crowbar_in_the_attack_room_R17(lang: str) -> None:
+    cat = catalog(lang)
+    text = cat.raw("action_help", "attack")
+    room, loot = ATTACK[lang]
+    assert room in text and loot in text, text
+    low = ENGINE_NUMBERS["low_water"]
+    assert f"{ENGINE_NUMBERS['attack_cost']} " in text and f"+{low}" in text, text  # the cost
+    assert "this turn" not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lucky_charm_skips_the_first_event_icons(lang: str) -> None:
+    first = {"en": "first", "de": "ersten", "fr": "premières", "es": "primeros",
+             "pl": "pierwsze", "ru": "первые"}[lang]
+    assert first in catalog(lang).raw("item_help", "lucky_charm")
+
+
+def test_english_rules_say_what_the_german_rulebook_says() -> None:
+    """Each sentence the issue found missing or wrong, in the English text (the other languages
+    have the same blocks and fields: test_every_language_has_the_english_blocks_and_fields)."""
+    ch = chapters("en")
+    cat = catalog("en")
+    played = ch["turn"]["p2"]
+    assert "before the roll" in played  # items are played before the roll they affect
+    assert "discarded at once" in played and "then discarded" not in played
+    assert "abandoned its comrades" in ch["end"]["p1"]  # P10: nobody left aboard
+    assert "abandoned its comrades" in ch["aim"]["li3"]
+    assert "single action" in ch["movement"]["li4"]  # the Aqualung's air
+    assert "one action" in cat.raw("item_help", "aqualung")
+    assert "no minutes left" in ch["action"]["li2"] and "no minutes left" in ch["death"]["li3"]
+    assert "dry room" in ch["hazards"]["li7"]  # opening a hatch saves a gnome in high water
+    assert "neither fire nor water" not in ch["hazards"]["li9"]
+    assert "reflowing water" in ch["hazards"]["li9"]
+    assert "keepers reach space {end}" in ch["aim"]["p1"]  # the keepers reach 0, not the track
+    assert "time track reaches" not in ch["aim"]["p1"]
+    assert "turned up for a faint check is discarded" in ch["variants"]["li1"]  # R18
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_language_states_the_item_deck_after_the_captains_stock(lang: str) -> None:
+    """54 item cards, 6 Grog set aside: the deck starts with 48 (checked by a real set-up)."""
+    n = rule_numbers(load_data())
+    assert "{deck_items" in chapters(lang)["components"]["p5"]
+    g = new_game(Config(players=3, seed=3))
+    assert len(g.item_deck) + sum(len(gn.hand) for gn in g.gnomes) == n["deck_items"] == \
+        int(n["items_total"]) - int(n["stock"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_values_no_rulebook_gives_are_marked_as_this_editions_choice(lang: str) -> None:
+    """The 6/7/8-gnome start spaces, the icon spaces and the per-card counts (DATA.md: source or
+    inferred, in no rulebook) say so on the page."""
+    mark = rules_file(lang)["page"]["edition_choice"]
+    ch = chapters(lang)
+    ol3 = ch["setup"]["ol3"]
+    assert mark in ol3[ol3.index("{start8}"):], ol3  # after the values it qualifies
+    for block in (ch["components"]["p3"], ch["events"]["p2"], ch["action"]["p5"]):
+        assert mark in block, block
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_two_numbers_meet_in_a_sentence(lang: str) -> None:
+    """'in Raum 8 1 bis 4 Karten' reads as one number: no field directly follows another."""
+    for key, template in templates(lang).items():
+        assert not re.search(r"\}\s*\{", template), (lang, key, template)
+
+
+def test_german_rules_use_the_rulebooks_terms() -> None:
+    text = "\n".join(templates("de").values())
+    assert chapters("de")["movement"]["p1"] == "Jede Bewegung besteht aus drei Schritten:"
+    assert "Katastrophenanzeiger" not in text and "Katastrophenstein" in text
+    assert not re.search(r"\b(die|eine|bei der) Krake\b(?![-!])", text)  # der Krake, masculine
+    assert "den Kraken" in text
+
+
+def test_russian_and_polish_rules_use_the_rulebooks_terms() -> None:
+    ru = chapters("ru")
+    assert ru["movement"]["p1"] == "Каждое перемещение состоит из трёх шагов:"
+    assert ru["action"]["p3"].startswith("Важный ремонт")
+    pl = "\n".join(templates("pl").values())
+    assert "Magazyny wyposażenia" in pl and "stopień trudności Testu Omdlenia" in pl
+    assert "obszarze „Żetony zostały dobrane”" in pl
+    assert "próg omdlenia" not in pl
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_shows_the_choice_beside_the_start_spaces(api: httpx.Client, lang: str) -> None:
+    page = api.get(f"/rules/{lang}").text
+    n = rule_numbers(load_data())
+    mark = html.escape(rules_file(lang)["page"]["edition_choice"])
+    item = next(li for li in re.findall(r"<li>(.*?)</li>", page)
+                if all(str(n[k]) in li for k in ("start6", "start7", "start8")))
+    assert mark in item, item
+    assert str(n["deck_items"]) in visible_text(page)
+
+
 # --- the page -------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_language_has_every_section_and_name(api: httpx.Client, lang: str) -> None:

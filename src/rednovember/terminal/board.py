@@ -83,6 +83,16 @@ def _gnomes_in(g: Game, cat: Catalog, room: int, decider: int) -> Text:
     return out
 
 
+def icon_mark(cat: Catalog, event: bool, item: bool) -> str:
+    """A time-track space's icon letter in the catalog's language (the letters of ``ui.icon_legend``
+    and of the options' ``→◆39 2E 1I`` preview), ``*`` for both, ``""`` for none."""
+    if event and item:
+        return "*"
+    if event:
+        return cat.raw("ui", "icon_event_letter")
+    return cat.raw("ui", "icon_item_letter") if item else ""
+
+
 def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
     """A window of the time track around the keepers: icons, stacks, ghost and tokens."""
     data = g.data
@@ -105,7 +115,7 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
     for s in spaces:
         head.append(f"{s:>3}", style="bold" if s % 10 == 0 else "")
         e, i = s in data.event_icons, s in data.item_icons
-        mark = "*" if e and i else "E" if e else "I" if i else ("☆" if s == 0 else "")
+        mark = icon_mark(cat, e, i) or ("☆" if s == 0 else "")
         icons.append(f"{mark:>3}", style="yellow" if e else "green")
     stacks: dict[int, list[int]] = {}
     for gn in sorted(board, key=lambda x: x.arrival, reverse=True):
@@ -277,5 +287,5 @@ def played_line(g: Game, cat: Catalog) -> Text | None:
                         items=n.items(cat, g, played)), style="bold")
 
 
-__all__ = ["crew", "disaster_tracks", "decks", "gnome_text", "played_line", "submarine",
-           "time_track"]
+__all__ = ["crew", "disaster_tracks", "decks", "gnome_text", "icon_mark", "played_line",
+           "submarine", "time_track"]

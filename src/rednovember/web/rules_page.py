@@ -125,6 +125,7 @@ def rule_numbers(data: GameData) -> dict[str, int | str]:
         "track_len": data.track_length, "star": data.reset_stars[-1],
         "star_above": data.reset_stars[-1] + 1,
         "events_total": len(events), "items_total": sum(it.count for it in data.items),
+        "deck_items": sum(it.count for it in data.items) - data.stock_count,
         "grog_total": grog.count, "stock": data.stock_count,
         "grog_bonus": grog.bonus.get("*", 0), "grog_intox": grog.intoxication,
         "coffee": -coffee, "lucky": lucky, "lucky_two": 2 * lucky,

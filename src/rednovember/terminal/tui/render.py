@@ -130,7 +130,7 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
         else:
             scale.append(" ")
         ev, it = s in data.event_icons, s in data.item_icons
-        icons.append("*" if ev and it else "E" if ev else "I" if it else "·",
+        icons.append(board.icon_mark(cat, ev, it) or "·",
                      style="yellow" if ev else "green" if it else "dim")
         if s in top:
             gn = top[s]
@@ -205,7 +205,8 @@ def legend(cat: Catalog) -> Table:
     rows = [(FIRE, "bold red", "fire"), (LOW_WATER, "cyan", "low_water"),
             (HIGH_WATER, "bold blue", "high_water"), (BLOCKED + "3", "bold red", "blocked"),
             ("~", "", "sea"), ("▶", "bold", "decider"), ("z", "italic magenta", "fainted"),
-            ("E", "yellow", "event_icon"), ("I", "green", "item_icon"), ("*", "yellow", "both_icons"),
+            (board.icon_mark(cat, True, False), "yellow", "event_icon"),
+            (board.icon_mark(cat, False, True), "green", "item_icon"), ("*", "yellow", "both_icons"),
             (GHOST, "bold", "ghost"), (TOKEN, "bold red", "token"), ("■", "", "track"),
             ("☆", "dim", "star"), ("☠", "red", "skull"), ("⚠", "bold red", "warning")]
     for symbol, style, key in rows:
