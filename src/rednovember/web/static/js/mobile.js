@@ -5,6 +5,7 @@
 
 import { raw } from "./i18n.js";
 import { attrs, esc } from "./svg.js";
+import { markScrollable } from "./scrollkeys.js";
 
 // tab -> the side column's cards it shows
 const TABS = [
@@ -137,6 +138,7 @@ export class MobileLayout {
     this.fit();
     const key = st ? `${st.version}:${st.seat}` : null;
     if (key !== this.shown) { this.shown = key; this.scrollBoard(); }
+    markScrollable(this.root);
   }
 
   // A zoomed board wider than the screen: bring the choices on it (else the gnome whose turn it
