@@ -182,3 +182,91 @@ def test_axe_finds_no_serious_violation(sized: Callable[..., Any], games: dict[s
     found = axe_violations(page)
     assert not found, "\n".join(found)
     assert not page.js_errors, page.js_errors
+
+
+# --- motion and focus ---------------------------------------------------------------------------
+# The CSS animations and transitions running on the page (a pulsing ring, a room flashing).
+_RUNNING = """() => document.getAnimations().filter((a) => a.playState === "running")
+    .map((a) => `${a.animationName || a.transitionProperty || "?"} on `
+        + `${a.effect && a.effect.target ? (a.effect.target.getAttribute("class") || a.effect.target.tagName) : "?"}`)"""
+
+
+@pytest.fixture
+def turn_game(rn_url: str) -> tuple[str, str]:
+    """A new game, our seat to move first; the other seats are bots."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        for seed in range(41, 60):
+            gid, creator = _new_game(api, seed)
+            token = _take(api, gid, 0, "Ada")
+            for seat in (1, 2):
+                _bot(api, gid, creator, seat)
+            if _to_move(api, gid, token) == 0:
+                return gid, token
+    raise AssertionError("no deal between 41 and 59 lets seat 0 move first")
+
+
+# The animation each kind of change would run (CSS), whether running or not.
+_STYLES = """() => Object.fromEntries([".target-ring", ".gnome.moved", ".keeper.moved"].map((sel) => {
+    const el = document.querySelector(sel);
+    return [sel, el ? getComputedStyle(el).animationName : null];
+}))"""
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_reduced_motion_stills_the_rings_and_the_flashes(sized: Callable[..., Any],
+                                                         turn_game: tuple[str, str],
+                                                         motion: str) -> None:
+    gid, token = turn_game
+    page = _page(sized("desktop", {gid: {"0": token}}, reduced_motion=motion), f"/g/{gid}")
+    st = state(page, your_turn=True, seat=0)
+    hatch = page.locator(".board-svg .hatch.target[data-act]").first
+    expect(hatch).to_be_visible()
+    before = page.evaluate(_RUNNING)
+    hatch.click()  # a hatch opens, then our gnome goes through: it and its keeper move
+    st = state(page, after=st["version"], your_turn=True)
+    page.locator(".board-svg .room.target[data-act^=enter]").click()
+    state(page, after=st["version"])
+    expect(page.locator(".board-svg .gnome.moved")).to_have_count(1)
+    after, styles = page.evaluate(_RUNNING), page.evaluate(_STYLES)
+    if motion == "reduce":
+        assert not before and not after, (before, after)
+        assert set(styles.values()) <= {"none", None}, styles
+    else:  # the same page without the setting pulses and moves: the checks above can fail
+        assert any("pulse" in a for a in before), before
+        assert styles[".gnome.moved"] == "movedin", styles
+    shot(page, f"a11y-motion-{motion}")
+    assert not page.js_errors, page.js_errors
+
+
+# The colours of the focused hatch's ring and of another target's ring, and whether it pulses.
+_RINGS = """() => {
+    const focused = document.activeElement.closest(".target");
+    const other = [...document.querySelectorAll(".board-svg .target")].find((t) => t !== focused);
+    const ring = (t) => getComputedStyle(t.querySelector(".target-ring"));
+    return {focused: focused && focused.dataset.testid, stroke: ring(focused).stroke,
+            width: parseFloat(ring(focused).strokeWidth), pulse: ring(focused).animationName,
+            other: ring(other).stroke, otherWidth: parseFloat(ring(other).strokeWidth)};
+}"""
+
+
+def test_keyboard_focus_on_a_hatch_is_told_from_the_target_rings(
+        sized: Callable[..., Any], turn_game: tuple[str, str]) -> None:
+    gid, token = turn_game
+    page = _page(sized("desktop", {gid: {"0": token}}), f"/g/{gid}")
+    state(page, your_turn=True, seat=0)
+    hatches = page.locator(".board-svg .hatch.target[data-act]")
+    expect(hatches.first).to_be_visible()
+    assert page.locator(".board-svg .target").count() >= 2
+    for _ in range(200):  # the keyboard walks the page to the first hatch on the board
+        page.keyboard.press("Tab")
+        if page.evaluate("() => !!document.activeElement.closest('.board-svg .hatch.target')"):
+            break
+    else:
+        raise AssertionError("Tab never reached a hatch")
+    rings = page.evaluate(_RINGS)
+    assert rings["stroke"] != rings["other"], rings  # not the yellow of the other targets
+    assert rings["stroke"] not in ("rgb(255, 255, 255)", "rgb(128, 128, 128)"), rings
+    assert rings["width"] > rings["otherWidth"] and rings["pulse"] == "none", rings
+    page.locator(".board-svg").screenshot(path=str(Path(__file__).parents[2] / "artifacts" / "screenshots"
+                                                   / "a11y-hatch-focus.png"), animations="disabled")
+    assert not page.js_errors, page.js_errors
