@@ -175,14 +175,15 @@ function roomSvg(model, r, targets) {
   s += `<rect class="room-frame" x="${rc.x}" y="${rc.y}" width="${rc.w}" height="${rc.h}" rx="10"/>`;
   // number badge and name
   s += `<circle class="room-num-bg" cx="${rc.x + 14}" cy="${rc.y + 14}" r="10"/>`;
-  s += `<text class="room-num" x="${rc.x + 14}" y="${rc.y + 18}">${r}</text>`;
+  s += `<text class="room-num" x="${rc.x + 14}" y="${rc.y + 14}">${r}</text>`;
   const title = roomTitle(model, r);
   if (title) {
     const lines = wrapTitle(title, drawArea ? 13 : 16);
     const avail = rc.w - 28 - (drawArea ? 44 : 8);
     lines.forEach((ln, i) => {
       const squeeze = ln.length * 6.4 > avail ? ` textLength="${avail}" lengthAdjust="spacingAndGlyphs"` : "";
-      s += `<text class="room-name" x="${rc.x + 28}" y="${rc.y + 13 + i * 12}"${squeeze}>${esc(ln)}</text>`;
+      // the second line one line height lower: app.css enlarges the names on a phone
+      s += `<text class="room-name" x="${rc.x + 28}" y="${rc.y + 13}" dy="${i * 1.1}em" data-fit="${avail}"${squeeze}>${esc(ln)}</text>`;
     });
   }
   if (ROOM_ICONS[key]) {
