@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browsertools import SKIP, TIMEOUT, _page, expect, shot, state
+from browsertools import SKIP, TIMEOUT, _page, board_shot, expect, shot, state
 from webtools import WsClient
 
 pytestmark = SKIP
@@ -187,8 +187,11 @@ def test_axe_finds_no_serious_violation(sized: Callable[..., Any], games: dict[s
 # --- motion and focus ---------------------------------------------------------------------------
 # The CSS animations and transitions running on the page (a pulsing ring, a room flashing).
 _RUNNING = """() => document.getAnimations().filter((a) => a.playState === "running")
-    .map((a) => `${a.animationName || a.transitionProperty || "?"} on `
-        + `${a.effect && a.effect.target ? (a.effect.target.getAttribute("class") || a.effect.target.tagName) : "?"}`)"""
+    .map((a) => {
+        const el = a.effect && a.effect.target;
+        return `${a.animationName || a.transitionProperty || "?"} on `
+            + (el ? el.getAttribute("class") || el.tagName : "?");
+    })"""
 
 
 @pytest.fixture
@@ -267,6 +270,5 @@ def test_keyboard_focus_on_a_hatch_is_told_from_the_target_rings(
     assert rings["stroke"] != rings["other"], rings  # not the yellow of the other targets
     assert rings["stroke"] not in ("rgb(255, 255, 255)", "rgb(128, 128, 128)"), rings
     assert rings["width"] > rings["otherWidth"] and rings["pulse"] == "none", rings
-    page.locator(".board-svg").screenshot(path=str(Path(__file__).parents[2] / "artifacts" / "screenshots"
-                                                   / "a11y-hatch-focus.png"), animations="disabled")
+    board_shot(page, "a11y-hatch-focus")
     assert not page.js_errors, page.js_errors

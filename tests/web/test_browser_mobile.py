@@ -424,7 +424,10 @@ def test_a_gnome_to_trade_with_is_a_target_for_a_finger(sized: Callable[[str], A
 # --- 8: on a phone the tracks and our keeper stay in view, labels are readable (issue 18 §5) -----
 _IN_VIEW = """() => {
     const vw = innerWidth, vh = innerHeight, out = {};
-    const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    const box = (el) => {
+        const r = el.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom];
+    };
     out.tracks = [...document.querySelectorAll("[data-testid^=phone-track-]")].map((el) => ({
         id: el.dataset.testid, box: box(el), shown: el.checkVisibility()}));
     out.view = [vw, vh];
@@ -432,7 +435,8 @@ _IN_VIEW = """() => {
 }"""
 
 # Every room label shown on the board (names and numbers) with its size on screen in px.
-_LABELS = """() => [...document.querySelectorAll(".board-svg .room-name, .board-svg .room-num, .board-svg .sea-label")]
+_LABELS = """() => [...document.querySelectorAll(
+        ".board-svg .room-name, .board-svg .room-num, .board-svg .sea-label")]
     .filter((el) => el.getClientRects().length)
     .map((el) => [el.textContent, parseFloat(getComputedStyle(el).fontSize) * el.getScreenCTM().a])"""
 
@@ -514,6 +518,15 @@ def test_the_show_skip_button_fits_a_finger(sized: Callable[[str], Any], size: s
     expect(skip).to_be_visible()
     size_px = skip.evaluate("(el) => [el.offsetWidth, el.offsetHeight]")
     assert size_px[0] >= 44 and size_px[1] >= 44, size_px
+    reached = skip.evaluate("""(el) => {  // a finger reaches it: not under the sheet
+        el.scrollIntoView({block: "nearest"});
+        const r = el.getBoundingClientRect();
+        return document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2) === el;
+    }""")
+    assert reached, "the Skip button is covered"
+    expect(page.locator("[data-testid^=phone-track-]")).to_have_count(3)  # the tracks stay in view
+    for row in page.locator("[data-testid^=phone-track-]").all():
+        expect(row).to_be_in_viewport()
     shot(page, f"mobile-{size}-show-skip")
     skip.tap()
     expect(skip).to_be_hidden()

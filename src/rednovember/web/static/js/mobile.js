@@ -94,7 +94,7 @@ export class MobileLayout {
 
   renderStrip() {
     const model = this.page.model();
-    if (!model) { this.strip.innerHTML = ""; return; }
+    if (!model) { this.strip.innerHTML = ""; this.strip._html = ""; return; }
     const { data, view } = model;
     const html = data.tracks.map((name) => {
       const value = (view.tracks || {})[name] || 1;
