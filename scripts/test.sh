@@ -19,6 +19,13 @@ debian_package() {
 # second time on PostgreSQL (tests/web/pgcluster.py makes a throw-away cluster of its own).
 debian_package chromium /usr/bin/chromium
 debian_package postgresql "/usr/lib/postgresql/*/bin/initdb"
+# The accessibility tests (tests/web/test_browser_a11y.py) run axe-core, pinned in
+# tests/web/axe/package-lock.json and installed there (git-ignored) by npm ci when missing.
+debian_package npm /usr/bin/npm
+if [ ! -f tests/web/axe/node_modules/axe-core/axe.min.js ] && command -v npm >/dev/null; then
+  echo "== installing axe-core (tests/web/axe/package-lock.json)"
+  npm ci --prefix tests/web/axe --no-audit --no-fund --silent
+fi
 echo "== ruff"
 .venv/bin/ruff check src tests bench
 echo "== mypy (strict, the whole package)"

@@ -419,3 +419,115 @@ def test_a_gnome_to_trade_with_is_a_target_for_a_finger(sized: Callable[[str], A
     }""")
     assert reached[0] >= 44 and reached[1], reached
     shot(page, "mobile-phone-gnome-target")
+
+
+# --- 8: on a phone the tracks and our keeper stay in view, labels are readable (issue 18 §5) -----
+_IN_VIEW = """() => {
+    const vw = innerWidth, vh = innerHeight, out = {};
+    const box = (el) => {
+        const r = el.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom];
+    };
+    out.tracks = [...document.querySelectorAll("[data-testid^=phone-track-]")].map((el) => ({
+        id: el.dataset.testid, box: box(el), shown: el.checkVisibility()}));
+    out.view = [vw, vh];
+    return out;
+}"""
+
+# Every room label shown on the board (names and numbers) with its size on screen in px.
+_LABELS = """() => [...document.querySelectorAll(
+        ".board-svg .room-name, .board-svg .room-num, .board-svg .sea-label")]
+    .filter((el) => el.getClientRects().length)
+    .map((el) => [el.textContent, parseFloat(getComputedStyle(el).fontSize) * el.getScreenCTM().a])"""
+
+# Our keeper on the time track: inside the track's frame and the window, and not under the sheet.
+_KEEPER = """([seat]) => {
+    const g = window.rnGame, v = g.state().view;
+    const mine = v.gnomes.filter((x) => x.player === seat && x.alive).map((x) => x.number);
+    const el = document.querySelector(`[data-testid="keeper-${mine[0]}"]`);
+    el.scrollIntoView({block: "center", inline: "nearest"});
+    const r = el.getBoundingClientRect(), f = document.querySelector("#track").getBoundingClientRect();
+    const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return {keeper: [r.left, r.right], frame: [f.left, f.right], width: innerWidth,
+            reached: !!hit && !!hit.closest("#track")};
+}"""
+
+
+def tracks_and_keeper_in_view(page: Page, seat: int) -> None:
+    page.evaluate("() => window.scrollTo(0, 0)")
+    seen = page.evaluate(_IN_VIEW)
+    vw, vh = seen["view"]
+    assert len(seen["tracks"]) == 3, seen
+    for t in seen["tracks"]:
+        left, top, right, bottom = t["box"]
+        assert t["shown"] and left >= 0 and right <= vw and top >= 0 and bottom <= vh, (t, vw, vh)
+    kept = page.evaluate(_KEEPER, [seat])
+    (left, right), (f_left, f_right) = kept["keeper"], kept["frame"]
+    assert f_left - 0.5 <= left and right <= f_right + 0.5 and right <= kept["width"], kept
+    assert kept["reached"], kept  # not under the sheet nor anything else
+
+
+def labels_readable(page: Page) -> int:
+    labels = page.evaluate(_LABELS)
+    small = [(text, round(px, 1)) for text, px in labels if px < 11]
+    assert not small, f"room labels under 11 px: {small}"
+    return len(labels)
+
+
+@pytest.mark.parametrize("size", ["phone", "phone-sideways"])
+def test_a_phone_keeps_the_tracks_and_our_keeper_in_view(sized: Callable[[str], Any],
+                                                          size: str) -> None:
+    page = _page(sized(size), "/")
+    start_game_by_taps(page, seed=36)
+    st = my_turn(page)
+    view = ALL[size]
+    for step in range(3):  # our turn, and again after a choice of ours and the bots' turns
+        zoomed = page.get_by_test_id("board-zoom").get_attribute("aria-pressed") == "true"
+        tracks_and_keeper_in_view(page, seat=0)
+        assert labels_readable(page) >= 11  # every room has a label
+        if zoomed:  # the names show, enlarged; the board pans sideways
+            assert page.locator(".board-svg .room-name").first.is_visible()
+        else:  # the board shows whole (in the window's height held sideways)
+            page.evaluate("() => window.scrollTo(0, 0)")
+            box = page.get_by_test_id("board").bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= view["width"] + 0.5, box
+            if size == "phone-sideways":
+                assert box["y"] >= 0 and box["y"] + box["height"] <= view["height"] + 0.5, box
+        page.evaluate("() => window.scrollTo(0, 0)")
+        shot(page, f"mobile-{size}-tracks-{'zoomed' if zoomed else 'whole'}-{step}")
+        page.get_by_test_id("board-zoom").tap()  # the other view
+        if step == 1:
+            tap_sheet(page)
+            st = my_turn(page, after=st["version"])
+    no_sideways_scroll(page)
+    assert not page.js_errors, page.js_errors
+
+
+@pytest.mark.parametrize("size", ["phone", "phone-sideways"])
+def test_the_show_skip_button_fits_a_finger(sized: Callable[[str], Any], size: str) -> None:
+    page = _page(sized(size), "/")
+    start_game_by_taps(page, seed=37)
+    st = my_turn(page)
+    skip = page.get_by_test_id("show-skip")
+    for _ in range(12):  # our choices until the turn ends: the keeper walks, events are drawn
+        tap_sheet(page)
+        st = state(page, after=st["version"])
+        if skip.is_visible():
+            break
+        st = my_turn(page, after=st["version"] - 1)
+    expect(skip).to_be_visible()
+    size_px = skip.evaluate("(el) => [el.offsetWidth, el.offsetHeight]")
+    assert size_px[0] >= 44 and size_px[1] >= 44, size_px
+    reached = skip.evaluate("""(el) => {  // a finger reaches it: not under the sheet
+        el.scrollIntoView({block: "nearest"});
+        const r = el.getBoundingClientRect();
+        return document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2) === el;
+    }""")
+    assert reached, "the Skip button is covered"
+    expect(page.locator("[data-testid^=phone-track-]")).to_have_count(3)  # the tracks stay in view
+    for row in page.locator("[data-testid^=phone-track-]").all():
+        expect(row).to_be_in_viewport()
+    shot(page, f"mobile-{size}-show-skip")
+    skip.tap()
+    expect(skip).to_be_hidden()
+    assert not page.js_errors, page.js_errors

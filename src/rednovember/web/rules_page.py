@@ -306,17 +306,22 @@ def rules_html(ref: dict[str, Any], back: str | None = None,
                  f"{e(page.get('reference', ''))}</h2>")
     for sec in ref["sections"]:
         parts.append(f"<section class='rules-chapter' id='{e(sec['id'])}' "
-                     f"data-testid='rules-section-{e(sec['id'])}'><h2>{e(sec['title'])}</h2><dl>")
+                     f"data-testid='rules-section-{e(sec['id'])}'><h2>{e(sec['title'])}</h2>")
+        in_list = False  # named entries make a definition list, an entry without a name a paragraph
         for ent in sec["entries"]:
             count = ent.get("count")
             extra = f" <small>×{count}</small>" if isinstance(count, int) else ""
-            if ent["name"] == ent["key"] and sec["id"] in ("variants", "losses"):
-                parts.append(f"<dd id='{e(sec['id'])}-{e(ent['key'])}' class='plain'>"
-                             f"{e(ent['text'])}</dd>")
+            plain = ent["name"] == ent["key"] and sec["id"] in ("variants", "losses")
+            if plain == in_list:
+                parts.append("</dl>" if in_list else "<dl>")
+                in_list = not in_list
+            if plain:
+                parts.append(f"<p id='{e(sec['id'])}-{e(ent['key'])}' class='plain'>"
+                             f"{e(ent['text'])}</p>")
             else:
                 parts.append(f"<dt id='{e(sec['id'])}-{e(ent['key'])}'>{e(ent['name'])}{extra}"
                              f"</dt><dd>{e(ent['text'])}</dd>")
-        parts.append("</dl></section>")
+        parts.append("</dl></section>" if in_list else "</section>")
     parts.append("</div>")
     if back:
         parts.append(f"<p class='rules-foot'><a class='btn primary' href='{back_href}' "

@@ -91,7 +91,7 @@ function lethalText(model, a) {
 function warnList(model, actions) {
   const items = actions.flatMap((a) => (a.warnings || []).map((w, i) => `<li class="warn${LETHAL.has(w.code) ? " lethal" : ""}" ${attrs({
     "data-testid": `warn-${w.code}` })}>⚠ <strong>${esc(actionText(model, toLocal(a)))}</strong>: ${esc(warningTexts(model, a)[i])}</li>`));
-  return items.length ? `<ul class="warn-list" role="note">${items.join("")}</ul>` : "";
+  return items.length ? `<div role="note"><ul class="warn-list">${items.join("")}</ul></div>` : "";
 }
 
 function button(a, label, extra = "", cls = "btn", model = null) {
@@ -213,9 +213,10 @@ function actionSection(model, state, g, ui, busy) {
       <button type="button" class="help-link" data-help="actions-draw" aria-label="${esc(raw("web", "help"))}: ${esc(kindName("draw"))}">?</button></div>
       <p class="repair-info">${esc(raw("web", stock ? "draw_stock_hint" : "draw_deck_hint"))}${first.penalty ? " " + esc(t("web", "penalty_included", { minutes: first.penalty })) : ""}</p><div class="btn-row">`;
     for (const a of g.draws) {
+      // the name said is the whole action; the card count and minutes shown are its short form
       s += `<button type="button" class="btn draw-btn" ${attrs({ "data-act": a.text, "data-testid": testId(a.text),
-        "aria-label": actionText(model, toLocal(a)) + ` (${costNote(a)})`, title: actionText(model, toLocal(a)) })} ${dis}>
-        <strong>${a.count ?? a.arg}</strong><small>${esc(t("action_notes", "cost", { minutes: a.cost }))}</small></button>`;
+        title: actionText(model, toLocal(a)) })} ${dis}><span class="sr-only">${esc(actionText(model, toLocal(a)) + ` (${costNote(a)})`)}</span>
+        <strong aria-hidden="true">${a.count ?? a.arg}</strong><small aria-hidden="true">${esc(t("action_notes", "cost", { minutes: a.cost }))}</small></button>`;
     }
     s += `</div></div>`;
   }

@@ -211,13 +211,17 @@ function roomSvg(model, r, targets) {
   s += `<rect class="room-frame" x="${rc.x}" y="${rc.y}" width="${rc.w}" height="${rc.h}" rx="10"/>`;
   // number badge and name
   s += `<circle class="room-num-bg" cx="${rc.x + 14}" cy="${rc.y + 14}" r="10"/>`;
-  s += `<text class="room-num" x="${rc.x + 14}" y="${rc.y + 18}">${r}</text>`;
+  s += `<text class="room-num" x="${rc.x + 14}" y="${rc.y + 14}">${r}</text>`;
   const title = roomTitle(model, r);
   if (title) {
     // the first line beside the number, above the draw area; the next ones beside it
-    const lines = nameLines(title, [rc.w - 36, rc.w - 28 - (drawArea ? 44 : 8)]);
+    const widths = [rc.w - 36, rc.w - 28 - (drawArea ? 44 : 8)];
+    const lines = nameLines(title, widths);
     lines.forEach((ln, i) => {
-      s += `<text class="room-name" x="${rc.x + 28}" y="${rc.y + 13 + i * 12}">${esc(ln)}</text>`;
+      const avail = widths[Math.min(i, widths.length - 1)];
+      // the next lines one line height lower: app.css enlarges the names on a phone, where
+      // mobile.js fits a line that then overflows (data-fit)
+      s += `<text class="room-name" x="${rc.x + 28}" y="${rc.y + 13}" dy="${i * 1.1}em" data-fit="${avail}">${esc(ln)}</text>`;
     });
   }
   if (ROOM_ICONS[key]) {

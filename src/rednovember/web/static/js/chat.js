@@ -71,7 +71,7 @@ export class ChatPanel {
     const seat = (this.page.summary?.seats || []).find((s) => s.seat === m.seat);
     const who = document.createElement("strong");
     who.className = "chat-who";
-    who.style.color = seat ? `var(--c-${seat.colour})` : "";
+    who.style.color = seat ? `var(--t-${seat.colour})` : "";  // readable on the card
     who.textContent = m.name || t("ui", "player_long", { seat: m.seat + 1 });
     return who;
   }

@@ -44,8 +44,8 @@ export class EndScreen {
   // The overlay on the board when the game ends: it points to the end screen (the result itself
   // is said once, there).
   overlay(model) {
-    return `<div class="overlay-card ${model.view.result.won ? "won" : "lost"}" data-testid="end-overlay" role="dialog" aria-modal="false">
-      <h2>${esc(raw("web", "game_finished"))}</h2>
+    return `<div class="overlay-card ${model.view.result.won ? "won" : "lost"}" data-testid="end-overlay" role="dialog" aria-modal="false" aria-labelledby="end-overlay-title">
+      <h2 id="end-overlay-title">${esc(raw("web", "game_finished"))}</h2>
       <p class="end-overlay-buttons"><button type="button" class="btn primary" data-read-story data-testid="read-story">${esc(raw("web_end", "read_story"))}</button>
       <button type="button" class="btn" data-close-overlay data-testid="close-overlay">${esc(raw("web", "see_board"))}</button></p></div>`;
   }

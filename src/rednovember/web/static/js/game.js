@@ -387,7 +387,7 @@ export class GamePage {
       this.ui.pick = el.dataset.pick;
       this.renderActionsOnly();
       const box = this.root.querySelector(`[data-group="${CSS.escape(el.dataset.pick)}"]`);
-      if (box) { box.scrollIntoView({ block: "nearest", behavior: "smooth" }); box.querySelector("input")?.focus(); }
+      if (box) { box.scrollIntoView({ block: "nearest", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" }); box.querySelector("input")?.focus(); }
     } else if (el.dataset.take !== undefined) {
       this.takeSeat(Number(el.dataset.take));
     } else if (el.dataset.bot !== undefined) {

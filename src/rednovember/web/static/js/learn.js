@@ -14,6 +14,7 @@ import { gnomeName, itemName } from "./describe.js";
 import { attrs, esc } from "./svg.js";
 import { errorText, navigate, toast } from "./app.js";
 import { url } from "./root.js";
+import { markScrollable } from "./scrollkeys.js";
 
 // Arguments of a check or guidance text that name things: shown in the page's language.
 function words(model, args) {
@@ -133,6 +134,7 @@ export class LearnPage {
     if (!this.root.querySelector(".learn-lesson")) this.build();
     this.renderSide();
     this.renderPlay();
+    markScrollable(this.root);
   }
 
   renderList() {

@@ -3,8 +3,10 @@
 // queries), the sheet's collapse toggle, the board's zoom (pans sideways when zoomed) and scrolling
 // the zoomed board to the choices on it. On a desktop the tabs are hidden and nothing here shows.
 
-import { raw } from "./i18n.js";
+import { raw, t } from "./i18n.js";
+import { trackName } from "./describe.js";
 import { attrs, esc } from "./svg.js";
+import { markScrollable } from "./scrollkeys.js";
 
 // tab -> the side column's cards it shows
 const TABS = [
@@ -15,6 +17,8 @@ const TABS = [
   ["table", ["seats", "decks"]],
 ];
 export const SHEET_QUERY = "(max-width: 700px)";
+const SIDEWAYS_QUERY = "(min-width: 701px) and (max-height: 500px)";
+const TRACK_TEXT = { asphyxiation: "--t-green", heat: "--t-red", pressure: "--t-blue" };
 
 export class MobileLayout {
   constructor(page) {
@@ -51,6 +55,11 @@ export class MobileLayout {
     zoom.dataset.boardZoom = "";
     zoom.dataset.testid = "board-zoom";
     root.querySelector(".board-holder").append(zoom);
+    // the disaster tracks on a phone: outside the board, which pans (app.css shows it on phones)
+    this.strip = document.createElement("div");
+    this.strip.className = "phone-tracks";
+    this.strip.dataset.testid = "phone-tracks";
+    root.querySelector(".board-holder").before(this.strip);
     root.addEventListener("click", (e) => this.onClick(e));
     // the board and time track fit under the page's head, however many lines the head takes
     if (window.ResizeObserver) new ResizeObserver(() => this.fit()).observe(root.querySelector(".game"));
@@ -61,12 +70,50 @@ export class MobileLayout {
     const game = this.root?.querySelector(".game");
     const holder = this.root?.querySelector(".board-holder");
     if (!game || !holder) return;
+    this.placeStrip();
+    const side = this.root.querySelector(".col-side");
+    const strip = this.strip.parentElement === side ? `${this.strip.offsetHeight}px` : "0px";
+    if (side.style.getPropertyValue("--strip-h") !== strip) side.style.setProperty("--strip-h", strip);
     const top = `${Math.round(holder.getBoundingClientRect().top + window.scrollY)}px`;
     if (game.style.getPropertyValue("--board-top") !== top) game.style.setProperty("--board-top", top);
     // and where the side column starts: on a desktop it ends at the window's foot (app.css)
     const grid = game.querySelector(".game-grid");
-    const side = grid ? `${Math.round(grid.getBoundingClientRect().top + window.scrollY)}px` : "";
-    if (side && game.style.getPropertyValue("--side-top") !== side) game.style.setProperty("--side-top", side);
+    const sideTop = grid ? `${Math.round(grid.getBoundingClientRect().top + window.scrollY)}px` : "";
+    if (sideTop && game.style.getPropertyValue("--side-top") !== sideTop) game.style.setProperty("--side-top", sideTop);
+    // screen pixels per board unit: app.css sizes the room labels by it (at least 11 px)
+    const svg = holder.querySelector(".board-svg");
+    const ppu = svg ? (svg.getBoundingClientRect().width / 1000).toFixed(3) : "1";
+    if (svg && ppu > 0 && holder.style.getPropertyValue("--ppu") !== ppu) holder.style.setProperty("--ppu", ppu);
+    if (svg && (this.isSheet() || window.matchMedia(SIDEWAYS_QUERY).matches)) fitNames(svg);
+  }
+
+  // The disaster-track strip: above the board on a phone held upright, atop the side column on a
+  // phone held sideways (where the board needs the window's whole height).
+  placeStrip() {
+    const sideways = window.matchMedia(SIDEWAYS_QUERY).matches;
+    const side = this.root.querySelector(".col-side");
+    if (sideways && this.strip.parentElement !== side) side.prepend(this.strip);
+    else if (!sideways && this.strip.parentElement === side) this.root.querySelector(".board-holder").before(this.strip);
+  }
+
+  renderStrip() {
+    const model = this.page.model();
+    if (!model) { this.strip.innerHTML = ""; this.strip._html = ""; return; }
+    const { data, view } = model;
+    const html = data.tracks.map((name) => {
+      const value = (view.tracks || {})[name] || 1;
+      const said = t("ui", "track_value", { value, length: data.track_length });
+      const dots = Array.from({ length: data.track_length }, (_, i) => {
+        const k = i + 1;
+        const cls = `pt-dot${k === value ? " on" : ""}${k >= data.track_length - 2 ? " danger" : ""}`;
+        return `<span class="${cls}">${k === value ? k : ""}</span>`;
+      }).join("");
+      return `<div ${attrs({ class: "pt-row", style: `--tc: var(${TRACK_TEXT[name] || "--text"})`, "data-testid": `phone-track-${name}`,
+        "data-value": value, role: "img", "aria-label": `${trackName(model, name)}: ${said}` })}>
+        <span class="pt-name" aria-hidden="true">${esc(trackName(model, name))}</span><span class="pt-dots" aria-hidden="true">${dots}</span>
+        <span class="pt-val" aria-hidden="true">${esc(said)}</span></div>`;
+    }).join("");
+    if (this.strip._html !== html) { this.strip.innerHTML = html; this.strip._html = html; }
   }
 
   onClick(e) {
@@ -138,16 +185,41 @@ export class MobileLayout {
     zoom.innerHTML = `<span aria-hidden="true">${this.zoom ? "⤡" : "⤢"}</span><span class="sr-only">${esc(raw("web_mobile", this.zoom ? "zoom_fit" : "zoom_in"))}</span>`;
     zoom.title = raw("web_mobile", this.zoom ? "zoom_fit" : "zoom_in");
     zoom.setAttribute("aria-pressed", String(this.zoom));
+    this.renderStrip();
     this.fit();
     const key = st ? `${st.version}:${st.seat}` : null;
     if (key !== this.shown) { this.shown = key; this.scrollBoard(); }
+    markScrollable(this.root);
   }
 
   // A zoomed board wider than the screen: bring the choices on it (else the gnome whose turn it
   // is) into view; likewise the time track at the keeper whose turn it is.
   scrollBoard() {
     centre(this.root.querySelector("#board"), [".target", ".gnome.active"]);
-    centre(this.root.querySelector("#track"), [".keeper.active", ".ghost"]);
+    centre(this.root.querySelector("#track"), this.keepers());
+  }
+
+  // What the time track shows first: on our turn our keeper and its ghost; else our own keepers
+  // (the one who moves only for a spectator).
+  keepers() {
+    const st = this.page.state();
+    const mine = st && st.seat !== null && st.seat !== undefined
+      ? st.view.gnomes.filter((g) => g.player === st.seat).map((g) => `[data-testid="keeper-${g.number}"]`) : [];
+    if (!mine.length) return [".keeper.active, .ghost"];
+    return st.your_turn ? [[...mine, ".ghost"].join(", ")] : [mine.join(", ")];
+  }
+}
+
+// A room name enlarged for a phone that runs past its room is narrowed to the room's width.
+function fitNames(svg) {
+  for (const el of svg.querySelectorAll(".room-name[data-fit]")) {
+    if (!el.getClientRects().length) continue;  // hidden (the board shown whole shows numbers)
+    const room = Number(el.dataset.fit);
+    el.removeAttribute("textLength");
+    if (el.getComputedTextLength() > room) {
+      el.setAttribute("textLength", String(room));
+      el.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
   }
 }
 

@@ -12,6 +12,7 @@ import { esc } from "./svg.js";
 import { errorText } from "./app.js";
 import { loadGame, stopLoading } from "./load.js";
 import { url } from "./root.js";
+import { markScrollable } from "./scrollkeys.js";
 import { WinChart } from "./winchart.js";
 
 export class ReplayPage {
@@ -118,5 +119,6 @@ export class ReplayPage {
     const slider = this.root.querySelector("[data-testid=replay-slider]");
     slider.onchange = () => this.go(Number(slider.value));
     this.chart.mount(this.root.querySelector("[data-testid=winchart]"), step, model);
+    markScrollable(this.root);
   }
 }

@@ -39,13 +39,15 @@ export async function openRules(page, focusKey = null) {
     html += `<section id="rules-${esc(s.id)}" data-testid="rules-section-${esc(s.id)}"><h3>${esc(s.title)}</h3>`;
     if (s.text) html += `<p>${esc(s.text)}</p>`;
     if (s.entries && s.entries.length) {
-      html += `<dl>`;
+      let inList = false;  // named entries make a definition list, an entry without a name a paragraph
       for (const e of s.entries) {
         const count = typeof e.count === "number" ? ` <small class="muted">×${e.count}</small>` : "";
-        if (!e.name || e.name === e.key) html += `<dd id="rule-${esc(s.id)}-${esc(e.key)}" class="plain">${esc(e.text || "")}</dd>`;
+        const plain = !e.name || e.name === e.key;
+        if (plain === inList) { html += inList ? `</dl>` : `<dl>`; inList = !inList; }
+        if (plain) html += `<p id="rule-${esc(s.id)}-${esc(e.key)}" class="plain">${esc(e.text || "")}</p>`;
         else html += `<dt id="rule-${esc(s.id)}-${esc(e.key)}">${esc(e.name)}${count}</dt><dd>${esc(e.text || "")}</dd>`;
       }
-      html += `</dl>`;
+      if (inList) html += `</dl>`;
     }
     html += `</section>`;
   }
