@@ -23,14 +23,15 @@ export class Advisor {
 
   mount(root) {
     this.root = root;
-    root.addEventListener("click", (e) => {
+    const life = this.page.life;
+    life.listen(root, "click", (e) => {
       const el = e.target.closest("[data-hint],[data-hint-plan],[data-hint-close]");
       if (!el || !root.contains(el)) return;
       if (el.dataset.hint !== undefined) this.ask();
       else if (el.dataset.hintClose !== undefined) this.clear();
       else this.pick(Number(el.dataset.hintPlan));
     });
-    root.addEventListener("keydown", (e) => {
+    life.listen(root, "keydown", (e) => {
       const el = e.target.closest("[data-hint-plan]");
       if (el && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); this.pick(Number(el.dataset.hintPlan)); }
     });

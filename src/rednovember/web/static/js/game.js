@@ -22,6 +22,7 @@ import { adoptSeatLink, openSeatLink } from "./seatlink.js";
 import { renderClock } from "./timer.js";
 import { absoluteUrl, url } from "./root.js";
 import { Advisor } from "./advisor.js";
+import { PageLife } from "./life.js";
 
 const SPEC = "spec";
 
@@ -30,6 +31,7 @@ export class GamePage {
     this.root = root;
     this.id = id;
     this.ctx = ctx;
+    this.life = new PageLife(); // listeners, socket and timers: all end with destroy()
     this.data = ctx.data ? normalizeData(ctx.data) : null;
     this.summary = null;
     this.states = new Map(); // seat (number) or SPEC -> last state
@@ -60,19 +62,19 @@ export class GamePage {
   async start() {
     this.root.innerHTML = `<p class="loading">…</p>`;
     await adoptSeatLink(this.id);
+    if (this.life.ended) return;
     this.summary = await loadGame(this);
-    if (!this.summary) return;
+    if (!this.summary || this.life.ended) return;
     this.build();
-    this.socket = new GameSocket(this.id, {
+    const socket = this.socket = new GameSocket(this.id, {
       onMessage: (m) => this.onMessage(m),
       onStatus: (s) => this.setStatus(s),
       hello: () => ({ tokens: store.tokens(this.id), creator: store.get(this.id).creator || undefined }),
     });
-    this.socket.connect();
-    this.onOnline = () => this.socket.reconnectNow();
-    window.addEventListener("online", this.onOnline);
-    this.onVisible = () => { if (document.visibilityState === "visible") this.socket.reconnectNow(); };
-    document.addEventListener("visibilitychange", this.onVisible);
+    this.life.onEnd(() => socket.close());
+    socket.connect();
+    this.life.listen(window, "online", () => socket.reconnectNow());
+    this.life.listen(document, "visibilitychange", () => { if (document.visibilityState === "visible") socket.reconnectNow(); });
     window.rnGame = this; // for tests and the curious
   }
 
@@ -80,12 +82,12 @@ export class GamePage {
   // (the server may be restarting). Null: the game does not exist, or the page was left.
   destroy() {
     stopLoading(this);
+    this.built = false; // a render still queued draws nothing: #app may hold the next page
+    this.life.end();
+    clearTimeout(this.busyTimer);
     this.show.stop();
-    if (this.socket) this.socket.close();
-    window.removeEventListener("online", this.onOnline);
-    document.removeEventListener("visibilitychange", this.onVisible);
-    if (window.rnGame === this) window.rnGame = null;
     this.pings.destroy();
+    if (window.rnGame === this) window.rnGame = null;
   }
 
   setStatus(s) {
@@ -241,7 +243,7 @@ export class GamePage {
   setBusy(b) {
     this.busy = b;
     clearTimeout(this.busyTimer);
-    if (b) this.busyTimer = setTimeout(() => { this.busy = false; this.render(); }, 6000);
+    if (b && !this.life.ended) this.busyTimer = setTimeout(() => { this.busy = false; this.render(); }, 6000);
     for (const el of this.root.querySelectorAll("[data-act]")) if (el.tagName === "BUTTON") el.disabled = b;
   }
 
@@ -343,12 +345,13 @@ export class GamePage {
     this.show.mount(this.root);
     this.advisor.mount(this.root);
     this.mobile.mount(this.root);
-    this.root.addEventListener("click", (e) => this.onClick(e));
-    this.root.addEventListener("keydown", (e) => {
+    const on = (type, fn) => this.life.listen(this.root, type, fn);
+    on("click", (e) => this.onClick(e));
+    on("keydown", (e) => {
       if ((e.key === "Enter" || e.key === " ") && e.target.matches("g[data-act], g[data-pick]")) { e.preventDefault(); this.onClick(e); }
     });
-    this.root.addEventListener("input", (e) => this.onInput(e));
-    this.root.addEventListener("change", (e) => {
+    on("input", (e) => this.onInput(e));
+    on("change", (e) => {
       if (e.target.id === "seat-name") { this.ui.name = e.target.value; localStorage.setItem("rn.name", this.ui.name); }
     });
     this.built = true;

@@ -301,7 +301,7 @@ export class Show {
     });
     root.querySelector("#actions").after(this.recapBox);
     this.onKey = (ev) => { if (ev.key === "Escape" && this.active()) this.skip(); };
-    document.addEventListener("keydown", this.onKey);
+    this.page.life.listen(document, "keydown", this.onKey);
   }
 
   stop() {
