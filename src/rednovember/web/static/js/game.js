@@ -52,7 +52,7 @@ export class GamePage {
     this.built = false;
     this.chat = new ChatPanel(this);
     this.pings = new Pings(this);
-    this.end = new EndScreen(id, () => this.render());
+    this.end = new EndScreen(id, () => this.render(), () => this.readStory());
     this.show = new Show(this); // dice, cards and the keeper's walk of each new state; the recap
     this.mobile = new MobileLayout(this);
     this.advisor = new Advisor(this); // the "Hint" button and its plans (advisor.js)
@@ -308,6 +308,29 @@ export class GamePage {
       api(`/api/games/${encodeURIComponent(this.id)}/seats/${seat}/bot`, { method: "POST", body: { bot },
         token, creator: store.get(this.id).creator || undefined }).catch((e) => toast(errorText(e), "error"));
     }
+  }
+
+  // The show of the last states ended (or was skipped): a finished game shows its result now.
+  showEnded() {
+    if (this.built && this.state()?.view?.result) this.render();
+  }
+
+  // "Read the story" (the board's end overlay): the end screen in view (a phone's sheet opened on
+  // its tab first).
+  readStory() {
+    this.mobile.tab = "options";
+    this.mobile.open = true;
+    this.render();
+    this.end.readStory();
+  }
+
+  // Whether the seats this page plays won (true / false), or null for a spectator; a gnome that
+  // abandoned its comrades wins exactly when the crew loses.
+  myOutcome(model) {
+    const r = model.view.result;
+    const mine = model.view.gnomes.filter((g) => this.held.includes(g.player));
+    if (!r || !mine.length) return null;
+    return mine.some((g) => r.won !== !!g.abandoned);
   }
 
   // --- rendering --------------------------------------------------------------------------------
@@ -574,11 +597,14 @@ export class GamePage {
     else newList.scrollTop = list.scrollTop;
     const res = this.root.querySelector("#result");
     const overlay = this.root.querySelector("#board-overlay");
-    overlay.hidden = !model.over || this.overlayClosed;
-    if (model.over && !this.overlayClosed) {
-      setHTML(overlay, this.end.overlay(model));
+    // the result comes after the show's last step (the last event card, die or walk), not over it
+    const ended = model.over && !this.show.active();
+    overlay.hidden = !ended || this.overlayClosed;
+    gameEl.classList.toggle("ended", ended);
+    if (ended && !this.overlayClosed) {
+      setHTML(overlay, this.end.overlay(model, this.myOutcome(model)));
     }
-    if (model.over) {
+    if (ended) {
       res.hidden = false;
       const again = this.holdsAny() || this.isCreator()
         ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", "rematch"))}</button> ` : "";
