@@ -55,7 +55,8 @@ _STORY_AT = """() => {
   const side = document.querySelector(".col-side");
   const bar = side.querySelector(".sheet-bar");
   const sheet = side.scrollHeight > side.clientHeight && getComputedStyle(side).overflowY === "auto";
-  const top = sheet ? side.getBoundingClientRect().top + (bar && bar.offsetParent ? bar.offsetHeight : 0) : 0;
+  const tabs = bar && bar.offsetParent ? bar.offsetHeight : 0;
+  const top = sheet ? side.getBoundingClientRect().top + tabs : 0;
   const r = part.getBoundingClientRect();
   const hit = document.elementFromPoint(r.left + 20, r.top + 12);
   return {below: r.top - top, seen: part.contains(hit)};

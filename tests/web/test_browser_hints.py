@@ -145,7 +145,8 @@ def test_plans_go_when_the_position_changes_and_the_button_stays_for_the_turn(
     st = state(me, after=st["version"], your_turn=True)
     assert st["actions"][0] == "end"
     expect(me.get_by_test_id("hint-button")).to_be_disabled()
-    expect(me.get_by_test_id("hint-button")).to_have_attribute("title", re.compile("nothing left to advise"))
+    expect(me.get_by_test_id("hint-button")).to_have_attribute(
+        "title", re.compile("nothing left to advise"))
     me.get_by_test_id("act-end").click()
     state(me, after=st["version"])
     expect(me.get_by_test_id("hint-button")).to_have_count(0)  # another seat's turn

@@ -32,8 +32,9 @@ def test_no_action_that_lets_the_missile_launch_strike_asks_first(
     st = state(page, your_turn=True)
     button = page.get_by_test_id("act-no_action")
     expect(button).to_contain_text("⚠")
-    expect(button).to_have_attribute("title", "No action (1 min) — This loses the game: every keeper "
-                                     "would then be past the “Missile Launch!” token on 8, and it strikes at once.")
+    expect(button).to_have_attribute(
+        "title", "No action (1 min) — This loses the game: every keeper would then be past the "
+                 "“Missile Launch!” token on 8, and it strikes at once.")
     expect(page.get_by_test_id("warn-loses_token").first).to_be_visible()
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.get_by_test_id("actions").screenshot(path=str(SHOTS / "loss-warning-options.png"))
@@ -58,7 +59,8 @@ def test_no_action_that_lets_the_missile_launch_strike_asks_first(
     assert st["actions"][0] == "end"
     page.get_by_test_id("act-end").click()
     assert len(asked) == 3 and "This loses the game" in asked[2]
-    over = page.wait_for_function(
-        "() => { const s = window.rnGame.state(); return s && s.view.result ? s.view.result : null; }").json_value()
+    over = page.wait_for_function("""() => {
+        const s = window.rnGame.state();
+        return s && s.view.result ? s.view.result : null; }""").json_value()
     assert over["won"] is False and over["cause"] == "missile_launch"
     assert page.js_errors == []

@@ -44,7 +44,8 @@ def _holding(new_context: Any, gid: str, tokens: dict[int, str], path: str | Non
 
 def _go(page: Any, path: str) -> None:
     """An in-page move to ``path``, as the browser's Back and Forward make (the router's popstate)."""
-    page.evaluate("(p) => { history.pushState({}, '', p); dispatchEvent(new PopStateEvent('popstate')); }", path)
+    page.evaluate("""(p) => {
+        history.pushState({}, "", p); dispatchEvent(new PopStateEvent("popstate")); }""", path)
 
 
 def _listeners(page: Any) -> Counter[str]:

@@ -143,7 +143,7 @@ def candidates(game: Game, seat: int, n: int = DEFAULT_CANDIDATES,
 def _ways_on(g: Game) -> list[tuple[Action, ...]]:
     """With a hatch open: go in, stay, or play an item that lets the gnome go in, then go in."""
     legal = g.legal_actions()
-    ways = [(a,) for a in legal if a.kind in ("enter", "stay")]
+    ways: list[tuple[Action, ...]] = [(a,) for a in legal if a.kind in ("enter", "stay")]
     if any(a.kind == "enter" for a in legal):
         return ways
     for play in (a for a in legal if a.kind == "play"):

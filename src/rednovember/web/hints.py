@@ -1,7 +1,8 @@
 """The advisor on the server (issue 10): a seat's WebSocket ``hint`` request (docs/protocol.md).
 
-- Only the seat to move, at its turn's moves (a hatch just opened included), and only when the table's ``hints`` setting is on
-  (web/tables.py ``TableSettings``); spectators and other seats are refused.
+- Only the seat to move, at its turn's moves (a hatch just opened included), and only when the
+  table's ``hints`` setting is on (web/tables.py ``TableSettings``); spectators and other seats
+  are refused.
 - The answer goes to the asking connection alone: ``hint`` messages with ``status`` ``thinking``
   (with ``progress`` 0..1, a few times a second) and then ``done`` with the plans; never broadcast.
 - One hint at a time per connection, at most :data:`BURST` per :data:`WINDOW` seconds
