@@ -6,7 +6,7 @@ from __future__ import annotations
 from helpers import HIGH, arrange, event_turn, give, start
 
 from rednovember.i18n.warnings import LETHAL, action_warnings, loss_warning, warning_texts
-from rednovember.rules import Action, Game
+from rednovember.rules import SEA, Action, Game
 from rednovember.rules.state import AFTER_ACTION
 from rednovember.terminal.menu import build_menu
 from rednovember.web.protocol import action_info
@@ -243,3 +243,18 @@ def test_r9_the_web_protocol_carries_the_loss_warning() -> None:
     g = _missile_at(23, 23)
     info = action_info(Action("no_action"), g)
     assert {"code": "loses_token", "token": 2, "space": 23} in info["warnings"]
+
+
+def test_r9_the_last_gnome_out_of_air_in_the_sea_loses_the_game() -> None:
+    """A gnome that began its turn in the Sea and ends it there drowns (§10): the last one aboard
+    loses the game, even with a faint check drawn first (a Grog played)."""
+    g = _last_aboard()
+    g.gnomes[0].room = SEA
+    give(g, 0, "grog")
+    start(g)
+    g.apply_text("play grog")
+    assert _loss(g, "no_action") == "loses_crew"
+    g.apply_text("no_action")
+    if g.phase == AFTER_ACTION:
+        g.apply_text("end")
+    assert g.result is not None and g.result.cause == "all_dead"

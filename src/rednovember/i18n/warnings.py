@@ -152,11 +152,13 @@ def _loss_code(cause: str, game: Game) -> Warning:
 
 
 def _last_gnome_dies(action: Action, game: Game) -> Warning | None:
-    """Ending the turn in fire or high water kills the gnome (§10) whatever the faint check
-    draws: when it is the last gnome aboard (and no new one replaces it) the crew has lost."""
+    """Ending the turn in fire or high water, or in the Sea where the turn began, kills the gnome
+    (§10) whatever the faint check draws: when it is the last gnome aboard (and no new one
+    replaces it) the crew has lost."""
     if action.kind not in ("end", "no_action") or game.config.has("less-deadly-death"):
         return None
-    if not _hazard_at_updates(game) or len(game.on_track()) > 1:
+    out_of_air = game.gnomes[game.active].room == SEA and game.began_in_sea
+    if not (_hazard_at_updates(game) or out_of_air) or len(game.on_track()) > 1:
         return None
     return ("loses_crew", {})
 
