@@ -90,7 +90,9 @@ def test_rematch_plays_a_turn_in_the_new_game_without_a_reload(
     bea.wait_for_function("(id) => window.rnGame && window.rnGame.id === id", arg=nxt)
     for page in (ada, bea):
         assert page.url.endswith(f"/g/{nxt}")
-        _live_sockets(page, 1)  # the old game's socket is closed
+        _live_sockets(page, 1)  # the old game's socket is closed ...
+        # ... and its closing did not overwrite the header's connection state
+        expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
     assert _listeners(ada) == before  # the old page's listeners went with it
     # the seat to move plays a turn from the options panel, in the new game, without a reload
     mover = api.get(f"/api/games/{nxt}").json()["to_move"]
@@ -127,6 +129,7 @@ def test_lobby_game_replay_game_learn_game_leaves_one_set_of_listeners_and_one_s
     _go(page, f"/g/{gid}")
     state(page)
     _live_sockets(page, 1)
+    expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
     assert page.evaluate("() => window.__sockets.made") == 3  # one per visit of the game
     assert _listeners(page) == first
     assert page.js_errors == []

@@ -91,6 +91,7 @@ export class GamePage {
   }
 
   setStatus(s) {
+    if (this.life.ended) return; // the closed socket of a page left: the header is the next page's
     if (s === "open" && this.everOpen) this.reconnects = (this.reconnects || 0) + 1;
     if (s === "open") this.everOpen = true;
     this.status = s;
@@ -241,9 +242,10 @@ export class GamePage {
 
   // --- acting -----------------------------------------------------------------------------------
   setBusy(b) {
+    if (this.life.ended) return;
     this.busy = b;
     clearTimeout(this.busyTimer);
-    if (b && !this.life.ended) this.busyTimer = setTimeout(() => { this.busy = false; this.render(); }, 6000);
+    if (b) this.busyTimer = setTimeout(() => { this.busy = false; this.render(); }, 6000);
     for (const el of this.root.querySelectorAll("[data-act]")) if (el.tagName === "BUTTON") el.disabled = b;
   }
 
