@@ -60,9 +60,13 @@ export class MobileLayout {
     this.strip.className = "phone-tracks";
     this.strip.dataset.testid = "phone-tracks";
     root.querySelector(".board-holder").before(this.strip);
-    root.addEventListener("click", (e) => this.onClick(e));
+    this.page.life.listen(root, "click", (e) => this.onClick(e));
     // the board and time track fit under the page's head, however many lines the head takes
-    if (window.ResizeObserver) new ResizeObserver(() => this.fit()).observe(root.querySelector(".game"));
+    if (window.ResizeObserver) {
+      const watch = new ResizeObserver(() => this.fit());
+      watch.observe(root.querySelector(".game"));
+      this.page.life.onEnd(() => watch.disconnect());
+    }
   }
 
   // Where the board starts (app.css sizes the board and the time track to the height below it).
