@@ -5,6 +5,7 @@ server's parts (web/hub/) depend on each other in the order its facade's docstri
 from __future__ import annotations
 
 import ast
+import re
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
@@ -92,3 +93,16 @@ def test_the_hub_parts_depend_on_each_other_in_one_order() -> None:
         below = _closure(graph, f"{PACKAGE}.{base}")
         assert not any(m.startswith(f"{PACKAGE}.hub") or m == f"{PACKAGE}.app" for m in below), \
             f"web.{base} depends on {below}"
+
+
+def test_the_page_scripts_import_each_other_without_a_cycle() -> None:
+    """No page imports the entry point (app.js): toasts and errors are ui.js's, moving between
+    pages router.js's (issue 19)."""
+    js = WEB / "static" / "js"
+    graph = {p.name: set(re.findall(r'from "\./([\w-]+\.js)"', p.read_text(encoding="utf-8")))
+             for p in js.glob("*.js")}
+    assert "app.js" in graph and not any("app.js" in deps for deps in graph.values())
+    try:
+        list(TopologicalSorter(graph).static_order())
+    except CycleError as exc:  # pragma: no cover - the failure message
+        raise AssertionError(f"import cycle among the page scripts: {exc.args[1]}") from None

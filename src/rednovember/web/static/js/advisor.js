@@ -6,7 +6,7 @@
 
 import { raw, t } from "./i18n.js";
 import { api } from "./net.js";
-import { errorText } from "./app.js";
+import { errorText } from "./ui.js";
 import { actionText, gnomeName, itemName, join, roomName, roomShort, tokenName, trackName } from "./describe.js";
 import { attrs, esc } from "./svg.js";
 

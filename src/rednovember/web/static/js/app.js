@@ -7,53 +7,14 @@ import { GamePage } from "./game.js";
 import { ReplayPage } from "./replay.js";
 import { LearnPage } from "./learn.js";
 import { openRules } from "./rules.js";
-import { appPath, url } from "./root.js";
+import { appPath } from "./root.js";
+import { onNavigate } from "./router.js";
+import { toast } from "./ui.js";
 
 setCatalogFetcher(async (code) => (await api(`/api/i18n/${encodeURIComponent(code)}`)).catalog);
 
 let page = null;
 const ctx = { languages: [], data: null, meta: null };
-
-export function toast(message, kind = "info", ms = 6000, tag = null) {
-  const box = document.getElementById("toasts");
-  if (tag) for (const old of box.querySelectorAll(`[data-tag="${tag}"]`)) old.remove();
-  const el = document.createElement("div");
-  if (tag) el.dataset.tag = tag;
-  el.className = `toast ${kind}`;
-  el.setAttribute("role", kind === "error" ? "alert" : "status");
-  el.dataset.testid = kind === "error" ? "error" : "toast";
-  el.textContent = message;
-  const close = document.createElement("button");
-  close.type = "button";
-  close.className = "toast-close";
-  close.textContent = "✕";
-  close.setAttribute("aria-label", raw("web", "close"));
-  close.onclick = () => el.remove();
-  el.appendChild(close);
-  box.appendChild(el);
-  while (box.children.length > 4) box.firstElementChild.remove();
-  if (ms) setTimeout(() => el.remove(), ms);
-}
-
-// Parameters of an error that are seats (0-based on the wire): shown as "Player n+1".
-const SEAT_PARAMS = new Set(["seat", "to_move"]);
-
-// A server error as a readable, translated sentence: the code's sentence, then the case's
-// (`detail` with its `params`); the server's English `message` only when neither is known.
-export function errorText(err) {
-  const code = err && err.code ? err.code : "internal";
-  const key = `error_${code}`;
-  const text = raw("web", key);
-  const base = text === key ? raw("web", "error_generic") : text;
-  const detailKey = err && err.detail ? `error_detail_${err.detail}` : null;
-  if (detailKey && raw("web", detailKey) !== detailKey) {
-    const params = {};
-    for (const [k, v] of Object.entries(err.params || {})) params[k] = SEAT_PARAMS.has(k) && Number.isInteger(v) ? v + 1 : v;
-    return `${base} ${t("web", detailKey, params)}`;
-  }
-  const english = lang() === "en" || text === key;
-  return err && err.message && code !== "network" && english ? `${base} (${err.message})` : base;
-}
 
 function applyStatic() {
   for (const el of document.querySelectorAll("[data-i18n]")) {
@@ -93,10 +54,6 @@ function route() {
   page.start();
 }
 
-export function navigate(path) {
-  history.pushState({}, "", url(path));
-  route();
-}
 
 async function main() {
   const [langs, data, meta] = await Promise.all([
@@ -118,6 +75,7 @@ async function main() {
   });
   onLanguageChange(() => { applyStatic(); fillLanguages(); if (page && page.render) page.render(); });
   document.getElementById("rules-btn").addEventListener("click", () => openRules(page));
+  onNavigate(route);
   window.addEventListener("popstate", route);
   route();
 }

@@ -7,7 +7,7 @@ import { raw, t } from "./i18n.js";
 import { api } from "./net.js";
 import { normalizeData } from "./model.js";
 import { esc } from "./svg.js";
-import { errorText } from "./app.js";
+import { errorText } from "./ui.js";
 import { url } from "./root.js";
 
 const LOAD_RETRY_FIRST_MS = 500;

@@ -5,7 +5,8 @@
 import { raw, t } from "./i18n.js";
 import { api, store } from "./net.js";
 import { COLOURS, esc } from "./svg.js";
-import { errorText, navigate, toast } from "./app.js";
+import { navigate } from "./router.js";
+import { errorText, toast } from "./ui.js";
 import { timerText } from "./timer.js";
 import { url } from "./root.js";
 import { PageLife } from "./life.js";

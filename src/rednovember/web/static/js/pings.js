@@ -9,7 +9,7 @@ import { raw, t } from "./i18n.js";
 import { describeEntry, roomName, SEA, tokenName } from "./describe.js";
 import { hatchKey } from "./board.js";
 import { esc } from "./svg.js";
-import { toast } from "./app.js";
+import { toast } from "./ui.js";
 
 export const WHATS = ["go", "help", "danger"];
 const SHOW_MS = 6000; // how long a marker stays on the board

@@ -9,7 +9,7 @@ import { renderBoard } from "./board.js";
 import { renderTrack } from "./track.js";
 import { renderCrew, renderLog, renderResult } from "./panels.js";
 import { esc } from "./svg.js";
-import { errorText } from "./app.js";
+import { errorText } from "./ui.js";
 import { loadGame, stopLoading } from "./load.js";
 import { url } from "./root.js";
 import { markScrollable } from "./scrollkeys.js";

@@ -6,7 +6,7 @@
 import { raw, t } from "./i18n.js";
 import { api, store } from "./net.js";
 import { esc } from "./svg.js";
-import { errorText, toast } from "./app.js";
+import { errorText, toast } from "./ui.js";
 
 const FRAGMENT = /^#seat=([A-Za-z0-9_-]{16,128})$/;
 

@@ -1,0 +1,44 @@
+// What every page shows the same way: toasts, and a server error as a translated sentence.
+
+import { lang, raw, t } from "./i18n.js";
+
+export function toast(message, kind = "info", ms = 6000, tag = null) {
+  const box = document.getElementById("toasts");
+  if (tag) for (const old of box.querySelectorAll(`[data-tag="${tag}"]`)) old.remove();
+  const el = document.createElement("div");
+  if (tag) el.dataset.tag = tag;
+  el.className = `toast ${kind}`;
+  el.setAttribute("role", kind === "error" ? "alert" : "status");
+  el.dataset.testid = kind === "error" ? "error" : "toast";
+  el.textContent = message;
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "toast-close";
+  close.textContent = "✕";
+  close.setAttribute("aria-label", raw("web", "close"));
+  close.onclick = () => el.remove();
+  el.appendChild(close);
+  box.appendChild(el);
+  while (box.children.length > 4) box.firstElementChild.remove();
+  if (ms) setTimeout(() => el.remove(), ms);
+}
+
+// Parameters of an error that are seats (0-based on the wire): shown as "Player n+1".
+const SEAT_PARAMS = new Set(["seat", "to_move"]);
+
+// A server error as a readable, translated sentence: the code's sentence, then the case's
+// (`detail` with its `params`); the server's English `message` only when neither is known.
+export function errorText(err) {
+  const code = err && err.code ? err.code : "internal";
+  const key = `error_${code}`;
+  const text = raw("web", key);
+  const base = text === key ? raw("web", "error_generic") : text;
+  const detailKey = err && err.detail ? `error_detail_${err.detail}` : null;
+  if (detailKey && raw("web", detailKey) !== detailKey) {
+    const params = {};
+    for (const [k, v] of Object.entries(err.params || {})) params[k] = SEAT_PARAMS.has(k) && Number.isInteger(v) ? v + 1 : v;
+    return `${base} ${t("web", detailKey, params)}`;
+  }
+  const english = lang() === "en" || text === key;
+  return err && err.message && code !== "network" && english ? `${base} (${err.message})` : base;
+}
