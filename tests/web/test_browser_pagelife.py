@@ -10,6 +10,7 @@ and window (DevTools protocol, DOMDebugger.getEventListeners), and every WebSock
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -63,7 +64,8 @@ def _listeners(page: Any) -> Counter[str]:
             for x in found:
                 url = scripts.get(x["scriptId"], "")
                 if "/static/js/" in url:
-                    out[f"{target}:{x['type']}:{url.rsplit('/', 1)[-1]}"] += 1
+                    name = re.sub(r"\.[0-9a-f]+\.js$", ".js", url.rsplit("/", 1)[-1])  # hashed
+                    out[f"{target}:{x['type']}:{name}"] += 1
     finally:
         cdp.detach()
     return out
