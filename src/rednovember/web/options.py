@@ -84,7 +84,7 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[str], Any]:
     return _checked("one of " + ", ".join(choices), str.lower, lambda v: v in choices)
 
 
-port = _checked("a port number 1-65535", int, lambda v: 0 < v < 65536)
+port = _checked("a port number 0-65535", int, lambda v: 0 <= v < 65536)
 count = _checked("a whole number, 0 or more", int, lambda v: v >= 0)
 seconds = _checked("a number of seconds, 0 or more", float, lambda v: 0 <= v < 1e9)
 nonempty = _checked("a non-empty value", str, bool)
