@@ -324,7 +324,7 @@ def test_language_key_switches_all_texts() -> None:
         await pilot.press("l")  # en -> es (the catalogs in alphabetical order: de en es fr pl ru)
         await pilot.pause()
         assert app.session.lang == "es"
-        assert "Leyenda" not in screen_text(app) and "leyenda" in screen_text(app)
+        assert "c tripulación" in screen_text(app) and "c crew" not in screen_text(app)
 
     drive(app, (80, 24), script)
 
@@ -571,8 +571,8 @@ def test_h_shows_the_advisors_three_plans_for_the_human_to_move() -> None:
         await pilot.press("h")
         for _ in range(400):  # the advisor thinks in a thread (at most ~2 s)
             await pilot.pause(0.05)
-            if isinstance(app.screen, LegendScreen):
-                break
+            if isinstance(app.screen, LegendScreen) and app.screen.is_mounted and screen_text(app):
+                break  # shown, and drawn
         assert isinstance(app.screen, LegendScreen)
         seen.append(screen_text(app))
         app.save_screenshot("tui_hint_80x24.svg", str(SHOTS))
