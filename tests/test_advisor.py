@@ -16,6 +16,7 @@ from rednovember.bots import make_bot
 from rednovember.i18n import catalog
 from rednovember.i18n.describe import keeper_walk
 from rednovember.rules import Game
+from rednovember.rules.action import parse_action
 from rednovember.rules.scenario import build
 from rednovember.rules.serialize import to_dict
 from rednovember.terminal.app import PlayApp
@@ -87,6 +88,26 @@ def test_a_walk_to_a_fire_names_the_fire_and_its_route() -> None:
     for tip in tips:
         assert tip.threat == {"kind": "fire", "room": tip.route[-1]}
         assert tip.route[0] == 6 and len(tip.route) >= 2
+
+
+def test_with_a_hatch_open_the_plans_go_through_it_or_stay() -> None:
+    """Issue 18 §4: a hint for the whole turn, also once a hatch is open: the plans start by going
+    in (here with the Fire Extinguisher played first, as the room beyond burns) or staying."""
+    g = build({"config": {"players": 3, "seed": 4},
+               "position": {"gnomes": [{"room": 6, "keeper": 50, "hand": ["fire_extinguisher"]},
+                                      {"keeper": 45}, {"keeper": 44}],
+                            "fire": [5]}})
+    g.apply_text("open 5")
+    play, enter = parse_action("play fire_extinguisher", g.data), parse_action("enter", g.data)
+    plans = candidates(g, 0, 12)
+    assert {p.steps[0].kind for p in plans} == {"play", "stay"}
+    assert any(p.steps[:2] == (play, enter) and p.action.kind == "extinguish_fire" for p in plans)
+    advice = advise(g, 0, rollouts=2, seed=3)
+    assert advice.tips
+    for tip in advice.tips:
+        assert tip.route[0] == 6
+        if tip.steps[:2] == (play, enter):
+            assert tip.route[1] == 5
 
 
 def test_hidden_information_is_not_used() -> None:

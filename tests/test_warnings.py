@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from helpers import HIGH, arrange, event_turn, give, start
 
-from rednovember.i18n.warnings import action_warnings, warning_texts
-from rednovember.rules import Action, Game
+from rednovember.i18n.warnings import LETHAL, action_warnings, loss_warning, warning_texts
+from rednovember.rules import SEA, Action, Game
+from rednovember.rules.state import AFTER_ACTION
 from rednovember.terminal.menu import build_menu
 from rednovember.web.protocol import action_info
 
@@ -92,3 +93,168 @@ def test_attack_and_abandon_warn() -> None:
     g.gnomes[1].keeper = g.gnomes[2].keeper = 5
     start(g)
     assert _codes(g, "abandon") == ["abandon"]
+
+
+# --- a choice that loses the game at once (issue 18 §9, R9/R12) --------------------------------
+def _loss(g: Game, text: str) -> str | None:
+    action = next(a for a in g.legal_actions() if a.text(g.data) == text)
+    w = loss_warning(action, g)
+    return None if w is None else w[0]
+
+
+def _missile_at(space: int, keeper: int) -> Game:
+    """Gnome 0 moves first from ``keeper``; the others are past ``space``; Missile Launch there."""
+    g = arrange()
+    g.gnomes[0].keeper = keeper
+    g.gnomes[1].keeper, g.gnomes[2].keeper = space - 2, space - 3
+    g.tokens[g.data.tokens.index("missile_launch")] = space
+    return start(g)
+
+
+def test_r9_no_action_past_the_last_token_warns_that_it_strikes() -> None:
+    """Issue 18: Blue's keeper on 23 with the Missile Launch token on 23, every other keeper
+    past it: any action walks it past the token, the game is lost at once, and says so."""
+    g = _missile_at(23, 23)
+    assert _codes(g, "no_action") == ["loses_token"]
+    (text,) = warning_texts(Action("no_action"), g)
+    assert "loses the game" in text and "Missile Launch" in text and "23" in text
+    assert "loses_token" in LETHAL
+    g.apply_text("no_action")
+    assert g.result is not None and g.result.cause == "missile_launch"
+
+
+def test_r9_only_the_choices_that_pass_the_token_are_flagged() -> None:
+    g = _missile_at(22, 24)
+    assert _loss(g, "no_action") is None  # the ghost ends on 23: the keeper stays before it
+    assert _loss(g, "open 5") is None  # 23 left: one more minute still stops on 22
+    g.apply_text("open 5")
+    assert _loss(g, "enter") is None and _loss(g, "stay") is None  # entering a dry room is free
+    g.apply_text("enter")
+    assert _loss(g, "open 6") == "loses_token"  # 22 left, and any action costs a minute more
+    assert _loss(g, "no_action") is None
+    g.apply_text("no_action")
+    assert g.result is None  # the keeper stopped on 22: the token has not struck
+
+
+def test_r9_a_keeper_still_behind_the_token_keeps_it_from_striking() -> None:
+    g = _missile_at(23, 23)
+    g.gnomes[1].keeper = 23  # another keeper has not passed it yet
+    assert _codes(g, "no_action") == []
+
+
+def test_r12_a_token_on_0_strikes_when_the_last_keeper_reaches_it() -> None:
+    g = arrange()
+    g.gnomes[0].keeper = 1
+    g.gnomes[1].keeper = g.gnomes[2].keeper = 0
+    g.tokens[g.data.tokens.index("kraken")] = 0
+    start(g)
+    assert _loss(g, "no_action") == "loses_token"
+    g.apply_text("no_action")
+    assert g.result is not None and not g.result.won
+
+
+def test_r9_a_spread_that_fills_asphyxiation_is_flagged_whatever_the_room() -> None:
+    """Every room the fire may spread to fills the track: each choice says the game is lost."""
+    g = arrange()
+    g.fire[5] = True
+    g.tracks[0] = g.data.track_length - 1
+    event_turn(g, "fire_spreads")
+    assert g.pending and g.pending[0].kind == "spread"
+    assert len(g.legal_actions()) > 1
+    assert all(_loss(g, a.text(g.data)) == "loses_track" for a in g.legal_actions())
+    (text,) = [t for t in warning_texts(g.legal_actions()[0], g) if "loses" in t]
+    assert "Asphyxiation" in text
+    g.apply(g.legal_actions()[0])
+    assert g.result is not None and g.result.cause == "asphyxiation"
+
+
+def test_r9_a_spread_with_room_to_spare_is_not_flagged() -> None:
+    g = arrange()
+    g.fire[5] = True
+    g.tracks[0] = g.data.track_length - 2
+    event_turn(g, "fire_spreads")
+    assert all(_loss(g, a.text(g.data)) is None for a in g.legal_actions())
+
+
+def _last_aboard(variants: set[str] | None = None) -> Game:
+    """Gnome 0 alone aboard (the others died earlier), in room 6."""
+    g = arrange(variants=variants or set())
+    for gn in g.gnomes[1:]:
+        gn.alive, gn.room = False, -1
+    return g
+
+
+def test_r9_ending_the_turn_in_high_water_as_the_last_gnome_loses_the_game() -> None:
+    g = _last_aboard()
+    g.water[6] = HIGH
+    give(g, 0, "coffee")
+    start(g)
+    assert _codes(g, "no_action") == ["dies_in_flood", "loses_crew"]
+    g.apply_text("no_action")  # the gnome still holds an item: the turn ends with "end"
+    assert _codes(g, "end") == ["dies_in_flood", "loses_crew"]
+    assert "no gnome" in warning_texts(Action("end"), g)[1]
+    g.apply_text("end")
+    assert g.result is not None and g.result.cause == "all_dead"
+
+
+def test_r9_the_last_gnome_dying_is_flagged_even_through_a_faint_check() -> None:
+    """A Grog played this turn draws a faint check card before the death check: chance that does
+    not change the outcome, so the loss is still certain."""
+    g = _last_aboard()
+    g.water[6] = HIGH
+    give(g, 0, "grog")
+    start(g)
+    g.apply_text("play grog")
+    assert _loss(g, "no_action") == "loses_crew"
+    g.apply_text("no_action")
+    if g.phase == AFTER_ACTION:
+        g.apply_text("end")
+    assert g.result is not None and g.result.cause == "all_dead"
+
+
+def test_r9_with_another_gnome_aboard_dying_does_not_lose_the_game() -> None:
+    g = arrange()
+    g.water[6] = HIGH
+    g.gnomes[1].room = g.gnomes[2].room = 5
+    start(g)
+    assert _codes(g, "no_action") == ["dies_in_flood"]
+
+
+def test_r9_less_deadly_death_replaces_the_last_gnome() -> None:
+    g = _last_aboard({"less-deadly-death"})
+    g.water[6] = HIGH
+    start(g)
+    assert _codes(g, "no_action") == ["dies_in_flood"]
+
+
+def test_r9_a_repair_that_may_fail_is_never_flagged_and_reveals_no_roll() -> None:
+    """Whatever the die will show, a repair is not a certain loss: the seeded future is not told
+    (the last gnome in a burning room with no way out: death only if the die fails)."""
+    g = _last_aboard()
+    g.gnomes[0].room = 1
+    g.fire[1] = g.fire[2] = g.fire[3] = True
+    start(g)
+    repairs = [a for a in g.legal_actions() if a.kind == "extinguish_fire"]
+    assert repairs and all(loss_warning(a, g) is None for a in repairs)
+    assert [c for c, _ in action_warnings(repairs[0], g)] == ["no_way_out"]
+
+
+def test_r9_the_web_protocol_carries_the_loss_warning() -> None:
+    g = _missile_at(23, 23)
+    info = action_info(Action("no_action"), g)
+    assert {"code": "loses_token", "token": 2, "space": 23} in info["warnings"]
+
+
+def test_r9_the_last_gnome_out_of_air_in_the_sea_loses_the_game() -> None:
+    """A gnome that began its turn in the Sea and ends it there drowns (§10): the last one aboard
+    loses the game, even with a faint check drawn first (a Grog played)."""
+    g = _last_aboard()
+    g.gnomes[0].room = SEA
+    give(g, 0, "grog")
+    start(g)
+    g.apply_text("play grog")
+    assert _loss(g, "no_action") == "loses_crew"
+    g.apply_text("no_action")
+    if g.phase == AFTER_ACTION:
+        g.apply_text("end")
+    assert g.result is not None and g.result.cause == "all_dead"

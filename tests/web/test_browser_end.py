@@ -125,7 +125,7 @@ def test_end_screen_tells_the_story(new_context: Any, rn_url: str, won: bool) ->
     expect(page.get_by_test_id("end-overlay")).to_be_visible()
     shot(page, f"end-{name}-phone-overlay")
     page.get_by_test_id("read-story").click()
-    expect(page.get_by_test_id("result-headline")).to_be_in_viewport()
+    expect(page.get_by_test_id("end-deaths")).to_be_in_viewport()  # the story, past the headline
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, f"end-{name}-phone")
     page.get_by_test_id("end-charts").screenshot(path=str(shot_path(f"end-{name}-phone-charts")))

@@ -110,3 +110,44 @@ def test_hints_off_from_the_create_form_shows_no_button(new_context: MakeContext
     expect(page.get_by_test_id("undo")).to_be_visible()  # the options' head is drawn ...
     expect(page.get_by_test_id("hint-button")).to_have_count(0)  # ... without the button
     assert page.js_errors == []
+
+
+def test_plans_go_when_the_position_changes_and_the_button_stays_for_the_turn(
+        api: httpx.Client, new_context: MakeContext) -> None:
+    """Issue 18 §4: after a move the old plans leave the screen (they were made for another
+    position), and the Hint button stays once a hatch is open (a hint there starts by going in or
+    staying); after the action it stays, greyed, saying why."""
+    gid, tokens, _ = seated_game(api, 3, seed=5)
+    m = api.get(f"/api/games/{gid}").json()["to_move"]
+    me = seat_page(new_context, gid, tokens[m])
+    st = state(me, your_turn=True)
+    me.get_by_test_id("hint-button").click()
+    expect(me.get_by_test_id("hint-plans").locator("li")).to_have_count(3, timeout=30_000)
+    opens = [a for a in st["actions"] if a.startswith("open ")]
+    assert opens
+    me.get_by_test_id(f"act-{opens[0].replace(' ', '_')}").click()
+    st = state(me, after=st["version"], your_turn=True)
+    expect(me.get_by_test_id("hint-plans")).to_have_count(0)  # made for the position before
+    assert me.evaluate("() => window.rnGame.advisor.answer") is None
+    button = me.get_by_test_id("hint-button")
+    expect(button).to_be_enabled()  # a hatch is open: still the turn's moves
+    button.click()
+    expect(me.get_by_test_id("hint-plans").locator("li")).not_to_have_count(0, timeout=30_000)
+    plans = me.evaluate("() => window.rnGame.advisor.answer.plans")
+    assert all(p["steps"][0].split()[0] in ("enter", "stay", "play") for p in plans)
+    shots(me, "opened")
+    stay = me.get_by_test_id("act-stay")
+    stay.click()
+    st = state(me, after=st["version"], your_turn=True)
+    expect(me.get_by_test_id("hint-plans")).to_have_count(0)
+    # the action: No Action; the gnome holds two items, so End follows: greyed until then
+    me.get_by_test_id("act-no_action").click()
+    st = state(me, after=st["version"], your_turn=True)
+    assert st["actions"][0] == "end"
+    expect(me.get_by_test_id("hint-button")).to_be_disabled()
+    expect(me.get_by_test_id("hint-button")).to_have_attribute(
+        "title", re.compile("nothing left to advise"))
+    me.get_by_test_id("act-end").click()
+    state(me, after=st["version"])
+    expect(me.get_by_test_id("hint-button")).to_have_count(0)  # another seat's turn
+    assert me.js_errors == []

@@ -136,7 +136,7 @@ def test_settings_round_trip_and_a_rematch_starts_unused() -> None:
     assert s.for_rematch() == TableSettings(True, 60, True, ())
 
 
-def test_no_hint_between_opening_a_hatch_and_entering(
+def test_a_hint_between_opening_a_hatch_and_entering_starts_there(
         api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
     gid, tokens, _ = seated_game(api, 3, seed=8)
     m = mover(api, gid)
@@ -145,5 +145,7 @@ def test_no_hint_between_opening_a_hatch_and_entering(
     opens = [a["text"] for a in me.states[m]["actions"] if a["kind"] == "open"]
     assert opens
     assert me.request({"type": "act", "seat": m, "action": opens[0]})["type"] == "ack"
-    refused = ask(me, m)
-    assert refused["code"] == "not_your_turn" and refused["detail"] == "not_to_move"
+    answer = ask(me, m)  # issue 18 §4: the hint stays for the whole turn's moves
+    assert answer["type"] == "hint" and answer["plans"]
+    for plan in answer["plans"]:
+        assert plan["steps"][0].split()[0] in ("enter", "stay", "play")

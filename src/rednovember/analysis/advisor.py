@@ -43,7 +43,7 @@ from ..bots.search import Follower, play_steps
 from ..rules import Action, Game
 from ..rules.apply import doomed_token, low_water_penalty
 from ..rules.data import REPAIRS
-from ..rules.state import MOVE
+from ..rules.state import MOVE, OPENED
 from .simulate import derive_seed
 from .winchance import WinChance, estimate, finish
 
@@ -110,12 +110,13 @@ class Advice:
 
 
 def check_can_advise(game: Game, seat: int) -> None:
-    """Raises :class:`AdvisorError` unless ``seat`` is to move in the move phase."""
+    """Raises :class:`AdvisorError` unless ``seat`` is to move in the move phase (a hatch just
+    opened included: the turn's moves go on)."""
     if game.result is not None:
         raise AdvisorError("game_over", "the game is over")
     if not 0 <= seat < game.config.players:
         raise AdvisorError("bad_seat", f"seat must be 0..{game.config.players - 1}")
-    if game.phase != MOVE or game.player_to_move != seat:
+    if game.phase not in (MOVE, OPENED) or game.player_to_move != seat:
         raise AdvisorError("not_your_turn", "a hint is for the seat to move, at its turn's moves")
 
 
@@ -124,7 +125,33 @@ def candidates(game: Game, seat: int, n: int = DEFAULT_CANDIDATES,
     """The heuristic's ``n`` best distinct plans for the active gnome, seen by ``seat``."""
     view = public_twin(game, seat, derive_seed(seed, "advice-plans"))
     # the heuristic's own list: distinct, and no long-shot repair that keeps its item unplayed
-    return best_plans(view, seat, DEFAULT_WEIGHTS, n)
+    if view.phase == MOVE:
+        return best_plans(view, seat, DEFAULT_WEIGHTS, n)
+    # a hatch is open: the plans after going through it (with an item first where one is needed
+    # to go in) and after staying, those first steps added
+    plans: list[Plan] = []
+    for first in _ways_on(view):
+        twin = view.copy(keep_log=False)
+        for a in first:
+            twin.apply(a)
+        plans += [p._replace(steps=(*first, *p.steps))
+                  for p in best_plans(twin, seat, DEFAULT_WEIGHTS, n)]
+    plans.sort(key=lambda p: -p.value)
+    return plans[:n]
+
+
+def _ways_on(g: Game) -> list[tuple[Action, ...]]:
+    """With a hatch open: go in, stay, or play an item that lets the gnome go in, then go in."""
+    legal = g.legal_actions()
+    ways: list[tuple[Action, ...]] = [(a,) for a in legal if a.kind in ("enter", "stay")]
+    if any(a.kind == "enter" for a in legal):
+        return ways
+    for play in (a for a in legal if a.kind == "play"):
+        twin = g.copy(keep_log=False)
+        twin.apply(play)
+        if Action("enter") in twin.legal_actions():
+            ways.append((play, Action("enter")))
+    return ways
 
 
 def play_out(game: Game, seat: int, steps: tuple[Action, ...], seed: int) -> bool | None:

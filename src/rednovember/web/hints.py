@@ -1,7 +1,8 @@
 """The advisor on the server (issue 10): a seat's WebSocket ``hint`` request (docs/protocol.md).
 
-- Only the seat to move, at its turn's moves, and only when the table's ``hints`` setting is on
-  (web/tables.py ``TableSettings``); spectators and other seats are refused.
+- Only the seat to move, at its turn's moves (a hatch just opened included), and only when the
+  table's ``hints`` setting is on (web/tables.py ``TableSettings``); spectators and other seats
+  are refused.
 - The answer goes to the asking connection alone: ``hint`` messages with ``status`` ``thinking``
   (with ``progress`` 0..1, a few times a second) and then ``done`` with the plans; never broadcast.
 - One hint at a time per connection, at most :data:`BURST` per :data:`WINDOW` seconds
@@ -26,7 +27,7 @@ from sqlalchemy import insert, update
 
 from ..analysis.advisor import DEFAULT_BUDGET_S, Advice, AdvisorError, advise
 from ..rules import Game
-from ..rules.state import MOVE
+from ..rules.state import MOVE, OPENED
 from .chat import RateLimit
 from .live import Connection, LiveGame
 from .protocol import ProtocolError, jsonable
@@ -84,7 +85,7 @@ class Hints:
             raise ProtocolError("game_over" if lg.game.result is not None else "not_started",
                                 "a hint is for a game under way")
         g = lg.game
-        if g.player_to_move != seat or g.phase != MOVE:
+        if g.player_to_move != seat or g.phase not in (MOVE, OPENED):
             raise ProtocolError("not_your_turn", "a hint is for the seat to move, at its turn's "
                                                  "moves", "not_to_move")
         if c in self.busy:

@@ -4,7 +4,7 @@
 
 import { raw, t } from "./i18n.js";
 import {
-  actionText, gnomeName, isRepair, itemBonus, itemName, kindName, roomName, SEA, tokenName,
+  actionText, gnomeName, isRepair, itemBonus, itemName, kindName, roomName, SEA, tokenName, trackName,
 } from "./describe.js";
 import { hatchKey } from "./board.js";
 import { attrs, esc } from "./svg.js";
@@ -75,12 +75,16 @@ export function toLocal(a) {
 }
 
 // Warnings before harmful choices (server field `warnings`: codes with a room or gnome number).
-const LETHAL = new Set(["dies_in_fire", "dies_in_flood", "no_way_out", "spread_fainted", "attack", "abandon"]);
+const LETHAL = new Set(["dies_in_fire", "dies_in_flood", "no_way_out", "spread_fainted", "attack", "abandon",
+  "loses_token", "loses_track", "loses_crew"]);  // = LETHAL in i18n/warnings.py
 
 export function warningTexts(model, a) {
   return (a.warnings || []).map((w) => t("warnings", w.code, {
     room: w.room !== undefined ? roomName(model, w.room) : "",
-    gnome: w.gnome !== undefined ? gnomeName(model, w.gnome) : "" }));
+    gnome: w.gnome !== undefined ? gnomeName(model, w.gnome) : "",
+    token: w.token !== undefined ? tokenName(model, w.token) : "",
+    track: w.track !== undefined ? trackName(model, w.track) : "",
+    space: w.space ?? "" }));
 }
 
 function lethalText(model, a) {

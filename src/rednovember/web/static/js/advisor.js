@@ -23,14 +23,15 @@ export class Advisor {
 
   mount(root) {
     this.root = root;
-    root.addEventListener("click", (e) => {
+    const life = this.page.life;
+    life.listen(root, "click", (e) => {
       const el = e.target.closest("[data-hint],[data-hint-plan],[data-hint-close]");
       if (!el || !root.contains(el)) return;
       if (el.dataset.hint !== undefined) this.ask();
       else if (el.dataset.hintClose !== undefined) this.clear();
       else this.pick(Number(el.dataset.hintPlan));
     });
-    root.addEventListener("keydown", (e) => {
+    life.listen(root, "keydown", (e) => {
       const el = e.target.closest("[data-hint-plan]");
       if (el && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); this.pick(Number(el.dataset.hintPlan)); }
     });
@@ -38,19 +39,26 @@ export class Advisor {
 
   enabled() { return this.page.summary?.settings?.hints !== false; }
 
-  // Whether the seat we look through may ask now: its turn, at the turn's moves.
-  canAsk(st, model) {
+  // Whether it is the turn of the gnome of the seat we look through (its own decisions).
+  ownTurn(st, model) {
     if (!this.enabled() || !st || st.seat === null || st.seat === undefined) return false;
     const v = model.view;
-    return !!st.your_turn && st.status === "playing" && !model.over && v.phase === "move" && v.decider === v.active;
+    return !!st.your_turn && st.status === "playing" && !model.over && v.decider === v.active;
   }
 
-  // The button, in the head of the options (game.js renderActionsOnly).
+  // Whether it may ask now: at the turn's moves, a hatch just opened included.
+  canAsk(st, model) {
+    return this.ownTurn(st, model) && ["move", "opened"].includes(model.view.phase);
+  }
+
+  // The button, in the head of the options (game.js renderActionsOnly): there for the whole turn,
+  // greyed once the action is made (nothing left to advise), saying why.
   button(st, model) {
-    if (!this.canAsk(st, model)) return "";
+    if (!this.ownTurn(st, model)) return "";
+    const can = this.canAsk(st, model);
     const busy = !!this.req;
-    return `<button type="button" class="btn small hint-button" data-hint data-testid="hint-button" ${busy ? "disabled aria-busy=\"true\"" : ""}
-      title="${esc(raw("advisor", "button_title"))}"><span class="hint-icon" aria-hidden="true">?</span>${esc(raw("advisor", "button"))}</button>`;
+    return `<button type="button" class="btn small hint-button" data-hint data-testid="hint-button" ${busy ? "aria-busy=\"true\"" : ""} ${busy || !can ? "disabled" : ""}
+      title="${esc(raw("advisor", can ? "button_title" : "after_action"))}"><span class="hint-icon" aria-hidden="true">?</span>${esc(raw("advisor", "button"))}</button>`;
   }
 
   ask() {
@@ -85,8 +93,10 @@ export class Advisor {
       this.renderPanel();
       return;
     }
-    this.answer = { ...msg, turn: this.req.turn };
+    const req = this.req;
     this.req = null;
+    // an answer for a position that is gone (the player moved on meanwhile) is not shown
+    this.answer = msg.stale || this.page.state()?.version !== req.version ? null : { ...msg, turn: req.turn, version: req.version };
     this.page.render();
     // the plans may be below the fold (a phone's sheet): bring them into sight
     this.root.querySelector("#advisor")?.scrollIntoView({ block: "nearest" });
@@ -105,9 +115,10 @@ export class Advisor {
 
   // Called at the end of each render of the game page.
   render(model, st) {
-    // a new turn, another seat's eyes or the game's end: the old plans go
+    // any change of the position (a move, a repair, a new turn), another seat's eyes or the
+    // game's end: the old plans go
     const seat = st ? st.seat : null;
-    if (this.answer && (!st || seat !== this.answer.seat || model.view.turn !== this.answer.turn || model.over)) {
+    if (this.answer && (!st || seat !== this.answer.seat || st.version !== this.answer.version || model.over)) {
       this.answer = null;
       this.picked = -1;
     }

@@ -13,9 +13,10 @@ const FIRE_COLOUR = "#f07f14";
 const FLOOD_COLOUR = "#4dabf7";
 
 export class EndScreen {
-  constructor(gameId, onChange) {
+  constructor(gameId, onChange, onRead = null) {
     this.id = gameId;
     this.onChange = onChange; // called when the story arrives (or fails): draw again
+    this.onRead = onRead; // "Read the story": the page shows the end screen first (a phone's sheet)
     this.story = null;
     this.state = "idle"; // idle | loading | ready | failed
   }
@@ -27,7 +28,8 @@ export class EndScreen {
         const b = e.target.closest("[data-end-retry],[data-read-story]");
         if (!b) return;
         if (b.dataset.endRetry !== undefined) { this.state = "idle"; this.onChange(); }
-        else document.getElementById("result")?.scrollIntoView({ block: "start" });
+        else if (this.onRead) this.onRead();
+        else this.readStory();
       });
     }
   }
@@ -41,11 +43,24 @@ export class EndScreen {
       .finally(() => this.onChange());
   }
 
-  // The overlay on the board when the game ends: it points to the end screen (the result itself
-  // is said once, there).
-  overlay(model) {
-    return `<div class="overlay-card ${model.view.result.won ? "won" : "lost"}" data-testid="end-overlay" role="dialog" aria-modal="false">
-      <h2>${esc(raw("web", "game_finished"))}</h2>
+  // "Read the story": the story itself (its first part below the result) comes to the top of the
+  // window, whichever box scrolls it (the page, or a phone's sheet).
+  readStory() {
+    const result = document.getElementById("result");
+    if (!result) return;
+    const story = result.querySelector("[data-testid=end-deaths]") || result; // past the headline
+    const bar = document.querySelector(".col-side .sheet-bar"); // a phone's tabs stay on top of it
+    story.style.scrollMarginTop = bar && bar.offsetParent !== null ? `${bar.offsetHeight + 8}px` : "";
+    story.scrollIntoView({ block: "start", behavior: "instant" });
+  }
+
+  // The overlay on the board when the game ends: won or lost, for the crew and (`mine`: true,
+  // false, null for a spectator) for the player; it points to the end screen and its story.
+  overlay(model, mine = null) {
+    const won = mine === null ? model.view.result.won : mine;
+    const key = mine === null ? (won ? "overlay_won" : "overlay_lost") : (won ? "overlay_you_won" : "overlay_you_lost");
+    return `<div class="overlay-card ${won ? "won" : "lost"}" data-testid="end-overlay" data-won="${won}" role="dialog" aria-modal="false" aria-labelledby="end-overlay-title">
+      <h2 id="end-overlay-title" data-testid="end-overlay-title">${esc(raw("web_end", key))}</h2>
       <p class="end-overlay-buttons"><button type="button" class="btn primary" data-read-story data-testid="read-story">${esc(raw("web_end", "read_story"))}</button>
       <button type="button" class="btn" data-close-overlay data-testid="close-overlay">${esc(raw("web", "see_board"))}</button></p></div>`;
   }

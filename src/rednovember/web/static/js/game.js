@@ -22,6 +22,7 @@ import { adoptSeatLink, openSeatLink } from "./seatlink.js";
 import { renderClock } from "./timer.js";
 import { absoluteUrl, url } from "./root.js";
 import { Advisor } from "./advisor.js";
+import { PageLife } from "./life.js";
 
 const SPEC = "spec";
 
@@ -30,6 +31,7 @@ export class GamePage {
     this.root = root;
     this.id = id;
     this.ctx = ctx;
+    this.life = new PageLife(); // listeners, socket and timers: all end with destroy()
     this.data = ctx.data ? normalizeData(ctx.data) : null;
     this.summary = null;
     this.states = new Map(); // seat (number) or SPEC -> last state
@@ -50,7 +52,7 @@ export class GamePage {
     this.built = false;
     this.chat = new ChatPanel(this);
     this.pings = new Pings(this);
-    this.end = new EndScreen(id, () => this.render());
+    this.end = new EndScreen(id, () => this.render(), () => this.readStory());
     this.show = new Show(this); // dice, cards and the keeper's walk of each new state; the recap
     this.mobile = new MobileLayout(this);
     this.advisor = new Advisor(this); // the "Hint" button and its plans (advisor.js)
@@ -60,19 +62,19 @@ export class GamePage {
   async start() {
     this.root.innerHTML = `<p class="loading">…</p>`;
     await adoptSeatLink(this.id);
+    if (this.life.ended) return;
     this.summary = await loadGame(this);
-    if (!this.summary) return;
+    if (!this.summary || this.life.ended) return;
     this.build();
-    this.socket = new GameSocket(this.id, {
+    const socket = this.socket = new GameSocket(this.id, {
       onMessage: (m) => this.onMessage(m),
       onStatus: (s) => this.setStatus(s),
       hello: () => ({ tokens: store.tokens(this.id), creator: store.get(this.id).creator || undefined }),
     });
-    this.socket.connect();
-    this.onOnline = () => this.socket.reconnectNow();
-    window.addEventListener("online", this.onOnline);
-    this.onVisible = () => { if (document.visibilityState === "visible") this.socket.reconnectNow(); };
-    document.addEventListener("visibilitychange", this.onVisible);
+    this.life.onEnd(() => socket.close());
+    socket.connect();
+    this.life.listen(window, "online", () => socket.reconnectNow());
+    this.life.listen(document, "visibilitychange", () => { if (document.visibilityState === "visible") socket.reconnectNow(); });
     window.rnGame = this; // for tests and the curious
   }
 
@@ -80,15 +82,16 @@ export class GamePage {
   // (the server may be restarting). Null: the game does not exist, or the page was left.
   destroy() {
     stopLoading(this);
+    this.built = false; // a render still queued draws nothing: #app may hold the next page
+    this.life.end();
+    clearTimeout(this.busyTimer);
     this.show.stop();
-    if (this.socket) this.socket.close();
-    window.removeEventListener("online", this.onOnline);
-    document.removeEventListener("visibilitychange", this.onVisible);
-    if (window.rnGame === this) window.rnGame = null;
     this.pings.destroy();
+    if (window.rnGame === this) window.rnGame = null;
   }
 
   setStatus(s) {
+    if (this.life.ended) return; // the closed socket of a page left: the header is the next page's
     if (s === "open" && this.everOpen) this.reconnects = (this.reconnects || 0) + 1;
     if (s === "open") this.everOpen = true;
     this.status = s;
@@ -239,6 +242,7 @@ export class GamePage {
 
   // --- acting -----------------------------------------------------------------------------------
   setBusy(b) {
+    if (this.life.ended) return;
     this.busy = b;
     clearTimeout(this.busyTimer);
     if (b) this.busyTimer = setTimeout(() => { this.busy = false; this.render(); }, 6000);
@@ -308,6 +312,29 @@ export class GamePage {
     }
   }
 
+  // The show of the last states ended (or was skipped): a finished game shows its result now.
+  showEnded() {
+    if (this.built && this.state()?.view?.result) this.render();
+  }
+
+  // "Read the story" (the board's end overlay): the end screen in view (a phone's sheet opened on
+  // its tab first).
+  readStory() {
+    this.mobile.tab = "options";
+    this.mobile.open = true;
+    this.render();
+    this.end.readStory();
+  }
+
+  // Whether the seats this page plays won (true / false), or null for a spectator; a gnome that
+  // abandoned its comrades wins exactly when the crew loses.
+  myOutcome(model) {
+    const r = model.view.result;
+    const mine = model.view.gnomes.filter((g) => this.held.includes(g.player));
+    if (!r || !mine.length) return null;
+    return mine.some((g) => r.won !== !!g.abandoned);
+  }
+
   // --- rendering --------------------------------------------------------------------------------
   build() {
     this.root.innerHTML = `
@@ -343,12 +370,13 @@ export class GamePage {
     this.show.mount(this.root);
     this.advisor.mount(this.root);
     this.mobile.mount(this.root);
-    this.root.addEventListener("click", (e) => this.onClick(e));
-    this.root.addEventListener("keydown", (e) => {
+    const on = (type, fn) => this.life.listen(this.root, type, fn);
+    on("click", (e) => this.onClick(e));
+    on("keydown", (e) => {
       if ((e.key === "Enter" || e.key === " ") && e.target.matches("g[data-act], g[data-pick]")) { e.preventDefault(); this.onClick(e); }
     });
-    this.root.addEventListener("input", (e) => this.onInput(e));
-    this.root.addEventListener("change", (e) => {
+    on("input", (e) => this.onInput(e));
+    on("change", (e) => {
       if (e.target.id === "seat-name") { this.ui.name = e.target.value; localStorage.setItem("rn.name", this.ui.name); }
     });
     this.built = true;
@@ -571,11 +599,14 @@ export class GamePage {
     else newList.scrollTop = list.scrollTop;
     const res = this.root.querySelector("#result");
     const overlay = this.root.querySelector("#board-overlay");
-    overlay.hidden = !model.over || this.overlayClosed;
-    if (model.over && !this.overlayClosed) {
-      setHTML(overlay, this.end.overlay(model));
+    // the result comes after the show's last step (the last event card, die or walk), not over it
+    const ended = model.over && !this.show.active();
+    overlay.hidden = !ended || this.overlayClosed;
+    gameEl.classList.toggle("ended", ended);
+    if (ended && !this.overlayClosed) {
+      setHTML(overlay, this.end.overlay(model, this.myOutcome(model)));
     }
-    if (model.over) {
+    if (ended) {
       res.hidden = false;
       const again = this.holdsAny() || this.isCreator()
         ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", "rematch"))}</button> ` : "";

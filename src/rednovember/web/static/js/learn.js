@@ -14,6 +14,7 @@ import { gnomeName, itemName } from "./describe.js";
 import { attrs, esc } from "./svg.js";
 import { errorText, navigate, toast } from "./app.js";
 import { url } from "./root.js";
+import { PageLife } from "./life.js";
 
 // Arguments of a check or guidance text that name things: shown in the page's language.
 function words(model, args) {
@@ -30,6 +31,7 @@ export class LearnPage {
     this.root = root;
     this.id = id; // null: the list
     this.ctx = ctx;
+    this.life = new PageLife();
     this.data = ctx.data ? normalizeData(ctx.data) : null;
     this.list = null;
     this.lesson = null; // the last answer of the server
@@ -43,23 +45,28 @@ export class LearnPage {
   async start() {
     document.getElementById("top-game").innerHTML = "";
     this.root.innerHTML = `<p class="loading">…</p>`;
-    this.root.onclick = (e) => this.onClick(e);
-    this.root.oninput = (e) => this.onInput(e);
-    this.root.onkeydown = (e) => { // the board's hatches and rooms, like the game page
+    const on = (type, fn) => this.life.listen(this.root, type, fn);
+    on("click", (e) => this.onClick(e));
+    on("input", (e) => this.onInput(e));
+    on("keydown", (e) => { // the board's hatches and rooms, like the game page
       if ((e.key === "Enter" || e.key === " ") && e.target.matches("g[data-act], g[data-pick]")) { e.preventDefault(); this.onClick(e); }
-    };
+    });
     try {
       this.list = await api("/api/learn");
-      if (this.id) await this.send(null);
+      if (this.id && !this.life.ended) await this.send(null);
     } catch (e) {
-      this.root.innerHTML = `<p class="error" data-testid="learn-error">${esc(errorText(e))}</p>`;
+      if (!this.life.ended) this.root.innerHTML = `<p class="error" data-testid="learn-error">${esc(errorText(e))}</p>`;
       return;
     }
+    if (this.life.ended) return;
     this.render();
     window.rnLearn = this;
   }
 
-  destroy() { if (window.rnLearn === this) window.rnLearn = null; }
+  destroy() {
+    this.life.end();
+    if (window.rnLearn === this) window.rnLearn = null;
+  }
 
   order() { return [...this.list.lessons, ...this.list.puzzles].map((x) => x.id); }
 

@@ -8,6 +8,7 @@ import { COLOURS, esc } from "./svg.js";
 import { errorText, navigate, toast } from "./app.js";
 import { timerText } from "./timer.js";
 import { url } from "./root.js";
+import { PageLife } from "./life.js";
 
 const VARIANTS = ["harder", "hardest", "less-deadly-death", "mad-gnomes"];
 const TIMERS = [0, 30, 60, 120, 300]; // seconds per decision; 0: off
@@ -17,6 +18,7 @@ export class LobbyPage {
   constructor(root, ctx) {
     this.root = root;
     this.ctx = ctx;
+    this.life = new PageLife();
     this.games = [];
     this.mine = [];
     this.form = { players: 4, per: null, variants: new Set(), seed: "", listed: false, timer: 0, hints: true };
@@ -28,7 +30,7 @@ export class LobbyPage {
     document.getElementById("top-game").innerHTML = "";
   }
 
-  destroy() {}
+  destroy() { this.life.end(); }
 
   async refresh() {
     const ids = store.myGames().slice(-MY_GAMES).reverse();
@@ -36,6 +38,7 @@ export class LobbyPage {
       api("/api/games?limit=30").then((r) => r.games || []).catch(() => []),
       Promise.all(ids.map((id) => api(`/api/games/${encodeURIComponent(id)}`).catch(() => null))),
     ]);
+    if (this.life.ended) return; // the lobby was left meanwhile: #app is another page's
     this.games = open;
     this.mine = mine.filter(Boolean).sort((a, b) => (a.created < b.created ? 1 : -1));
     this.renderGames();

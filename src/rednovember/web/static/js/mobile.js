@@ -51,9 +51,13 @@ export class MobileLayout {
     zoom.dataset.boardZoom = "";
     zoom.dataset.testid = "board-zoom";
     root.querySelector(".board-holder").append(zoom);
-    root.addEventListener("click", (e) => this.onClick(e));
+    this.page.life.listen(root, "click", (e) => this.onClick(e));
     // the board and time track fit under the page's head, however many lines the head takes
-    if (window.ResizeObserver) new ResizeObserver(() => this.fit()).observe(root.querySelector(".game"));
+    if (window.ResizeObserver) {
+      const watch = new ResizeObserver(() => this.fit());
+      watch.observe(root.querySelector(".game"));
+      this.page.life.onEnd(() => watch.disconnect());
+    }
   }
 
   // Where the board starts (app.css sizes the board and the time track to the height below it).

@@ -90,6 +90,7 @@ export class GameSocket {
       this.pingTimer = setInterval(() => this.sendRaw({ type: "ping" }), 25000);
     };
     ws.onmessage = (ev) => {
+      if (this.closed) return; // the page that opened it is gone
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       this.onMessage(msg);

@@ -174,9 +174,9 @@ export class Pings {
       if (this.press && Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) > 10) this.cancelPress();
     });
     this.onResize = () => this.place();
-    window.addEventListener("resize", this.onResize);
+    this.page.life.listen(window, "resize", this.onResize);
     this.onDocDown = (e) => { if (!this.menu.hidden && !this.menu.contains(e.target)) this.closeMenu(); };
-    document.addEventListener("pointerdown", this.onDocDown, true);
+    this.page.life.listen(document, "pointerdown", this.onDocDown, true);
     this.render();
   }
 

@@ -13,35 +13,36 @@ import { errorText } from "./app.js";
 import { loadGame, stopLoading } from "./load.js";
 import { url } from "./root.js";
 import { WinChart } from "./winchart.js";
+import { PageLife } from "./life.js";
 
 export class ReplayPage {
   constructor(root, id, ctx) {
     this.root = root;
     this.id = id;
     this.ctx = ctx;
+    this.life = new PageLife();
     this.data = ctx.data ? normalizeData(ctx.data) : null;
     this.summary = null;
     this.at = null; // the server's answer for the step shown
     this.loading = 0;
-    this.onKey = (e) => this.key(e);
-    this.chart = new WinChart(id, (step) => this.go(step));
+    this.chart = new WinChart(id, (step) => this.go(step), this.life);
   }
 
   async start() {
     this.root.innerHTML = `<p class="loading">…</p>`;
     this.summary = await loadGame(this);
-    if (!this.summary) return;
+    if (!this.summary || this.life.ended) return;
     const asked = new URLSearchParams(location.search).get("step");
     const want = asked === null || asked === "" ? NaN : Number(asked);
-    document.addEventListener("keydown", this.onKey);
+    this.life.listen(document, "keydown", (e) => this.key(e));
     await this.go(Number.isInteger(want) && want >= 0 ? want : null);  // no step: the last
-    this.chart.load(this.at && this.at.over);
+    if (!this.life.ended) this.chart.load(this.at && this.at.over);
   }
 
   destroy() {
     stopLoading(this);
+    this.life.end();
     this.chart.stop();
-    document.removeEventListener("keydown", this.onKey);
   }
 
   key(e) {
@@ -58,11 +59,12 @@ export class ReplayPage {
       // without a step: first ask for step 0 to learn the number of steps, then show the last
       let at = await api(`/api/games/${encodeURIComponent(this.id)}/replay/${target ?? 0}`);
       if (target === null && at.steps > 0) at = await api(`/api/games/${encodeURIComponent(this.id)}/replay/${at.steps}`);
-      if (ticket !== this.loading) return; // a later click won
+      if (ticket !== this.loading || this.life.ended) return; // a later click won, or the page went
       this.at = at;
       history.replaceState({}, "", url(`/g/${encodeURIComponent(this.id)}/replay?step=${at.step}`));
       this.render();
     } catch (e) {
+      if (this.life.ended) return;
       this.root.querySelector("[data-testid=replay-status]")?.replaceChildren(document.createTextNode(errorText(e)));
     }
   }

@@ -301,7 +301,7 @@ export class Show {
     });
     root.querySelector("#actions").after(this.recapBox);
     this.onKey = (ev) => { if (ev.key === "Escape" && this.active()) this.skip(); };
-    document.addEventListener("keydown", this.onKey);
+    this.page.life.listen(document, "keydown", this.onKey);
   }
 
   stop() {
@@ -396,6 +396,7 @@ export class Show {
     this.stage.dataset.active = "";
     this.stage.dataset.queued = "0";
     this.stage.querySelector(".show-rings").innerHTML = "";
+    this.page.showEnded?.(); // the game's end waits for the show's last step (game.js)
   }
 
   // Rings around the rooms a step names (positions read from the drawn board).

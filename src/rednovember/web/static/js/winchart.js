@@ -14,7 +14,7 @@ const POLL_MS = 1000;
 const pct = (x) => t("analyse", "percent", { value: Math.round(100 * x) });
 
 export class WinChart {
-  constructor(gameId, onJump) {
+  constructor(gameId, onJump, life) {
     this.id = gameId;
     this.onJump = onJump;
     this.data = null;
@@ -24,8 +24,7 @@ export class WinChart {
     this.model = null;
     this.timer = null;
     this.stopped = false;
-    this.onResize = () => this.paint();
-    window.addEventListener("resize", this.onResize);
+    life.listen(window, "resize", () => this.paint()); // the page's life (life.js) removes it
   }
 
   // `over`: whether the game has ended (a running game has no curve: nothing is asked for).
@@ -53,7 +52,6 @@ export class WinChart {
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
-    window.removeEventListener("resize", this.onResize);
   }
 
   // The placeholder the replay page puts into its HTML; mount() fills it.
