@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
+from helpers import arrange, start
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog
@@ -583,3 +584,53 @@ def test_h_shows_the_advisors_three_plans_for_the_human_to_move() -> None:
     drive(app, (80, 24), script)
     text = seen[0]
     assert "Hint for Red" in text and "1. " in text and "Win chance" in text
+
+
+def test_r9_a_choice_that_loses_the_game_asks_first_at_80x24() -> None:
+    """Issue 18 §9: "No action (1 min) →◆22" with the Missile Launch token on 23 and every other
+    keeper past it lost the game at once; now it is shown in red with the reason and asks."""
+    g = arrange()
+    g.gnomes[0].keeper = 23
+    g.gnomes[1].keeper, g.gnomes[2].keeper = 21, 20
+    g.tokens[g.data.tokens.index("missile_launch")] = 23
+    app = GameApp(session(start(g)), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        index = next(i for i, o in enumerate(app.shown) if o.actions == [Action("no_action")])
+        assert app.shown[index].lethal and "loses the game" in app.shown[index].label
+        await press_option(pilot, app, index)
+        assert isinstance(app.screen, ConfirmScreen)
+        text = screen_text(app)
+        assert "loses the game" in text and "Missile Launch" in text and "anyway" in text
+        app.save_screenshot("tui_loss_warning_80x24.svg", str(SHOTS))
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.session.game.history == [] and not app.session.game.is_over
+        await press_option(pilot, app, index)
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.session.game.is_over and app.session.game.result is not None
+        assert app.session.game.result.cause == "missile_launch"
+
+    drive(app, (80, 24), script)
+
+
+def test_the_legend_says_when_a_destruction_token_strikes() -> None:
+    """Issue 18 §9: the legend explains the rule behind the loss warning, in every language."""
+    for lang in available():
+        assert "legend_token" in catalog(lang).section("term_tui")
+    assert "passed it" in catalog("en").raw("term_tui", "legend_token")
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, LegendScreen)
+        out = Console(width=76, file=io.StringIO(), color_system=None, record=True)
+        out.print(app.screen.body)
+        assert "its disaster strikes and the game is lost" in " ".join(out.export_text().split())
+
+    drive(app, (80, 24), script)
