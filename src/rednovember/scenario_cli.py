@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .i18n import catalog
 from .rules import load_data
 from .rules.scenario import ScenarioError, run
-from .i18n import catalog
 from .rules.serialize import SaveError, from_json, to_dict
 from .terminal.newgame import LOAD_FAILED, save_shape_problem
 

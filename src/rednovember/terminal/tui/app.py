@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from argparse import Namespace
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 from rich.console import Group, RenderableType
@@ -33,7 +34,7 @@ from ...i18n import available, catalog, names
 from ...i18n.describe import describe_decision, describe_entry
 from ...rules import SEA, Game
 from .. import screen
-from ..app import EXIT_OK, EXIT_UNFINISHED
+from ..app import EXIT_OK, EXIT_UNFINISHED, play_command
 from ..hint import hint_lines
 from ..newgame import Setup
 from . import render
@@ -110,6 +111,13 @@ class LogView(RichLog):
         self.screen.remove_class("reading")
 
 
+class GameScreen(Screen[object]):
+    """The game's screen: the options get the focus, never the log by itself (the log fills
+    the screen while it has the focus)."""
+
+    AUTO_FOCUS = "#options"
+
+
 class GameApp(App[int]):
     """One game at the terminal, full screen."""
 
@@ -173,11 +181,7 @@ class GameApp(App[int]):
 
     # --- layout ----------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[object]:
-        """The game's screen: the options get the focus, never the log by itself (the log
-        fills the screen while it has the focus)."""
-        main = super().get_default_screen()
-        main.AUTO_FOCUS = "#options"
-        return main
+        return GameScreen()
 
     def compose(self) -> ComposeResult:
         if self._session is not None:
@@ -255,11 +259,11 @@ class GameApp(App[int]):
     def on_resize(self, event: Resize) -> None:
         if self._session is None:
             return
-        self._layout(event.size.width)
+        self._layout(event.size.width, event.size.height)
         self.refresh_all()
         self.call_after_refresh(self._write_log)  # wrapped again at the log's new width
 
-    def _layout(self, width: int) -> None:
+    def _layout(self, width: int, height: int | None = None) -> None:
         self.wide = width >= WIDE
         left = self.query_one("#left")
         left.styles.width = "3fr" if self.wide else "1fr"
@@ -273,11 +277,12 @@ class GameApp(App[int]):
         else:
             left.move_child(crew, before=self.query_one("#tracks"))
         left.set_class(self.wide, "wide")
-        small = self.size.width < SMALLEST[0] or self.size.height < SMALLEST[1]
+        height = self.size.height if height is None else height
+        small = width < SMALLEST[0] or height < SMALLEST[1]
         self.screen.set_class(small, "too-small")
         self.query_one("#too-small", Static).update(Text(self.session.cat.get(
             "term_tui", "too_small", width=SMALLEST[0], height=SMALLEST[1],
-            now=f"{self.size.width}×{self.size.height}")))
+            now=f"{width}×{height}")))
 
     # --- showing ---------------------------------------------------------------------------------
     def refresh_all(self) -> None:
@@ -381,6 +386,9 @@ class GameApp(App[int]):
             return
         self.reviewing = True
         s = self.session
+        if self.saved_to is not None:  # the file named on leaving holds the finished game
+            with suppress(OSError):
+                s.save(self.saved_to)
         width = max(40, self.size.width // 2)
         log, _ = screen.log_lines(s.game, 0, s.lang, None)
         self.push_screen(ReviewScreen(screen.result_view(s.game, s.cat, s.lang), self._board(width),
@@ -519,10 +527,13 @@ class GameApp(App[int]):
         self.notify(s.cat.raw("advisor", "thinking"))
         game, lang = s.game.copy(), s.lang
 
+        def show(title: str, lines: list[str]) -> None:
+            self.clear_notifications()  # "thinking" is over
+            self.push_screen(LegendScreen(Text("\n".join(lines)), s.cat, title, keys=False))
+
         def think() -> None:
             title, *lines = hint_lines(game, seat, lang)  # its first line names the gnome
-            self.call_from_thread(self.push_screen, LegendScreen(
-                Text("\n".join(lines)), s.cat, title, keys=False))
+            self.call_from_thread(show, title, lines)
 
         self.run_worker(think, thread=True, exclusive=True, group="hint")
 
@@ -564,7 +575,8 @@ class GameApp(App[int]):
         if isinstance(self.screen, ConfirmScreen):
             return
         cat = self.session.cat
-        question = cat.get("term_tui", "confirm_quit", file=str(self.session.save_path))
+        question = cat.get("term_tui", "confirm_quit", file=str(self.session.save_path),
+                           command=play_command())
 
         def answered(yes: bool | None) -> None:
             if not yes:
