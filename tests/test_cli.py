@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -35,3 +37,32 @@ def test_play_help_lists_the_bots(capsys: pytest.CaptureFixture[str]) -> None:
         main(["play", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert all(name in out for name in ("random", "heuristic", "search"))
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    ('{"seed": 1, "hist', "cut short"),  # a truncated save
+    ('{"a": 1}', "not a Red November save"),
+    ('{"format": "rednovember-save", "version": 1}', "incomplete"),  # was "another data set (None)"
+    (None, "No such file or directory"),  # was "[Errno 2]"
+])
+def test_issue18_a_bad_save_gets_a_plain_reason_and_the_same_status_in_play_and_replay(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None,
+        reason: str) -> None:
+    path = tmp_path / "save.json"
+    if content is not None:
+        path.write_text(content)
+    assert main(["play", "--plain", "--load", str(path)]) == 2
+    assert main(["replay", str(path)]) == 2
+    err = " ".join(capsys.readouterr().err.split())  # the console wraps long lines
+    assert err.count(reason) == 2 and "Errno" not in err and "JSON:" not in err
+    assert "Traceback" not in err and "None" not in err
+
+
+def test_issue18_learn_takes_a_lessons_number_from_the_menu(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["learn", "1"]) == 0
+    assert "Moving and the time track" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        main(["learn", "12"])
+    assert exc.value.code == 2 and "1-9" in capsys.readouterr().err

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
+from helpers import arrange, give, start
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog
@@ -324,7 +325,7 @@ def test_language_key_switches_all_texts() -> None:
         await pilot.press("l")  # en -> es (the catalogs in alphabetical order: de en es fr pl ru)
         await pilot.pause()
         assert app.session.lang == "es"
-        assert "Leyenda" not in screen_text(app) and "leyenda" in screen_text(app)
+        assert "c tripulación" in screen_text(app) and "c crew" not in screen_text(app)
 
     drive(app, (80, 24), script)
 
@@ -571,8 +572,8 @@ def test_h_shows_the_advisors_three_plans_for_the_human_to_move() -> None:
         await pilot.press("h")
         for _ in range(400):  # the advisor thinks in a thread (at most ~2 s)
             await pilot.pause(0.05)
-            if isinstance(app.screen, LegendScreen):
-                break
+            if isinstance(app.screen, LegendScreen) and app.screen.is_mounted and screen_text(app):
+                break  # shown, and drawn
         assert isinstance(app.screen, LegendScreen)
         seen.append(screen_text(app))
         app.save_screenshot("tui_hint_80x24.svg", str(SHOTS))
@@ -583,3 +584,177 @@ def test_h_shows_the_advisors_three_plans_for_the_human_to_move() -> None:
     drive(app, (80, 24), script)
     text = seen[0]
     assert "Hint for Red" in text and "1. " in text and "Win chance" in text
+
+
+def test_r9_a_choice_that_loses_the_game_asks_first_at_80x24() -> None:
+    """Issue 18 §9: "No action (1 min) →◆22" with the Missile Launch token on 23 and every other
+    keeper past it lost the game at once; now it is shown in red with the reason and asks."""
+    g = arrange()
+    g.gnomes[0].keeper = 23
+    g.gnomes[1].keeper, g.gnomes[2].keeper = 21, 20
+    g.tokens[g.data.tokens.index("missile_launch")] = 23
+    app = GameApp(session(start(g)), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        index = next(i for i, o in enumerate(app.shown) if o.actions == [Action("no_action")])
+        assert app.shown[index].lethal and "loses the game" in app.shown[index].label
+        await press_option(pilot, app, index)
+        assert isinstance(app.screen, ConfirmScreen)
+        text = screen_text(app)
+        assert "loses the game" in text and "Missile Launch" in text and "anyway" in text
+        app.save_screenshot("tui_loss_warning_80x24.svg", str(SHOTS))
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.session.game.history == [] and not app.session.game.is_over
+        await press_option(pilot, app, index)
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.session.game.is_over and app.session.game.result is not None
+        assert app.session.game.result.cause == "missile_launch"
+
+    drive(app, (80, 24), script)
+
+
+def test_the_legend_says_when_a_destruction_token_strikes() -> None:
+    """Issue 18 §9: the legend explains the rule behind the loss warning, in every language."""
+    for lang in available():
+        assert "legend_token" in catalog(lang).section("term_tui")
+    assert "passed it" in catalog("en").raw("term_tui", "legend_token")
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, LegendScreen)
+        out = Console(width=76, file=io.StringIO(), color_system=None, record=True)
+        out.print(app.screen.body)
+        assert "its disaster strikes and the game is lost" in " ".join(out.export_text().split())
+
+    drive(app, (80, 24), script)
+
+
+def _missile_game() -> Game:
+    """Red to move on 23 with the Missile Launch token there, every other keeper past it."""
+    g = arrange()
+    g.gnomes[0].keeper = 23
+    g.gnomes[1].keeper, g.gnomes[2].keeper = 21, 20
+    g.tokens[g.data.tokens.index("missile_launch")] = 23
+    return start(g)
+
+
+def test_issue18_after_the_end_the_saved_file_holds_the_finished_game(tmp_path: Path) -> None:
+    """`q` after the end says the game is saved to the file last saved to: it holds the end,
+    not the turn it was saved in."""
+    app = GameApp(session(_missile_game(), tmp=tmp_path), bot_delay=0)
+    target = tmp_path / "mine.json"
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.press("s")
+        await pilot.pause()
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not from_json(target.read_text("utf-8"), verify=False).is_over
+        await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
+                                            if o.actions == [Action("no_action")]))
+        await pilot.press("y")  # it loses the game: asked first
+        await settle(pilot, app)
+        assert app.reviewing
+        await pilot.press("q")
+
+    drive(app, (80, 24), script)
+    assert app.saved_to == target and from_json(target.read_text("utf-8"), verify=False).is_over
+
+
+def test_issue18_a_pending_digit_is_forgotten_after_an_arrow_key_or_a_pause() -> None:
+    """`1`, Down, Down, `1` played option 11 (a Water Pump): the arrow keys forget the 1."""
+    g = arrange()
+    give(g, 0, "water_pump", "toolbox", "coffee", "lucky_charm")
+    app = GameApp(session(start(g)), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        count = max(app.keys)
+        assert count >= 10  # "1" waits for a second digit
+        await pilot.press("1")
+        assert app.typed == "1"
+        await pilot.press("down", "down")
+        assert app.typed == ""
+        await pilot.press("1")  # a new "1": option 1 highlighted, waiting again
+        await pilot.pause()
+        assert app.typed == "1" and app.session.game.history == []
+        for _ in range(100):  # a pause: the timer forgets it
+            await pilot.pause(0.05)
+            if not app.typed:
+                break
+        assert app.typed == ""
+        await pilot.press("1")
+        assert app.typed == "1" and app.session.game.history == []
+
+    drive(app, (80, 24), script)
+
+
+def test_issue18_tab_reads_the_log_at_full_height_and_c_shows_the_crew() -> None:
+    game = new_game(Config(3, None, frozenset(), 7))
+    app = GameApp(session(game, {1: "heuristic", 2: "heuristic"}), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        log = app.query_one("#log", RichLog)
+        small_height = log.size.height
+        await pilot.press("tab")
+        await pilot.pause()
+        assert log.has_focus and log.size.height >= 20 > small_height
+        assert log.size.width >= 76  # the whole width: no board, no options
+        text = screen_text(app)
+        assert "Submarine" not in text and "Time track" not in text
+        await pilot.press("pageup", "up", "down")
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.query_one("#options").has_focus and "Submarine" in screen_text(app)
+        await pilot.press("c")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Crew" in text and "Intox." in text and "Submarine" not in text
+        assert "Pressure" in text  # the tracks stay
+        app.save_screenshot("tui_crew_80x24.svg", str(SHOTS))
+        await pilot.press("c")
+        await pilot.pause()
+        assert "Submarine" in screen_text(app) and "Crew" not in screen_text(app)
+
+    drive(app, (80, 24), script)
+
+
+def test_issue18_below_80x24_the_screen_says_the_terminal_is_too_small() -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.resize_terminal(70, 20)
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert "too small (70×20)" in text and "80×24" in text and "Submarine" not in text
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert "too small" not in screen_text(app) and "Submarine" in screen_text(app)
+
+    drive(app, (80, 24), script)
+
+
+def test_issue18_the_resume_hint_names_the_command_that_started_the_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from rednovember.terminal.app import play_command
+    monkeypatch.setenv("REDNOVEMBER_PLAY_COMMAND", "./scripts/play.sh")
+    assert play_command() == "./scripts/play.sh"
+    text = catalog("de").get("term_tui", "saved_on_quit", file="x.json", command=play_command())
+    assert "./scripts/play.sh --load x.json" in text
+    monkeypatch.delenv("REDNOVEMBER_PLAY_COMMAND")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert play_command().endswith("-m rednovember play")
+    for lang in available():
+        assert "rednovember play" not in catalog(lang).raw("term_tui", "saved_on_quit"), lang

@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .i18n import catalog
 from .rules import load_data
 from .rules.scenario import ScenarioError, run
 from .rules.serialize import SaveError, from_json, to_dict
+from .terminal.newgame import LOAD_FAILED, save_shape_problem
 
 
 def _read_json(path: str) -> Any:
@@ -37,8 +39,17 @@ def run_scenario(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     try:
         text = Path(args.file).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        print(f"error: cannot read {args.file}: {reason}", file=sys.stderr)
+        return LOAD_FAILED
+    shape = save_shape_problem(text, catalog("en"))
+    if shape is not None:  # not a save at all: as play --load says it (exit 2)
+        print(f"error: cannot load {args.file}: {shape}", file=sys.stderr)
+        return LOAD_FAILED
+    try:
         game = from_json(text, load_data(args.data))
-    except (OSError, SaveError) as exc:
+    except SaveError as exc:  # the check failed (exit 1): another data set, a corrupt history
         print(f"error: {exc}", file=sys.stderr)
         return 1
     result = "in progress" if game.result is None else (

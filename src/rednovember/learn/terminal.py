@@ -22,11 +22,23 @@ from .session import Check, LessonError, Session
 from .solution import solution
 
 
+def _lesson_id(text: str) -> str:
+    """A lesson's name, or its number as the menu shows it (``learn 1`` is ``learn moving``)."""
+    order = list(ALL)
+    if text.isdigit() and 1 <= int(text) <= len(order):
+        return order[int(text) - 1]
+    if text in ALL:
+        return text
+    raise argparse.ArgumentTypeError(
+        f"no lesson {text!r}: give its number 1-{len(order)} or its name ({', '.join(order)})")
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """The ``learn`` subcommand (cli.py's hook)."""
     p = sub.add_parser("learn", help="learn to play: lessons and puzzles, line by line")
-    p.add_argument("lesson", nargs="?", choices=list(ALL), metavar="LESSON",
-                   help=f"the lesson or puzzle to start with: {', '.join(ALL)} (asked if omitted)")
+    p.add_argument("lesson", nargs="?", type=_lesson_id, metavar="LESSON",
+                   help=f"the lesson or puzzle to start with, by name or by its number in the "
+                        f"menu (1-{len(ALL)}): {', '.join(ALL)} (asked if omitted)")
     p.add_argument("--lang", default="en",
                    help="language of the texts: en, de, fr, pl, ru or es (default en)")
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import sys
 from argparse import Namespace
 from pathlib import Path
 
@@ -43,7 +45,20 @@ EXIT_CODES = {
     EXIT_USAGE: "bad command line, unknown language, or a save that cannot be loaded",
 }
 AUTOSAVE_ENV = "REDNOVEMBER_AUTOSAVE"
+PLAY_COMMAND_ENV = "REDNOVEMBER_PLAY_COMMAND"  # set by scripts/play.sh: its resume hints name it
 QUIT_WORDS = ("quit", "exit", "q")
+
+
+def play_command() -> str:
+    """The command that starts the game again, for the resume hints: ``scripts/play.sh`` when
+    it started this one (``rednovember`` is then not on the PATH), else ``rednovember play``
+    when that is on the PATH, else Python's ``-m``."""
+    script = os.environ.get(PLAY_COMMAND_ENV)
+    if script:
+        return script
+    if shutil.which("rednovember"):
+        return "rednovember play"
+    return f"{sys.executable} -m rednovember play"
 
 
 def default_autosave() -> Path:
@@ -217,7 +232,8 @@ class PlayApp:
         if self.game.is_over:
             return
         if self._write(self.autosave, make_folder=True):
-            self.console.print(self.cat.get("term_plain", "autosaved", file=str(self.autosave)),
+            self.console.print(self.cat.get("term_plain", "autosaved", file=str(self.autosave),
+                                            command=play_command()),
                                style="green", markup=False)
 
     def _choose(self, seat: int) -> list[Action]:

@@ -15,11 +15,30 @@ from rich.console import Console
 from ..bots import BOTS, Bot, make_bot
 from ..i18n import Catalog
 from ..rules import VARIANTS, Config, ConfigError, Game, GameData, load_data, new_game
+from ..rules.serialize import FORMAT as SAVE_FORMAT
 from ..rules.serialize import SaveError, from_dict, to_dict
 
 Ask = Callable[[str], str]
 PLAYERS = range(1, 9)  # the player counts a game is set up for
 SOLO_GNOMES = range(3, 9)  # a solo player's gnomes (R16: two players run two each)
+
+
+LOAD_FAILED = 2  # every command given a file it cannot load (play, replay), as a bad command line
+
+
+def save_shape_problem(text: str, cat: Catalog) -> str | None:
+    """Why ``text`` is not even shaped as a save, in the player's words (cut short, not a save
+    of this game, incomplete); None when it is (the loader then gives its own reason: another
+    data set, a corrupt history)."""
+    try:
+        d = json.loads(text)
+    except ValueError:
+        return cat.raw("ui", "save_truncated")
+    if not isinstance(d, dict) or d.get("format") != SAVE_FORMAT:
+        return cat.raw("ui", "save_not_ours")
+    if not isinstance(d.get("data_set"), dict) or not isinstance(d.get("config"), dict):
+        return cat.raw("ui", "save_incomplete")
+    return None
 
 
 class SetupError(Exception):
@@ -138,14 +157,16 @@ def load_setup(path: str, bot_specs: list[str], cat: Catalog, data: GameData | N
         text = Path(path).expanduser().read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise SetupError(cat.get("ui", "load_failed", file=path, error=reason)) from None
+        raise SetupError(cat.get("ui", "load_failed", file=path, error=reason), LOAD_FAILED) \
+            from None
     try:
         d = json.loads(text)
         game = from_dict(d, data)
         saved = saved_seats(d, game.config.players)
     except Exception as exc:  # any failure means the file is not a usable save
-        raise SetupError(cat.get("ui", "load_failed", file=path, error=str(exc) or repr(exc))) \
-            from None
+        raise SetupError(cat.get("ui", "load_failed", file=path, error=save_shape_problem(text, cat)
+                                      or str(exc) or repr(exc)),
+                         LOAD_FAILED) from None
     names = parse_bots(bot_specs, game.config.players, cat) if bot_specs else saved
     return Setup(game, _make_bots(names, game.config.seed), names, path)
 

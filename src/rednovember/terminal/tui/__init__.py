@@ -14,7 +14,7 @@ from rich.console import Console
 
 from ...i18n import catalog
 from ...rules import load_data
-from ..app import EXIT_OK, EXIT_USAGE, command_catalog, run_play
+from ..app import EXIT_OK, EXIT_USAGE, command_catalog, play_command, run_play
 from ..newgame import SetupError, load_setup, new_setup
 from .app import GameApp
 from .session import Session
@@ -59,7 +59,8 @@ def run_tui(args: Namespace) -> int:
         return app
     code = app.run()
     if app.playing and app.saved_to is not None:
-        console.print(app.session.cat.get("term_tui", "saved_on_quit", file=str(app.saved_to)),
+        console.print(app.session.cat.get("term_tui", "saved_on_quit", file=str(app.saved_to),
+                                                command=play_command()),
                       style="green", markup=False)
     elif not app.playing and code == EXIT_OK:  # left at the set-up screen, as the line mode's quit
         console.print(catalog(getattr(args, "lang", None) or "en").raw("ui", "quit"))

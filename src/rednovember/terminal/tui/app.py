@@ -1,9 +1,11 @@
 """The full-screen terminal game (Textual): the board, the disaster tracks and the time track always
 in view, a scrolling log, a status line and the options of the pending decision.
 
-Keys: a number chooses an option (two digits when there are ten or more: the first highlights),
-arrows and Enter or the mouse too; ``u`` undo, ``?`` legend, ``s`` save, ``l`` language, ``q`` or
-Ctrl-C quit (asks, then saves). Bots move one action at a time, ``bot_delay`` seconds apart.
+Keys: a number chooses an option (two digits when there are ten or more: the first highlights,
+and an arrow key or a pause forgets it), arrows and Enter or the mouse too; Tab reads the log at
+full height (arrows and PgUp/PgDn scroll it), ``c`` shows the crew, ``u`` undo, ``?`` legend,
+``h`` hint, ``s`` save, ``l`` language, ``q`` or Ctrl-C quit (asks, then saves). Bots move one
+action at a time, ``bot_delay`` seconds apart.
 
 Without a game to start with, the set-up screen (``setup.py``) asks first; its game is then
 mounted on the app's own screen in the same run (Esc there leaves with status 0, Ctrl-C with 1)."""
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from argparse import Namespace
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 from rich.console import Group, RenderableType
@@ -21,6 +24,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key, Resize
 from textual.geometry import Size
+from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option as ListOption
@@ -29,7 +34,7 @@ from ...i18n import available, catalog, names
 from ...i18n.describe import describe_decision, describe_entry
 from ...rules import SEA, Game
 from .. import screen
-from ..app import EXIT_OK, EXIT_UNFINISHED
+from ..app import EXIT_OK, EXIT_UNFINISHED, play_command
 from ..hint import hint_lines
 from ..newgame import Setup
 from . import render
@@ -40,6 +45,10 @@ from .setup import SetupScreen
 
 WIDE = 140  # from this terminal width on, the board gets the line mode's full tables
 FOLD_BELOW = 40  # below this terminal height, runs of moves in the log are folded into one line
+SMALLEST = (80, 24)  # below this the screen only says that the terminal is too small
+DIGIT_WAIT = 1.5  # seconds a first digit waits for the second before it is forgotten
+SCROLL_KEYS = frozenset({"up", "down", "left", "right", "pageup", "pagedown", "home", "end", "tab",
+                         "shift+tab", "escape"})
 
 
 def log_items(game: Game, lang: str, viewer: int | None, fold: bool) -> list[tuple[int, int, Text]]:
@@ -90,6 +99,25 @@ class Pane(Static):
         return len(lines)
 
 
+class LogView(RichLog):
+    """The log; with the focus (Tab) it fills the screen, and Tab or Escape go back to the options."""
+
+    BINDINGS = [Binding("tab,escape", "app.back_to_options", show=False)]
+
+    def on_focus(self) -> None:
+        self.screen.add_class("reading")
+
+    def on_blur(self) -> None:
+        self.screen.remove_class("reading")
+
+
+class GameScreen(Screen[object]):
+    """The game's screen: the options get the focus, never the log by itself (the log fills
+    the screen while it has the focus)."""
+
+    AUTO_FOCUS = "#options"
+
+
 class GameApp(App[int]):
     """One game at the terminal, full screen."""
 
@@ -101,8 +129,15 @@ class GameApp(App[int]):
     #left { width: 1fr; height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
     #right { width: 1fr; height: 1fr; border-left: solid $primary-darken-2; }
     #log { height: 1fr; min-height: 3; scrollbar-size-vertical: 1; padding: 0 0 0 1; }
-    #question { height: auto; max-height: 3; background: $primary-darken-3; padding: 0 1; }
-    #options { height: auto; max-height: 55%; border: none; padding: 0; scrollbar-size-vertical: 1; }
+    #log:focus { background-tint: $foreground 4%; }
+    #question { height: auto; max-height: 5; background: $primary-darken-3; padding: 0 1; }
+    #options { height: auto; max-height: 55%; border: none; padding: 0; scrollbar-size-vertical: 1;
+               scrollbar-gutter: stable; }
+    #too-small { display: none; height: 1fr; content-align: center middle; text-style: bold; }
+    Screen.too-small #too-small { display: block; }
+    Screen.too-small #status, Screen.too-small #main, Screen.too-small #keys { display: none; }
+    Screen.reading #left, Screen.reading #question, Screen.reading #options { display: none; }
+    Screen.reading #right { border-left: none; }
     #options:focus { border: none; }
     #keys { height: 1; background: $boost; color: $text-muted; padding: 0 0 0 1; }
     .section, .gap { height: auto; }
@@ -112,6 +147,7 @@ class GameApp(App[int]):
         Binding("u", "undo", "Undo"),
         Binding("question_mark", "legend", "Legend"),
         Binding("h", "hint", "Hint"),
+        Binding("c", "crew", "Crew"),
         Binding("s", "save", "Save"),
         Binding("l", "language", "Language"),
         Binding("q", "request_quit", "Quit"),
@@ -140,8 +176,13 @@ class GameApp(App[int]):
         self.saved_to: Path | None = None
         self.wide = False
         self.last_seat = -1  # the human seat that decided last (Mad Gnomes: pass the keyboard)
+        self.crew_shown = False  # below WIDE columns the crew replaces the rooms (key c)
+        self.forget_timer: Timer | None = None  # forgets a first digit after a pause
 
     # --- layout ----------------------------------------------------------------------------------
+    def get_default_screen(self) -> Screen[object]:
+        return GameScreen()
+
     def compose(self) -> ComposeResult:
         if self._session is not None:
             yield from self._game_widgets()
@@ -149,7 +190,8 @@ class GameApp(App[int]):
     def _game_widgets(self) -> list[Widget]:
         s = self.session
         return [
-            Static(id="status"),
+            Static(id="too-small"),
+            Pane(self._status, id="status"),
             Horizontal(
                 VerticalScroll(
                     Pane(lambda w: render.rooms(s.game, s.cat, w), id="rooms", classes="section"),
@@ -157,9 +199,9 @@ class GameApp(App[int]):
                     Pane(lambda w: render.time_track(s.game, s.cat, w), id="time",
                          classes="section"),
                     Pane(self._crew, id="crew", classes="section"),
-                    id="left"),
+                    id="left", can_focus=False),
                 Vertical(
-                    RichLog(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True,
+                    LogView(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True,
                             min_width=20),
                     Static(id="question"),
                     OptionList(id="options"),
@@ -168,12 +210,16 @@ class GameApp(App[int]):
             Static(id="keys"),
         ]
 
+    def _status(self, width: int) -> RenderableType:
+        s = self.session
+        return render.status(s.game, s.cat, s.viewer, s.bot_names, self.size.width)
+
     def _crew(self, width: int) -> RenderableType:
         s = self.session
-        if not self.wide:
+        if not (self.wide or self.crew_shown):
             return Text("")
         names = screen.seat_names(s.cat, s.game, s.bot_names)
-        return render.crew(s.game, s.cat, s.viewer, names)
+        return render.crew(s.game, s.cat, s.viewer, names, compact=not self.wide)
 
     def on_mount(self) -> None:
         if self._session is None and self.setup_screen is not None:
@@ -213,25 +259,35 @@ class GameApp(App[int]):
     def on_resize(self, event: Resize) -> None:
         if self._session is None:
             return
-        self._layout(event.size.width)
+        self._layout(event.size.width, event.size.height)
         self.refresh_all()
+        self.call_after_refresh(self._write_log)  # wrapped again at the log's new width
 
-    def _layout(self, width: int) -> None:
+    def _layout(self, width: int, height: int | None = None) -> None:
         self.wide = width >= WIDE
         left = self.query_one("#left")
         left.styles.width = "3fr" if self.wide else "1fr"
         right = self.query_one("#right")
         right.styles.width = "2fr" if self.wide else "1fr"
-        self.query_one("#crew").display = self.wide
+        crew = self.query_one("#crew")
+        crew.display = self.wide or self.crew_shown
+        self.query_one("#rooms").display = self.wide or not self.crew_shown
+        if self.wide:  # the crew under the time track; on a narrow screen in the rooms' place
+            left.move_child(crew, after=self.query_one("#time"))
+        else:
+            left.move_child(crew, before=self.query_one("#tracks"))
         left.set_class(self.wide, "wide")
+        height = self.size.height if height is None else height
+        small = width < SMALLEST[0] or height < SMALLEST[1]
+        self.screen.set_class(small, "too-small")
+        self.query_one("#too-small", Static).update(Text(self.session.cat.get(
+            "term_tui", "too_small", width=SMALLEST[0], height=SMALLEST[1],
+            now=f"{width}×{height}")))
 
     # --- showing ---------------------------------------------------------------------------------
     def refresh_all(self) -> None:
         s = self.session
         g = s.game
-        width = self.size.width
-        self.query_one("#status", Static).update(
-            render.status(g, s.cat, s.viewer, s.bot_names, width))
         for pane in self.query(Pane):
             pane.refresh(layout=True)
         self._write_log()
@@ -263,7 +319,8 @@ class GameApp(App[int]):
                                                                              strict=True)])
         if self.shown:
             options.highlighted = 0
-        options.focus()
+        if not self.query_one("#log").has_focus:  # the player reading the log stays there
+            options.focus()
 
     def _must_pass(self) -> bool:
         """Mad Gnomes with several humans: hands are private, so the screen is hidden when the
@@ -329,6 +386,9 @@ class GameApp(App[int]):
             return
         self.reviewing = True
         s = self.session
+        if self.saved_to is not None:  # the file named on leaving holds the finished game
+            with suppress(OSError):
+                s.save(self.saved_to)
         width = max(40, self.size.width // 2)
         log, _ = screen.log_lines(s.game, 0, s.lang, None)
         self.push_screen(ReviewScreen(screen.result_view(s.game, s.cat, s.lang), self._board(width),
@@ -356,11 +416,14 @@ class GameApp(App[int]):
             self.pick(event.option_index)
 
     def on_key(self, event: Key) -> None:
+        if event.key in SCROLL_KEYS:  # `1`, Down, Down, `1` is not option 11
+            self.forget_digit()
         if not event.character or not event.character.isdigit() or not self.shown:
             return
         if self.screen is not self.screen_stack[0]:  # a dialog is open
             return
         event.stop()
+        self.forget_digit()
         if event.character == "0" and not self.typed and 0 in self.keys:  # End the turn
             self.pick(self.keys.index(0))
             return
@@ -371,15 +434,35 @@ class GameApp(App[int]):
             self.pick(self.keys.index(result.choose + 1))
         elif result.highlight >= 0:
             self.query_one("#options", OptionList).highlighted = self.keys.index(result.highlight + 1)
+            self.forget_timer = self.set_timer(DIGIT_WAIT, self.forget_digit)
         else:
             self.notify(self.session.cat.get("ui", "bad_number", low=1, high=count),
                         severity="warning")
+
+    def forget_digit(self) -> None:
+        """A first digit waiting for a second one is forgotten (the highlight stays)."""
+        self.typed = ""
+        if self.forget_timer is not None:
+            self.forget_timer.stop()
+            self.forget_timer = None
+
+    def action_back_to_options(self) -> None:
+        if self.playing:
+            self.query_one("#options", OptionList).focus()
+
+    def action_crew(self) -> None:
+        """Below WIDE columns: the crew (every gnome's place, intoxication and hand) in the
+        rooms' place, or the rooms again."""
+        self.crew_shown = not self.crew_shown
+        self._layout(self.size.width)
+        self.refresh_all()
 
     def pick(self, index: int) -> None:
         """Choose the option at ``index`` of the list: a group asks its minutes, a lethal choice
         asks first."""
         if not 0 <= index < len(self.shown) or self.session.bot_to_move:
             return
+        self.query_one("#options", OptionList).focus()
         option = self.shown[index]
         if option.is_group:
             subs = self.session.minute_options(option)
@@ -444,10 +527,13 @@ class GameApp(App[int]):
         self.notify(s.cat.raw("advisor", "thinking"))
         game, lang = s.game.copy(), s.lang
 
+        def show(title: str, lines: list[str]) -> None:
+            self.clear_notifications()  # "thinking" is over
+            self.push_screen(LegendScreen(Text("\n".join(lines)), s.cat, title, keys=False))
+
         def think() -> None:
             title, *lines = hint_lines(game, seat, lang)  # its first line names the gnome
-            self.call_from_thread(self.push_screen, LegendScreen(
-                Text("\n".join(lines)), s.cat, title, keys=False))
+            self.call_from_thread(show, title, lines)
 
         self.run_worker(think, thread=True, exclusive=True, group="hint")
 
@@ -489,7 +575,8 @@ class GameApp(App[int]):
         if isinstance(self.screen, ConfirmScreen):
             return
         cat = self.session.cat
-        question = cat.get("term_tui", "confirm_quit", file=str(self.session.save_path))
+        question = cat.get("term_tui", "confirm_quit", file=str(self.session.save_path),
+                           command=play_command())
 
         def answered(yes: bool | None) -> None:
             if not yes:

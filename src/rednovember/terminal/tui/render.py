@@ -15,6 +15,7 @@ from ...rules.state import HIGH, LOW, OVER
 from .. import board
 from ..board import GNOME_STYLE, TRACK_STYLE
 
+WIDE_STATUS = 140  # below this width the viewer's gnomes begin on the status's second line
 FIRE, LOW_WATER, HIGH_WATER, BLOCKED, GHOST, TOKEN = "▲", "≈", "≋", "✖", "◆", "!"
 
 
@@ -32,11 +33,26 @@ def gnome_tag(cat: Catalog, g: Game, number: int, decider: int) -> Text:
     return text
 
 
+def _hatch_width(g: Game, cat: Catalog) -> int:
+    """The hatches' column: the longest list of a room with a name (blocked ones marked); the
+    short lines of unnamed rooms hold longer lists."""
+    named = [r for r in g.data.rooms if len(short_name(cat, g, r, 99)) > 3] or g.data.rooms
+    return max(sum(len(str(o)) + 1 + g.blocked[h] for h, o in g.data.exits[r]) for r in named)
+
+
+def room_name_width(g: Game, cat: Catalog, width: int) -> int:
+    """The room names' column: as wide as the longest name when the line still holds the state,
+    the hatches and one gnome; 6 at the narrowest (every name keeps its number)."""
+    longest = max(len(short_name(cat, g, r, 99)) for r in [*g.data.rooms, SEA])
+    return max(6, min(longest, width - 4 - _hatch_width(g, cat) - 4))
+
+
 def rooms(g: Game, cat: Catalog, width: int) -> RenderableType:
     """One line a room: name, fire and water, hatches (blocked ones marked), the gnomes there."""
     if width >= 72:
         return board.submarine(g, cat, g.decider)
-    name_w = 14 if width >= 56 else 9
+    name_w = room_name_width(g, cat, width)
+    hatch_w = _hatch_width(g, cat)
     lines = [Text(cat.raw("ui", "submarine"), style="bold")]
     for room in [*g.data.rooms, SEA]:
         here = [gn.number for gn in g.gnomes if gn.on_board and gn.room == room]
@@ -61,9 +77,15 @@ def rooms(g: Game, cat: Catalog, width: int) -> RenderableType:
                 line.append(BLOCKED + label + " ", style="bold red")
             else:
                 line.append(label + " ", style="dim")
-        line.pad_right(max(0, name_w + 14 - line.cell_len))
+        tags = sum(gnome_tag(cat, g, x, g.decider).cell_len + 1 for x in here)
+        column = name_w + 4 + hatch_w  # the gnomes' column, or right after the hatches
+        line.pad_right(max(0, column - line.cell_len if column + tags <= width else 0))
         for number in here:
-            line.append_text(gnome_tag(cat, g, number, g.decider))
+            tag = gnome_tag(cat, g, number, g.decider)
+            if line.cell_len + tag.cell_len > width:  # a crowded room: its gnomes go on
+                lines.append(line)
+                line = Text(" " * (name_w + 4))
+            line.append_text(tag)
             line.append(" ")
         line.truncate(width, overflow="ellipsis")
         lines.append(line)
@@ -159,7 +181,8 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
 
 
 def status(g: Game, cat: Catalog, viewer: int, bot_names: dict[int, str], width: int) -> Text:
-    """Whose turn, the minute, and the viewer's gnomes: where, fainted, items."""
+    """Whose turn, the minute, and the viewer's gnomes, the deciding one first (when the line
+    wraps, its hand is never the part cut): where, fainted, intoxication, items."""
     out = Text()
     out.append(cat.get("term_tui", "turn", turn=g.turn), style="bold")
     if g.is_over:
@@ -176,10 +199,9 @@ def status(g: Game, cat: Catalog, viewer: int, bot_names: dict[int, str], width:
         if g.active >= 0 and g.ghost >= 0:
             out.append(" · " + GHOST + " " + cat.get("ui", "minutes_left", minutes=g.ghost))
     hidden = g.config.has("mad-gnomes") and not g.is_over
-    for gn in g.gnomes:
-        if gn.player != viewer:
-            continue
-        out.append("  │  ", style="dim")
+    mine = sorted((gn for gn in g.gnomes if gn.player == viewer), key=lambda x: x.number != g.decider)
+    for gn in mine:
+        out.append("  │  " if gn is not mine[0] or width >= WIDE_STATUS else "\n", style="dim")
         out.append(n.gnome_short(cat, g, gn.number), style=GNOME_STYLE.get(gn.colour, "bold"))
         if not gn.alive:
             out.append(" " + cat.raw("ui", "dead"), style="red")
@@ -187,16 +209,20 @@ def status(g: Game, cat: Catalog, viewer: int, bot_names: dict[int, str], width:
         if gn.abandoned:
             out.append(" " + cat.raw("ui", "abandoned"), style="magenta")
             continue
-        out.append(" " + short_name(cat, g, gn.room, 12 if width < 120 else 30))
+        out.append(" " + short_name(cat, g, gn.room, 18 if width < 120 else 30))
         if gn.fainted:
             out.append(" " + cat.raw("ui", "fainted"), style="bold magenta")
+        if gn.intoxication:
+            out.append(f" {cat.raw('ui', 'col_intox')} {gn.intoxication}",
+                       style="bold red" if gn.intoxication >= 3 else "yellow")
         hand = n.items(cat, g, sorted(gn.hand)) if gn.hand else cat.raw("ui", "empty_hand")
         out.append(": " + hand, style="" if not hidden or gn.player == viewer else "dim")
     return out
 
 
-def crew(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str]) -> RenderableType:
-    return board.crew(g, cat, viewer, seat_names)
+def crew(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str],
+         compact: bool = False) -> RenderableType:
+    return board.crew(g, cat, viewer, seat_names, compact)
 
 
 def legend(cat: Catalog) -> Table:

@@ -161,6 +161,7 @@ class LegendScreen(ModalScreen[None]):
             yield Static(self.body)
             if self.keys:
                 yield Static(Text(self.cat.raw("term_tui", "keys_help")))
+                yield Static(Text(self.cat.raw("term_tui", "keys_help_views")))
                 yield Static(Text("h: " + self.cat.raw("advisor", "button_title")))
             yield Static(self.cat.raw("term_tui", "close_keys"), id="dlg-keys")
 

@@ -14,16 +14,15 @@ from ...bots.heuristic import best_plans
 from ...i18n import Catalog, catalog
 from ...i18n import names as n
 from ...i18n.describe import action_cost, describe_action, keeper_walk
-from ...i18n.warnings import action_warnings, warning_texts
+from ...i18n.warnings import LETHAL, action_warnings, warning_texts
 from ...rules import SEA, Action, ActionError, Game, can_undo, undo
 from ...rules.state import AFTER_ACTION, DECIDE, MOVE
 from ..app import default_autosave as autosave_path
 from ..menu import Entry, build_menu, minutes_menu
 from ..newgame import HUMAN, save_text
 
-# Warnings that mean a gnome dies or the game is thrown away: the app asks before applying them.
-LETHAL = frozenset({"dies_in_fire", "dies_in_flood", "no_way_out", "spread_fainted", "attack",
-                    "abandon"})
+# LETHAL: the warnings that mean a gnome dies or the game is lost or thrown away (shared with the
+# web page): the app asks before applying them.
 END = Action("end")
 NO_PREVIEW = frozenset({"open", "enter", "exit", "stay", "play"})
 
