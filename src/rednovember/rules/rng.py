@@ -20,10 +20,7 @@ class Rng:
         self.forced: list[int] = list(forced or [])
 
     def copy(self) -> Rng:
-        twin = Rng.__new__(Rng)
-        twin.state = self.state
-        twin.forced = self.forced[:]
-        return twin
+        return Rng(self.state, self.forced)  # the state is already below 2**64; forced is copied
 
     def _next(self) -> int:
         self.state = z = (self.state + _GOLDEN) & _MASK
