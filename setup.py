@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -89,9 +89,11 @@ def extensions() -> list[Any]:
 
 
 class BuildEngine(build_ext):
-    """build_ext that also writes the manifest, and falls back to pure if compiling fails."""
+    """build_ext that runs mypyc (only when extensions are built: not for the sdist or the
+    metadata), writes the manifest, and falls back to pure if compiling fails."""
 
     def run(self) -> None:
+        self.extensions = extensions()
         if not self.extensions:
             return
         try:
@@ -119,4 +121,6 @@ class BuildEngine(build_ext):
         return outputs
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": BuildEngine})
+# A stand-in for the extensions mypycify makes when build_ext runs (BuildEngine.run): it marks the
+# wheel as platform-specific.
+setup(ext_modules=[Extension(f"{GROUP}__mypyc", sources=[])], cmdclass={"build_ext": BuildEngine})

@@ -16,6 +16,10 @@ Usage::
     .venv/bin/python bench/bench_engine.py --seconds 2  # shorter run
     .venv/bin/python bench/bench_engine.py --profile    # cProfile: hotspots in rednovember.rules
     .venv/bin/python bench/bench_engine.py --checksum   # digest of many seeded games (all configs)
+    REDNOVEMBER_PURE=1 .venv/bin/python bench/bench_engine.py   # the pure-Python engine
+
+The engine is the one compiled with mypyc when there is one (setup.py), else the pure-Python modules;
+``REDNOVEMBER_PURE=1`` forces the pure ones (rednovember/_engine.py). The output names it.
 
 ``--checksum`` prints one SHA-256 over ``serialize.to_dict`` of a fixed set of seeded random games
 (every player count, gnome count and variant combination), plus mid-game snapshots and copies. A
@@ -42,6 +46,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from rednovember._engine import kind as engine_kind  # noqa: E402
 from rednovember.bots import make_bot  # noqa: E402
 from rednovember.rules import VARIANTS, Config, Game, load_data, new_game, serialize  # noqa: E402
 
@@ -260,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.by_config:
             with open(args.by_config, "w", encoding="utf-8") as f:
                 json.dump(per_config, f, indent=1, sort_keys=True)
-        print(json.dumps({"checksum": digest, "games": games, "steps": steps,
+        print(json.dumps({"checksum": digest, "engine": engine_kind(), "games": games, "steps": steps,
                           "seconds": round(time.perf_counter() - start, 1)}))
         return 0
     if args.profile:
@@ -290,10 +295,12 @@ def main(argv: list[str] | None = None) -> int:
     ]
     width = max(len(r[0]) for r in rows)
     vwidth = max(len(r[1]) for r in rows)
-    print(f"Red November engine benchmark — Python {sys.version.split()[0]}, {pinned}")
+    print(f"Red November engine benchmark — {engine_kind()} engine, Python {sys.version.split()[0]}, "
+          f"{pinned}")
     for name, value, note in rows:
         print(f"  {name:<{width}}  {value:>{vwidth}}  {note}")
-    result = {"bench": "engine", "python": sys.version.split()[0], "players": PLAYERS,
+    result = {"bench": "engine", "engine": engine_kind(), "python": sys.version.split()[0],
+              "players": PLAYERS,
               "games_per_s": round(games["games_per_s"], 1),
               "steps_per_s": round(games["steps_per_s"]),
               "steps_per_game": round(games["steps_per_game"], 2),

@@ -12,7 +12,7 @@ from .state import DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, Decision, State
 from .turn import after_action, continue_after_decisions, end_turn, finish_turn
 
 
-def apply_action(g: State, action: Action) -> None:
+def apply_action(g: State, action: Action | object) -> None:
     if g.result is not None:
         raise ActionError("the game is over")
     if not isinstance(action, Action):

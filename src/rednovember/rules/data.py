@@ -290,10 +290,10 @@ def _cached(contents: tuple[bytes, ...] | None) -> GameData:
     for name, blob in zip(FILES, contents, strict=True):
         try:
             raw[name] = json.loads(blob.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise DataError(f"data file {name}.json is not UTF-8 text: {exc}") from exc
-        except json.JSONDecodeError as exc:
-            raise DataError(f"data file {name}.json is not valid JSON: {exc}") from exc
+        except UnicodeDecodeError as undecoded:  # not exc: mypyc gives a name one type
+            raise DataError(f"data file {name}.json is not UTF-8 text: {undecoded}") from undecoded
+        except json.JSONDecodeError as bad:  # not exc: mypyc gives a name one type
+            raise DataError(f"data file {name}.json is not valid JSON: {bad}") from bad
         _need(isinstance(raw[name], dict), name, "top level must be an object")
     data = _build(raw)
     with _BUILT_LOCK:
