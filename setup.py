@@ -93,6 +93,7 @@ class BuildEngine(build_ext):
     metadata), writes the manifest, and falls back to pure if compiling fails."""
 
     def run(self) -> None:
+        compiled = manifest()  # the sources as mypyc reads them (an edit meanwhile: stale)
         self.extensions = extensions()
         if not self.extensions:
             return
@@ -105,7 +106,7 @@ class BuildEngine(build_ext):
         root = PACKAGE if self.inplace or getattr(self, "editable_mode", False) else \
             Path(self.build_lib) / "rednovember"
         root.mkdir(parents=True, exist_ok=True)
-        (root / MANIFEST).write_text(json.dumps(manifest(), indent=1) + "\n", encoding="utf-8")
+        (root / MANIFEST).write_text(json.dumps(compiled, indent=1) + "\n", encoding="utf-8")
 
     def _remove_built(self) -> None:
         for ext in self.extensions:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from .action import Action, ActionError
 from .data import SEA
 from .deaths import kill, loss_checks
@@ -120,7 +122,7 @@ def _play(g: State, a: Action) -> None:
 
 
 # --- actions ---------------------------------------------------------------------------------
-NO_LOW_WATER_PENALTY = frozenset({"pump_water", "extinguish_fire", "kill_kraken", "no_action"})
+NO_LOW_WATER_PENALTY: Final = frozenset({"pump_water", "extinguish_fire", "kill_kraken", "no_action"})
 
 
 def low_water_penalty(g: State, kind: str) -> int:

@@ -13,9 +13,9 @@ import threading
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-SEA = 0
+SEA: Final = 0
 FILES = ("board", "timetrack", "tracks", "events", "items")
 REPAIRS = ("unblock_hatch", "extinguish_fire", "pump_water", "fix_engine", "fix_oxygen_pumps",
            "fix_reactor", "stop_missile_launch", "kill_kraken")

@@ -6,7 +6,7 @@ independent twin cheaply (no deep copies), for bots that look ahead.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Self
+from typing import Any, Final, NamedTuple, Self
 
 from .action import Action
 from .config import Config
@@ -14,14 +14,16 @@ from .data import SEA, GameData
 from .rng import Rng
 
 # Phases: who is asked what.
-MOVE = "move"  # active gnome: open a hatch, play an item, or choose its action
-OPENED = "opened"  # active gnome opened a hatch: enter (or leave/return) or stay
-AFTER_ACTION = "after_action"  # active gnome may still play items, then ends its turn
-EXTRA_MOVE = "extra_move"  # failed Extinguish Fire: the gnome must move out
-DECIDE = "decide"  # a pending decision (see Decision) of any gnome
-OVER = "over"
+MOVE: Final = "move"  # active gnome: open a hatch, play an item, or choose its action
+OPENED: Final = "opened"  # active gnome opened a hatch: enter (or leave/return) or stay
+AFTER_ACTION: Final = "after_action"  # active gnome may still play items, then ends its turn
+EXTRA_MOVE: Final = "extra_move"  # failed Extinguish Fire: the gnome must move out
+DECIDE: Final = "decide"  # a pending decision (see Decision) of any gnome
+OVER: Final = "over"
 
-NONE, LOW, HIGH = 0, 1, 2
+NONE: Final = 0  # water levels
+LOW: Final = 1
+HIGH: Final = 2
 
 
 class Decision(NamedTuple):
