@@ -97,6 +97,11 @@ class BuildEngine(build_ext):
         self.extensions = extensions()
         if not self.extensions:
             return
+        for ext in self.extensions:  # what setuptools' finalize_options does for each (no Library)
+            ext._full_name = self.get_ext_fullname(ext.name)
+            self.ext_map[ext._full_name] = ext
+            ext._links_to_dynamic = ext._needs_stub = False
+            ext._file_name = self.get_ext_filename(ext._full_name)
         try:
             super().run()
         except Exception as exc:  # a compiler error: the .py modules are the engine

@@ -81,7 +81,7 @@ def test_checksum_identical_compiled_and_pure() -> None:
     compiled = json.loads(python(run, pure=False).stdout)
     pure = json.loads(python(run, pure=True).stdout)
     assert (compiled["engine"], pure["engine"]) == ("compiled", "pure")
-    assert compiled["games"] == pure["games"] > 300
+    assert compiled["games"] == pure["games"] == 208  # one seed of every configuration
     assert compiled["checksum"] == pure["checksum"]
 
 
