@@ -4,10 +4,17 @@
 # Settings come from REDNOVEMBER_* environment variables (docs/protocol.md); compose.yaml runs it
 # with PostgreSQL behind Caddy.
 FROM python:3.11-slim AS build
+# A C compiler: mypyc compiles the rules engine into the wheel (setup.py); the image that runs it
+# needs none.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY pyproject.toml constraints.txt README.md LICENSE ./
+COPY pyproject.toml setup.py MANIFEST.in constraints.txt README.md LICENSE ./
 COPY src ./src
-RUN pip wheel --no-cache-dir --wheel-dir /wheels -c constraints.txt ".[postgres]"
+RUN pip install --no-cache-dir -c constraints.txt pip \
+    && pip wheel --no-cache-dir --wheel-dir /wheels -c constraints.txt \
+       --build-constraint constraints.txt ".[postgres]" \
+    && python -c "import glob, sys; sys.exit(not glob.glob('/wheels/rednovember-*-linux_*.whl'))"
 
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \

@@ -16,6 +16,11 @@ Usage::
     .venv/bin/python bench/bench_engine.py --seconds 2  # shorter run
     .venv/bin/python bench/bench_engine.py --profile    # cProfile: hotspots in rednovember.rules
     .venv/bin/python bench/bench_engine.py --checksum   # digest of many seeded games (all configs)
+    REDNOVEMBER_PURE=1 .venv/bin/python bench/bench_engine.py   # the pure-Python engine
+    .venv/bin/python bench/bench_engine.py --compare 3  # compiled against pure, alternating
+
+The engine is the one compiled with mypyc when there is one (setup.py), else the pure-Python modules;
+``REDNOVEMBER_PURE=1`` forces the pure ones (rednovember/_engine.py). The output names it.
 
 ``--checksum`` prints one SHA-256 over ``serialize.to_dict`` of a fixed set of seeded random games
 (every player count, gnome count and variant combination), plus mid-game snapshots and copies. A
@@ -33,6 +38,7 @@ import itertools
 import json
 import os
 import pstats
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -42,6 +48,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from rednovember._engine import kind as engine_kind  # noqa: E402
 from rednovember.bots import make_bot  # noqa: E402
 from rednovember.rules import VARIANTS, Config, Game, load_data, new_game, serialize  # noqa: E402
 
@@ -239,6 +246,37 @@ def checksum(seeds_per_config: int) -> tuple[str, int, int, dict[str, str]]:
     return h.hexdigest(), games, steps, per_config
 
 
+# --- compiled against pure ---------------------------------------------------------------------
+def quick(seconds: float) -> dict[str, Any]:
+    """games/s, steps/s and copies/s of the engine this process runs (for --compare)."""
+    games = bench_games(seconds)
+    copies = bench_copy(midgame_states(50), max(0.5, seconds / 5))
+    return {"engine": engine_kind(), "games_per_s": games["games_per_s"],
+            "steps_per_s": games["steps_per_s"], "copies_per_s": copies["copies_per_s"],
+            "copies_no_log_per_s": copies["copies_no_log_per_s"]}
+
+
+def compare(rounds: int, seconds: float) -> dict[str, Any]:
+    """The compiled and the pure engine in alternate child processes (same seeds, one core each
+    in turn), ``rounds`` times; the best round of each, and their ratios. Alternating within one
+    run keeps the ratio fair on a shared, noisy machine."""
+    best: dict[str, dict[str, float]] = {}
+    for _ in range(rounds):
+        for pure in ("", "1"):
+            env = dict(os.environ, REDNOVEMBER_PURE=pure)
+            out = subprocess.run([sys.executable, __file__, "--quick", "--seconds", str(seconds)],
+                                 env=env, capture_output=True, text=True, check=True).stdout
+            row = json.loads(out.splitlines()[-1])
+            kind = row.pop("engine")
+            for key, value in row.items():
+                best.setdefault(kind, {})[key] = max(best.get(kind, {}).get(key, 0.0), value)
+    if set(best) != {"compiled", "pure"}:
+        raise SystemExit(f"no compiled engine to compare (engines run: {sorted(best)})")
+    ratios = {k: best["compiled"][k] / best["pure"][k] for k in best["pure"]}
+    return {"bench": "engine_compare", "rounds": rounds, "seconds": seconds, **best,
+            "ratio": ratios}
+
+
 # --- main --------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -251,8 +289,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--checksum-seeds", type=int, default=3, help="seeds per configuration")
     ap.add_argument("--by-config", metavar="FILE",
                     help="with --checksum: write one digest per configuration to FILE (JSON)")
+    ap.add_argument("--compare", type=int, metavar="ROUNDS",
+                    help="compiled against pure: games/s, steps/s, copies/s and their ratios")
+    ap.add_argument("--quick", action="store_true", help=argparse.SUPPRESS)  # --compare's child
     args = ap.parse_args(argv)
     pinned = pin_one_core()
+
+    if args.compare:
+        res = compare(args.compare, args.seconds)
+        for kind in ("compiled", "pure"):
+            r = res[kind]
+            print(f"  {kind:<9} {r['games_per_s']:>8,.0f} games/s  {r['steps_per_s']:>10,.0f} steps/s"
+                  f"  {r['copies_per_s']:>10,.0f} copies/s  ({r['copies_no_log_per_s']:,.0f} "
+                  "without log)")
+        q = res["ratio"]
+        print(f"  compiled/pure: games {q['games_per_s']:.2f}x, steps {q['steps_per_s']:.2f}x, "
+              f"copies {q['copies_per_s']:.2f}x ({pinned})")
+        print(json.dumps(res))
+        return 0
+    if args.quick:
+        print(json.dumps(quick(args.seconds)))
+        return 0
 
     if args.checksum:
         start = time.perf_counter()
@@ -260,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.by_config:
             with open(args.by_config, "w", encoding="utf-8") as f:
                 json.dump(per_config, f, indent=1, sort_keys=True)
-        print(json.dumps({"checksum": digest, "games": games, "steps": steps,
+        print(json.dumps({"checksum": digest, "engine": engine_kind(), "games": games, "steps": steps,
                           "seconds": round(time.perf_counter() - start, 1)}))
         return 0
     if args.profile:
@@ -290,10 +347,12 @@ def main(argv: list[str] | None = None) -> int:
     ]
     width = max(len(r[0]) for r in rows)
     vwidth = max(len(r[1]) for r in rows)
-    print(f"Red November engine benchmark — Python {sys.version.split()[0]}, {pinned}")
+    print(f"Red November engine benchmark — {engine_kind()} engine, Python {sys.version.split()[0]}, "
+          f"{pinned}")
     for name, value, note in rows:
         print(f"  {name:<{width}}  {value:>{vwidth}}  {note}")
-    result = {"bench": "engine", "python": sys.version.split()[0], "players": PLAYERS,
+    result = {"bench": "engine", "engine": engine_kind(), "python": sys.version.split()[0],
+              "players": PLAYERS,
               "games_per_s": round(games["games_per_s"], 1),
               "steps_per_s": round(games["steps_per_s"]),
               "steps_per_game": round(games["steps_per_game"], 2),

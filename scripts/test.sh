@@ -26,6 +26,12 @@ if [ ! -f tests/web/axe/node_modules/axe-core/axe.min.js ] && command -v npm >/d
   echo "== installing axe-core (tests/web/axe/package-lock.json)"
   npm ci --prefix tests/web/axe --no-audit --no-fund --silent
 fi
+# mypyc compiles the rules engine with a C compiler and Python's headers (without: pure Python).
+debian_package gcc /usr/bin/gcc
+case "$(readlink -f .venv/bin/python)" in
+  /usr/bin/*) debian_package python3-dev "/usr/include/python3*/Python.h" ;;
+esac
+ensure_engine  # compiles it if the compiler just came
 echo "== ruff"
 .venv/bin/ruff check src tests bench
 echo "== mypy (strict, the whole package)"
@@ -35,4 +41,6 @@ echo "== pytest"
 if [ $# -eq 0 ]; then
   echo "== pytest: the server tests on PostgreSQL"
   RN_TEST_DB=postgresql .venv/bin/python -m pytest tests/web/test_server_*.py
+  echo "== pytest: the engine tests on the pure-Python engine (REDNOVEMBER_PURE=1)"
+  REDNOVEMBER_PURE=1 .venv/bin/python -m pytest -m engine
 fi

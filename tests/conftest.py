@@ -23,6 +23,25 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+# The rules engine's own tests. The whole suite runs on the compiled engine (when there is one:
+# setup.py, rednovember/_engine.py); ./scripts/test.sh runs these a second time on the pure-Python
+# modules: REDNOVEMBER_PURE=1 pytest -m engine.
+ENGINE_TESTS = {"test_actions.py", "test_architecture.py", "test_data.py", "test_death_and_end.py",
+                "test_engine_build.py", "test_events.py", "test_hidden.py", "test_movement.py",
+                "test_properties.py", "test_rulings.py", "test_scenario.py", "test_setup.py",
+                "test_variants.py"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "engine: the rules engine's tests (run compiled and pure)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in ENGINE_TESTS:
+            item.add_marker(pytest.mark.engine)
+
+
 @pytest.fixture
 def autosave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A terminal game that saves on quitting saves into the test's folder, never the user's

@@ -24,16 +24,16 @@ Text forms (used by saves, replays, scenarios and the terminal):
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .data import REPAIRS, SEA, GameData
 
-NO_ARG = frozenset({"enter", "stay", "no_action", "abandon", "end", "done", "defend", "yield"})
-ROOM_ARG = frozenset({"open", "exit", "spread", "block"})
-ITEM_ARG = frozenset({"play", "discard", "keep", "give"})
-INT_ARG = frozenset({"draw", "trade", "attack"})
-MINUTES_ONLY = frozenset(r for r in REPAIRS if r != "unblock_hatch")
-KINDS = NO_ARG | ROOM_ARG | ITEM_ARG | INT_ARG | MINUTES_ONLY | {"unblock_hatch"}
+NO_ARG: Final = frozenset({"enter", "stay", "no_action", "abandon", "end", "done", "defend", "yield"})
+ROOM_ARG: Final = frozenset({"open", "exit", "spread", "block"})
+ITEM_ARG: Final = frozenset({"play", "discard", "keep", "give"})
+INT_ARG: Final = frozenset({"draw", "trade", "attack"})
+MINUTES_ONLY: Final = frozenset(r for r in REPAIRS if r != "unblock_hatch")
+KINDS: Final = NO_ARG | ROOM_ARG | ITEM_ARG | INT_ARG | MINUTES_ONLY | {"unblock_hatch"}
 
 
 class ActionError(ValueError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from .action import Action, ActionError
 from .data import SEA
 from .deaths import kill, loss_checks
@@ -12,7 +14,7 @@ from .state import DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, Decision, State
 from .turn import after_action, continue_after_decisions, end_turn, finish_turn
 
 
-def apply_action(g: State, action: Action) -> None:
+def apply_action(g: State, action: Action | object) -> None:
     if g.result is not None:
         raise ActionError("the game is over")
     if not isinstance(action, Action):
@@ -120,7 +122,7 @@ def _play(g: State, a: Action) -> None:
 
 
 # --- actions ---------------------------------------------------------------------------------
-NO_LOW_WATER_PENALTY = frozenset({"pump_water", "extinguish_fire", "kill_kraken", "no_action"})
+NO_LOW_WATER_PENALTY: Final = frozenset({"pump_water", "extinguish_fire", "kill_kraken", "no_action"})
 
 
 def low_water_penalty(g: State, kind: str) -> int:

@@ -13,9 +13,9 @@ import threading
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-SEA = 0
+SEA: Final = 0
 FILES = ("board", "timetrack", "tracks", "events", "items")
 REPAIRS = ("unblock_hatch", "extinguish_fire", "pump_water", "fix_engine", "fix_oxygen_pumps",
            "fix_reactor", "stop_missile_launch", "kill_kraken")
@@ -290,10 +290,10 @@ def _cached(contents: tuple[bytes, ...] | None) -> GameData:
     for name, blob in zip(FILES, contents, strict=True):
         try:
             raw[name] = json.loads(blob.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise DataError(f"data file {name}.json is not UTF-8 text: {exc}") from exc
-        except json.JSONDecodeError as exc:
-            raise DataError(f"data file {name}.json is not valid JSON: {exc}") from exc
+        except UnicodeDecodeError as undecoded:  # not exc: mypyc gives a name one type
+            raise DataError(f"data file {name}.json is not UTF-8 text: {undecoded}") from undecoded
+        except json.JSONDecodeError as bad:  # not exc: mypyc gives a name one type
+            raise DataError(f"data file {name}.json is not valid JSON: {bad}") from bad
         _need(isinstance(raw[name], dict), name, "top level must be an object")
     data = _build(raw)
     with _BUILT_LOCK:

@@ -40,11 +40,15 @@ def loss_checks(g: State) -> None:
     """R9: the immediate losses — every keeper past a token, or no gnome left aboard."""
     if g.result is not None:
         return
-    board = g.on_track()
-    if not board:
+    aboard = False
+    top = 0  # the furthest keeper on the track: every keeper has passed a token beyond it
+    for gn in g.gnomes:  # a loop, not max(genexpr) over on_track(): cheaper compiled
+        if gn.alive and not gn.abandoned:
+            top = gn.keeper if not aboard or gn.keeper > top else top
+            aboard = True
+    if not aboard:
         lose(g, "all_dead")
         return
-    top = max(gn.keeper for gn in board)  # every keeper has passed a token beyond the top one
     for t, space in enumerate(g.tokens):
         if space >= 0 and space > top:
             lose(g, g.data.tokens[t])

@@ -21,8 +21,9 @@ class Game(State):
         """Every legal action for :attr:`decider`, in a stable order."""
         return legal_actions(self)
 
-    def apply(self, action: Action) -> None:
-        """Apply a legal action; an illegal one raises ActionError and changes nothing."""
+    def apply(self, action: Action | object) -> None:
+        """Apply a legal action; an illegal one (or not an Action) raises ActionError and changes
+        nothing. (Typed ``object`` so that the compiled engine checks it, not mypyc's TypeError.)"""
         apply_action(self, action)
 
     def apply_text(self, text: str) -> Action:

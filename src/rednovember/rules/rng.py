@@ -6,8 +6,10 @@ Scenarios may queue forced die rolls, consumed before the generator is used.
 
 from __future__ import annotations
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+from typing import Final
+
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 
 
 class Rng:
@@ -20,10 +22,7 @@ class Rng:
         self.forced: list[int] = list(forced or [])
 
     def copy(self) -> Rng:
-        twin = Rng.__new__(Rng)
-        twin.state = self.state
-        twin.forced = self.forced[:]
-        return twin
+        return Rng(self.state, self.forced)  # the state is already below 2**64; forced is copied
 
     def _next(self) -> int:
         self.state = z = (self.state + _GOLDEN) & _MASK

@@ -64,8 +64,8 @@ def build(spec: Any, data: GameData | None = None) -> Game:
     g.rng.forced = [_int(d, "dice", 1, 10) for d in dice]
     try:
         check(g)
-    except InvariantError as exc:
-        raise ScenarioError(f"the arranged position is impossible: {exc}") from None
+    except InvariantError as bad:  # not exc: mypyc gives a name one type (ConfigError above)
+        raise ScenarioError(f"the arranged position is impossible: {bad}") from None
     g.say("scenario", str(spec.get("name", "")))
     g.origin = {"scenario": str(spec.get("name", "")), "state": snapshot(g),
                 "log": [list(e) for e in g.log]}

@@ -98,10 +98,10 @@ def restore(data: GameData, config: Config, s: Any) -> Game:
     for r in _ints(s.get("fire"), "state.fire", 1, rooms):
         g.fire[r] = True
     water = _get(s, "water", dict, "state")
-    for r, level in water.items():
-        if not r.isdigit() or not 1 <= int(r) <= rooms or level not in (1, 2):
-            raise SaveError(f"state.water: bad entry {r!r}: {level!r}")
-        g.water[int(r)] = level
+    for key, level in water.items():  # not r: mypyc types a name once (int above)
+        if not key.isdigit() or not 1 <= int(key) <= rooms or level not in (1, 2):
+            raise SaveError(f"state.water: bad entry {key!r}: {level!r}")
+        g.water[int(key)] = level
     for pair in _get(s, "blocked", list, "state"):
         h = data.hatch_between.get(tuple(pair)) if isinstance(pair, list) else None
         if h is None or h >= data.interior_count:
@@ -226,8 +226,8 @@ def from_dict(d: Any, data: GameData | None = None, verify: bool = True) -> Game
         raise SaveError("history and log must be lists")
     try:
         g.history = [parse_action(t, data) for t in history]
-    except ActionError as exc:
-        raise SaveError(f"history: {exc}") from None
+    except ActionError as bad:  # not exc: mypyc gives a name one type (ConfigError above)
+        raise SaveError(f"history: {bad}") from None
     g.log = [_tupled(e) for e in log]
     if verify:
         twin = replay(data, config, g.origin, g.history)

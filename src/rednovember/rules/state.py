@@ -6,7 +6,7 @@ independent twin cheaply (no deep copies), for bots that look ahead.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Self
+from typing import Any, Final, NamedTuple, Self
 
 from .action import Action
 from .config import Config
@@ -14,14 +14,16 @@ from .data import SEA, GameData
 from .rng import Rng
 
 # Phases: who is asked what.
-MOVE = "move"  # active gnome: open a hatch, play an item, or choose its action
-OPENED = "opened"  # active gnome opened a hatch: enter (or leave/return) or stay
-AFTER_ACTION = "after_action"  # active gnome may still play items, then ends its turn
-EXTRA_MOVE = "extra_move"  # failed Extinguish Fire: the gnome must move out
-DECIDE = "decide"  # a pending decision (see Decision) of any gnome
-OVER = "over"
+MOVE: Final = "move"  # active gnome: open a hatch, play an item, or choose its action
+OPENED: Final = "opened"  # active gnome opened a hatch: enter (or leave/return) or stay
+AFTER_ACTION: Final = "after_action"  # active gnome may still play items, then ends its turn
+EXTRA_MOVE: Final = "extra_move"  # failed Extinguish Fire: the gnome must move out
+DECIDE: Final = "decide"  # a pending decision (see Decision) of any gnome
+OVER: Final = "over"
 
-NONE, LOW, HIGH = 0, 1, 2
+NONE: Final = 0  # water levels
+LOW: Final = 1
+HIGH: Final = 2
 
 
 class Decision(NamedTuple):
@@ -62,10 +64,15 @@ class Gnome:
         return self.alive and not self.abandoned
 
     def copy(self) -> Gnome:
-        twin = Gnome.__new__(Gnome)
-        for slot in Gnome.__slots__:
-            setattr(twin, slot, getattr(self, slot))
+        twin = Gnome(self.number, self.colour, self.player, self.room)
+        twin.alive = self.alive
+        twin.fainted = self.fainted
+        twin.intoxication = self.intoxication
         twin.hand = self.hand[:]
+        twin.keeper = self.keeper
+        twin.arrival = self.arrival
+        twin.abandoned = self.abandoned
+        twin.drew_room = self.drew_room
         return twin
 
 
@@ -89,10 +96,13 @@ class State:
                  "resume", "effects", "event_space", "item_here", "result", "log", "history", "turn",
                  "skip_check", "in_updates", "setup_events", "origin", "undo_barrier", "_legal")
 
-    def __init__(self, data: GameData, config: Config) -> None:
-        rooms = len(data.room_keys)
+    def __init__(self, data: GameData, config: Config, blank: bool = False) -> None:
+        """A new game's state before setup; ``blank``: no attribute set (:meth:`copy` sets them)."""
         self.data = data
         self.config = config
+        if blank:
+            return
+        rooms = len(data.room_keys)
         self.rng = Rng(config.seed)
         self.fire = [False] * rooms
         self.water = [NONE] * rooms
@@ -137,17 +147,46 @@ class State:
     # --- copying -------------------------------------------------------------------------------
     def copy(self, keep_log: bool = True) -> Self:
         """An independent twin. ``keep_log=False`` drops log and history (for look-ahead)."""
-        twin = type(self).__new__(type(self))
-        for slot in State.__slots__:
-            setattr(twin, slot, getattr(self, slot))
+        twin = type(self)(self.data, self.config, True)
         twin.rng = self.rng.copy()
-        for name in ("fire", "water", "blocked", "tracks", "tokens", "event_deck", "event_discard",
-                     "event_out", "item_deck", "item_discard", "item_out", "played", "armed_in",
-                     "pending", "effects"):
-            setattr(twin, name, getattr(self, name)[:])
+        twin.fire = self.fire[:]
+        twin.water = self.water[:]
+        twin.blocked = self.blocked[:]
+        twin.tracks = self.tracks[:]
+        twin.tokens = self.tokens[:]
         twin.gnomes = [gn.copy() for gn in self.gnomes]
+        twin.event_deck = self.event_deck[:]
+        twin.event_discard = self.event_discard[:]
+        twin.event_out = self.event_out[:]
+        twin.kraken_aside = self.kraken_aside
+        twin.item_deck = self.item_deck[:]
+        twin.item_discard = self.item_discard[:]
+        twin.item_out = self.item_out[:]
+        twin.stock = self.stock
+        twin.arrivals = self.arrivals
+        twin.active = self.active
+        twin.ghost = self.ghost
+        twin.phase = self.phase
+        twin.opened = self.opened
+        twin.began_in_sea = self.began_in_sea
+        twin.played = self.played[:]
+        twin.armed_in = self.armed_in[:]
+        twin.charms = self.charms
+        twin.grog_used = self.grog_used
+        twin.pending = self.pending[:]
+        twin.resume = self.resume
+        twin.effects = self.effects[:]
+        twin.event_space = self.event_space
+        twin.item_here = self.item_here
+        twin.result = self.result
         twin.log = self.log[:] if keep_log else []
         twin.history = self.history[:] if keep_log else []
+        twin.turn = self.turn
+        twin.skip_check = self.skip_check
+        twin.in_updates = self.in_updates
+        twin.setup_events = self.setup_events
+        twin.origin = self.origin
+        twin.undo_barrier = self.undo_barrier
         twin._legal = None
         return twin
 
