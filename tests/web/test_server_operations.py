@@ -5,6 +5,7 @@ variables, and ``scripts/serve.sh`` on PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -364,3 +365,23 @@ def test_serve_sh_starts_on_a_postgresql_url() -> None:
     finally:
         proc.terminate()
         proc.wait(15)
+
+
+def test_load_web_runs_against_a_running_server_with_port(tmp_path: Path) -> None:
+    """bench/load_web.py --port: the load of a server already running (none started)."""
+    server = Server(tmp_path / "bench.db").start()
+    try:
+        done = subprocess.run([sys.executable, "bench/load_web.py", "--port", str(server.port),
+                               "--games", "2", "--players", "3", "--seconds", "3", "--json"],
+                              capture_output=True, text=True, timeout=120, check=False, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        out = json.loads(done.stdout)
+        assert out["db"] == "running" and out["processes"] == 1 and out["client_actions"] > 0
+        assert out["errors"] == 0  # no refusal: the server has no limits here (--no-limits)
+        assert server.alive()
+    finally:
+        server.stop()
+    gone = subprocess.run([sys.executable, "bench/load_web.py", "--port", str(free_port()),
+                           "--seconds", "1"], capture_output=True, text=True, timeout=60,
+                          check=False, cwd=ROOT)
+    assert gone.returncode != 0 and "no Red November server answers" in gone.stderr
