@@ -108,7 +108,7 @@ def origin_of(asked: str | None, base_url: str) -> str:
     return base_url.rstrip("/")
 
 
-# The server's notes (a timeout, an absent player: web/away.py) are stored as chat rows of seat
+# The server's notes (a timeout, an absent player: web/hub/away.py) are stored as chat rows of seat
 # -1 - SEAT (no player writes as a negative seat); a timeout note has no kind.
 def timeout_row_seat(seat: int) -> int:
     return -1 - seat

@@ -115,7 +115,7 @@ function setText(el, text) {
   if (el && el.textContent !== text) el.textContent = text;
 }
 
-// The chat line of a server's note about an absent player (kinds in web/away.py), or null.
+// The chat line of a server's note about an absent player (kinds in web/hub/away.py), or null.
 export function awayLine(page, m) {
   if (!NOTES.has(m.system)) return null;
   const li = document.createElement("li");
