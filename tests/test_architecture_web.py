@@ -9,6 +9,8 @@ import re
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
+from test_architecture import _closure
+
 import rednovember.web
 
 WEB = Path(rednovember.web.__file__).parent
@@ -68,17 +70,6 @@ def test_no_web_module_is_over_600_lines() -> None:
     long = {name: n for name, p in _modules().items()
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"
-
-
-def _closure(graph: dict[str, set[str]], start: str) -> set[str]:
-    seen: set[str] = set()
-    todo = [start]
-    while todo:
-        for nxt in graph.get(todo.pop(), set()):
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return seen
 
 
 def test_the_hub_parts_depend_on_each_other_in_one_order() -> None:

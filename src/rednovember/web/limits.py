@@ -86,9 +86,14 @@ class Window:
     def check(self, key: str, now: float | None = None) -> None:
         wait = self.wait(key, now)
         if wait:
-            raise ProtocolError("rate_limited", f"too many {self.what}: at most {self.limit} in "
-                                                f"{self.seconds:g} s; try again in {wait} s",
-                                "rate", limit=self.limit, seconds=wait)
+            raise too_many(self.what, self.limit, self.seconds, wait)
+
+
+def too_many(what: str, limit: int, seconds: float, wait: int) -> ProtocolError:
+    """The refusal of one event too many: at most ``limit`` per ``seconds``, ``wait`` to go."""
+    return ProtocolError("rate_limited", f"too many {what}: at most {limit} in {seconds:g} s; "
+                                         f"try again in {wait} s", "rate", limit=limit,
+                         seconds=wait)
 
 
 class Spectators:
@@ -117,4 +122,4 @@ def message_window(limits: Limits) -> Window:
     return Window(limits.messages_per_10s, 10.0, "messages")
 
 
-__all__ = ["Limits", "Spectators", "Window", "client_key", "message_window"]
+__all__ = ["Limits", "Spectators", "Window", "client_key", "message_window", "too_many"]

@@ -18,7 +18,7 @@ from sqlalchemy import and_, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
-from .limits import Limits
+from .limits import Limits, too_many
 from .protocol import ProtocolError
 from .store import Store, games_table, rates_table
 
@@ -61,9 +61,7 @@ class SharedWindow:
     def check(self, client: str, now: float) -> None:
         wait = self.wait(client, now)
         if wait:
-            raise ProtocolError("rate_limited", f"too many {self.what}: at most {self.limit} in "
-                                                f"{self.seconds:g} s; try again in {wait} s",
-                                "rate", limit=self.limit, seconds=wait)
+            raise too_many(self.what, self.limit, self.seconds, wait)
 
 
 class Rates:
