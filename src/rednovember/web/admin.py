@@ -15,22 +15,14 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from . import schema
 from .backup import BackupError, backup, restore
-from .options import database_url
-from .serve import database_problem, safe_url
+from .serve import safe_url, usable_database
 
 
 def run_admin(args: argparse.Namespace) -> int:
     """Run ``db``, ``backup`` or ``restore``; the exit status."""
-    try:
-        url = database_url(args)
-    except OSError as exc:
-        print(f"error: cannot read the database URL from {args.db_file}: {exc.strerror}",
-              file=sys.stderr)
-        return 2
-    problem = database_problem(url)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 1
+    url = usable_database(args)
+    if isinstance(url, int):
+        return url
     engine = create_engine(url)
     try:
         return _COMMANDS[args.command](engine, args)

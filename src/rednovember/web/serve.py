@@ -95,13 +95,9 @@ def limits_of(args: argparse.Namespace) -> Limits:
     return Limits(**{name: max(0, getattr(args, f"limit_{name}")) for name, _, _ in LIMITS})
 
 
-def run_serve(args: argparse.Namespace, data: GameData) -> int:
-    try:
-        check_env_flags()
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    logs.configure(args.log_level, args.log_format, args.access_log)
+def usable_database(args: argparse.Namespace) -> str | int:
+    """The database URL the flags name, or the exit status after saying in one line why it
+    cannot be used (its file unreadable: 2; a database the server cannot use: 1)."""
     try:
         url = database_url(args)
     except OSError as exc:
@@ -112,6 +108,19 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 1
+    return url
+
+
+def run_serve(args: argparse.Namespace, data: GameData) -> int:
+    try:
+        check_env_flags()
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    logs.configure(args.log_level, args.log_format, args.access_log)
+    url = usable_database(args)
+    if isinstance(url, int):
+        return url
     try:
         lock = claim(url)  # held until the process ends
     except DatabaseInUse as exc:
@@ -141,4 +150,5 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
     return 0
 
 
-__all__ = ["database_problem", "limits_of", "prepare_database", "run_serve", "safe_url"]
+__all__ = ["database_problem", "limits_of", "prepare_database", "run_serve", "safe_url",
+           "usable_database"]
