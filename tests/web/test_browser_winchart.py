@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-from browsertools import SHOTS, SKIP, _page, expect, shot
+from browsertools import SHOTS, SKIP, TIMEOUT, VIEWPORT, _page, expect, shot
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
-COMPUTE = 300_000  # ms: the server computes the curve (48 rollouts a point) on a busy machine
+COMPUTE = 300_000  # ms: the server computes the curve on a busy machine
+# The test's own server computes 24 rollouts a point (the session's, 3): several seconds of work,
+# so the "computing" state stays on screen long enough to be checked, and at that budget the bots'
+# game of seed 8 has two turning points (with 3 rollouts, none).
+ROLLOUTS = ("--winchance-rollouts", "24")
 pytestmark = SKIP
 
 
@@ -41,10 +46,20 @@ def _curve(api: httpx.Client, gid: str) -> dict[str, Any]:
 
 
 def test_the_replay_viewer_draws_the_win_chance_and_jumps_to_turning_points(
-        new_context: Any, rn_url: str) -> None:
-    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        browser: Any, server_factory: Callable[..., Any]) -> None:
+    server = server_factory(extra=ROLLOUTS)
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB", base_url=server.url)
+    ctx.set_default_timeout(TIMEOUT)
+    try:
+        _replay_viewer(ctx, server.url)
+    finally:
+        ctx.close()
+
+
+def _replay_viewer(ctx: Any, url: str) -> None:
+    with httpx.Client(base_url=url, timeout=30) as api:
         gid = _bot_game(api, 3, seed=8)
-        page = _page(new_context(), f"/g/{gid}")
+        page = _page(ctx, f"/g/{gid}")
         page.wait_for_selector("[data-testid=game-over]")  # the bots play it to its end
         page.goto(f"/g/{gid}/replay?step=0")
         chart = page.get_by_test_id("winchart")

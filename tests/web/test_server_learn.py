@@ -4,6 +4,7 @@ solution of a puzzle in two languages, and the pages."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -84,7 +85,7 @@ def test_the_pages(api: httpx.Client) -> None:
     for path in ("/learn", "/learn/fire"):
         r = api.get(path)
         assert r.status_code == 200 and "text/html" in r.headers["content-type"]
-        assert "/static/css/learn.css" in r.text
+        assert re.search(r"/static/css/learn\.[0-9a-f]{12}\.css", r.text)  # hashed (assets.py)
 
 
 # --- issue 18 §7: a lesson's repair starts at minutes the lesson accepts; "1 minute" -----------

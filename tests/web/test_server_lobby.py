@@ -272,8 +272,10 @@ def test_old_schema_database_opens(own_server: Callable[..., Server], tmp_path: 
     for table in (games_table, seats_table, actions_table, chat_table):
         table.to_metadata(old)
     old.create_all(engine)
-    with engine.begin() as c:  # a column of a later migration (0004)
-        c.execute(text("ALTER TABLE rn_games DROP COLUMN rematch"))
+    with engine.begin() as c:  # the columns of later migrations
+        for sql in ("ALTER TABLE rn_games DROP COLUMN rematch",  # later migrations' (0004, 0005)
+                    "DROP INDEX ix_rn_games_status_client", "ALTER TABLE rn_games DROP COLUMN client"):
+            c.execute(text(sql))
     now = time.time()
     config = Config(2, 2, frozenset(), 99).to_dict()
     with engine.begin() as c:

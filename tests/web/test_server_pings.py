@@ -195,7 +195,9 @@ def test_a_database_made_before_pings_keeps_working(tmp_path: Path,
     engine = create_engine(database_url(db))
     metadata.create_all(engine, tables=[games_table, seats_table, actions_table, chat_table])
     with engine.begin() as c:
-        c.execute(text("ALTER TABLE rn_games DROP COLUMN rematch"))  # a later migration's (0004)
+        for sql in ("ALTER TABLE rn_games DROP COLUMN rematch",  # later migrations' (0004, 0005)
+                    "DROP INDEX ix_rn_games_status_client", "ALTER TABLE rn_games DROP COLUMN client"):
+            c.execute(text(sql))
         c.execute(insert(games_table).values(
             id="oldgame12345", config=json.dumps({"players": 3, "gnomes_per_player": 1,
                                                   "variants": [], "seed": 5}),

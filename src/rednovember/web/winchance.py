@@ -33,7 +33,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from ..analysis.turning import analyse
-from ..rules import Game
+from ..rules.serialize import from_dict, to_dict
 from .hub import LiveGame
 from .protocol import ProtocolError, jsonable
 from .store import winchance_table
@@ -74,8 +74,10 @@ def start_worker(parent: int, progress: Any = None) -> None:
     watch_parent(parent)
 
 
-def compute(game: Game, rollouts: int, job: int = 0) -> dict[str, Any]:
-    """The curve and turning points of a finished game, JSON-ready (runs in the worker)."""
+def compute(save: dict[str, Any], rollouts: int, job: int = 0) -> dict[str, Any]:
+    """The curve and turning points of a finished game given as its save (rules/serialize: the
+    compiled engine's objects do not pickle), JSON-ready (runs in the worker)."""
+    game = from_dict(save)
 
     def report(done: int, total: int) -> None:
         if _progress is not None:
@@ -175,14 +177,14 @@ class WinChanceService:
                                             "try again in a minute", seconds=60)
             await admit()
             if key not in self.pending:  # (asked twice at once: one computation)
-                self._start(key, lg.game.copy(), db, engine)
+                self._start(key, to_dict(lg.game), db, engine)
         return None
 
-    def _start(self, key: tuple[str, int], game: Game, db: Db, engine: Engine) -> None:
+    def _start(self, key: tuple[str, int], save: dict[str, Any], db: Db, engine: Engine) -> None:
         loop = asyncio.get_running_loop()
         self.started += 1
         job = self.jobs[key] = self.started
-        fut = loop.run_in_executor(self.executor(), compute, game, self.rollouts, job)
+        fut = loop.run_in_executor(self.executor(), compute, save, self.rollouts, job)
         self.pending[key] = fut
         fut.add_done_callback(lambda f: self._finish(key, f, db, engine))
 
