@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import arrange, event_turn, give, item
 from termtools import answers, console
 
 from rednovember.cli import main
@@ -239,3 +240,20 @@ def test_eof_ends_cleanly_and_saves(autosave: Path) -> None:
     assert play(args(seed=5), con, answers([])) == 1  # unfinished: EXIT_UNFINISHED
     assert "The input ended" in buf.getvalue() and "Resume it with" in buf.getvalue()
     assert autosave.exists()
+
+
+def test_a_discard_line_says_how_many_of_the_item_the_gnome_holds() -> None:
+    """Issue 18 §10: two Fire Extinguishers went by pressing one "Discard" line twice; a line of
+    an item held more than once now says how many (terminal only: the decider's own hand)."""
+    g = arrange()
+    give(g, 0, "fire_extinguisher", "fire_extinguisher", "water_pump", "fire_extinguisher",
+         "water_pump", "crowbar")
+    event_turn(g, "turbulence")  # a hand limit of four
+    assert [(d.kind, d.gnome) for d in g.pending] == [("discard", 0)]
+    fire, pump = item(g, "fire_extinguisher"), item(g, "water_pump")
+    labels = {e.actions[0].arg: e.label for e in build_menu(g)}
+    assert labels[fire] == "Discard Fire Extinguisher (you hold 3)"
+    assert labels[pump] == "Discard Water Pump (you hold 2)"
+    assert labels[item(g, "crowbar")] == "Discard Crowbar"
+    ru = {e.actions[0].arg: e.label for e in build_menu(g, "ru")}
+    assert ru[fire].endswith("(у вас 3)")

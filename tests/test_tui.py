@@ -586,6 +586,33 @@ def test_h_shows_the_advisors_three_plans_for_the_human_to_move() -> None:
     assert "Hint for Red" in text and "1. " in text and "Win chance" in text
 
 
+def test_a_russian_dialog_takes_the_russian_letters() -> None:
+    """Issue 18 §10: the questions of a Russian game accepted only Latin y/n; н says no, д yes."""
+    g = arrange()
+    g.gnomes[0].keeper = 23
+    g.gnomes[1].keeper, g.gnomes[2].keeper = 21, 20
+    g.tokens[g.data.tokens.index("missile_launch")] = 23
+    s = session(start(g))
+    s.set_lang("ru")
+    app = GameApp(s, bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        index = next(i for i, o in enumerate(app.shown) if o.actions == [Action("no_action")])
+        await press_option(pilot, app, index)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "д, y" in screen_text(app)
+        await pilot.press("н")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen) and not app.session.game.is_over
+        await press_option(pilot, app, index)
+        await pilot.press("д")
+        await pilot.pause()
+        assert app.session.game.is_over
+
+    drive(app, (80, 24), script)
+
+
 def test_r9_a_choice_that_loses_the_game_asks_first_at_80x24() -> None:
     """Issue 18 §9: "No action (1 min) →◆22" with the Missile Launch token on 23 and every other
     keeper past it lost the game at once; now it is shown in red with the reason and asks."""

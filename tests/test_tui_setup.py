@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from test_tui import drive, screen_text, snapshot
+from test_tui import SHOTS, drive, screen_text, snapshot
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -252,6 +252,62 @@ def test_q_in_a_text_field_is_typed_not_quit() -> None:
 
     drive(app, (80, 24), script)
     assert app.return_value == EXIT_OK
+
+
+def test_the_set_up_offers_the_unfinished_autosave_first(autosave: Path) -> None:
+    """Issue 18 §10: the set-up screen did not offer the game saved on quitting. Now a Resume
+    button, with the focus, plays it on (Enter) with its bots."""
+    game = new_game(Config(3, None, frozenset(), 8))
+    game.apply(game.legal_actions()[0])
+    autosave.write_text(save_text(game, {1: "random"}), "utf-8")
+    app = setup_app()
+
+    async def script(pilot: Pilot[int]) -> None:
+        screen = await on_setup(pilot, app)
+        assert shown(screen, "#resume-row") and screen.focused is screen.query_one("#resume")
+        assert "Unfinished game saved 20" in screen_text(app)
+        app.save_screenshot("tui_setup_resume_80x24.svg", str(SHOTS))
+        await press(pilot, "enter")
+        await until(pilot, lambda: app.playing)
+
+    drive(app, (80, 24), script)
+    assert app.session.game.history == game.history and app.session.bot_names == {1: "random"}
+
+
+@pytest.mark.parametrize("finished", [True, False])
+def test_a_finished_or_broken_autosave_is_not_offered(autosave: Path, finished: bool) -> None:
+    game = new_game(Config(3, None, frozenset(), 8))
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    autosave.write_text(save_text(game, {}) if finished else "{not json", "utf-8")
+    app = setup_app()
+
+    async def script(pilot: Pilot[int]) -> None:
+        screen = await on_setup(pilot, app)
+        assert not screen.query("#resume-row")
+        assert screen.focused is screen.query_one("#players")
+        await press(pilot, "escape")
+
+    drive(app, (80, 24), script)
+
+
+def test_the_text_fields_show_the_focus_marker() -> None:
+    """Issue 18 §10: the seed and file fields had no focus marker (the choices have ▸)."""
+    app = setup_app()
+
+    async def script(pilot: Pilot[int]) -> None:
+        screen = await on_setup(pilot, app)
+        screen.query_one("#seed", Input).focus()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "▸ Seed" in text and "▸ Or load" not in text
+        screen.query_one("#file", Input).focus()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "▸ Or load a save" in text and "▸ Seed" not in text
+        await press(pilot, "escape")
+
+    drive(app, (80, 24), script)
 
 
 def test_a_save_loads_from_the_set_up_screen_with_its_bots(tmp_path: Path) -> None:

@@ -138,9 +138,21 @@ def number_entries(entries: list[Entry]) -> list[tuple[int, Entry]]:
     return out
 
 
+def action_label(a: Action, game: Game, lang: str, short: bool = False) -> str:
+    """The choice's sentence; a discard says how many of that item the deciding gnome holds
+    when more than one (two Fire Extinguishers went by pressing one line twice, issue 18 §10).
+    Only the decider sees this line, so a hidden hand (Mad Gnomes) stays hidden."""
+    if a.kind == "discard" and game.pending:
+        held = game.gnomes[game.pending[0].gnome].hand.count(int(a.arg))
+        if held > 1:
+            return catalog(lang).get("actions", "discard_held", item=n.item(catalog(lang), game,
+                                                                            a.arg), count=held)
+    return describe_action(a, game, lang, short)
+
+
 def _single(a: Action, game: Game, lang: str, section: str, short: bool = False) -> Entry:
     warnings = warning_texts(a, game, lang)
-    label = describe_action(a, game, lang, short)
+    label = action_label(a, game, lang, short)
     ahead = preview(a, game, lang)
     if ahead:
         label += f" [{ahead}]"

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from ...i18n import catalog
 from ...rules import load_data
-from ..app import EXIT_OK, EXIT_USAGE, command_catalog, play_command, run_play
+from ..app import EXIT_OK, EXIT_USAGE, command_catalog, default_autosave, play_command, run_play
 from ..newgame import SetupError, load_setup, new_setup
 from .app import GameApp
 from .session import Session
@@ -41,7 +41,7 @@ def build_app(args: Namespace, errors: Console) -> GameApp | int:
         elif args.players is not None:  # nothing left to ask
             setup = new_setup(args, Console(highlight=False), input, cat)
         else:
-            return GameApp(None, setup=SetupScreen(args, cat, data))
+            return GameApp(None, setup=SetupScreen(args, cat, data, default_autosave()))
     except SetupError as exc:
         errors.print(str(exc), style="bold red", markup=False)
         return exc.code

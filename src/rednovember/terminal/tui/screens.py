@@ -48,6 +48,16 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(Text(self.question, style="bold"), id="dlg-question")
             yield Static(self.cat.raw("term_tui", "yes_no"), id="dlg-keys")
 
+    def on_key(self, event: Key) -> None:
+        """The language's own letters too (Russian д/н, German j, …: term_plain.yes / .no)."""
+        char = (event.character or "").lower()
+        for answer in (True, False):
+            words = self.cat.raw("term_plain", "yes" if answer else "no").split()
+            if char and char in (w for w in words if len(w) == 1):
+                event.stop()
+                self.dismiss(answer)
+                return
+
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
 

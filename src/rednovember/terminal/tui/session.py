@@ -18,7 +18,7 @@ from ...i18n.warnings import LETHAL, action_warnings, warning_texts
 from ...rules import SEA, Action, ActionError, Game, can_undo, undo
 from ...rules.state import AFTER_ACTION, DECIDE, MOVE
 from ..app import default_autosave as autosave_path
-from ..menu import Entry, build_menu, minutes_menu
+from ..menu import Entry, action_label, build_menu, minutes_menu
 from ..newgame import HUMAN, save_text
 
 # LETHAL: the warnings that mean a gnome dies or the game is lost or thrown away (shared with the
@@ -141,7 +141,7 @@ class Session:
         g = self.game
         codes = [code for code, _ in action_warnings(a, g)]
         warnings = warning_texts(a, g, self.lang)
-        label = describe_action(a, g, self.lang, short) + "".join(f" ⚠ {w}" for w in warnings)
+        label = action_label(a, g, self.lang, short) + "".join(f" ⚠ {w}" for w in warnings)
         return Option(label, e.section, [a], warnings=warnings,
                       lethal=any(c in LETHAL for c in codes), warn=e.warn,
                       preview=self.preview(a))

@@ -2,7 +2,8 @@
 ``--players``, no ``--load``). The same answers as the line mode's questions (players, a solo
 player's gnomes, variants, which seats bots play), plus an optional seed and a save file to load;
 the questions the command line answered (``--gnomes``, ``--variant``, ``--bot``, ``--seed``) are
-not shown. The game is built by :func:`newgame.build_setup` (or :func:`newgame.load_setup`), the
+not shown. An unfinished game in the autosave file is offered first (Resume, which has the
+focus). The game is built by :func:`newgame.build_setup` (or :func:`newgame.load_setup`), the
 functions the line mode uses, so both set up a game alike.
 
 Keys: Tab or ↑↓ go from field to field, ←→ or Space change a choice, Space ticks a variant, a
@@ -12,6 +13,8 @@ leave (exit status 0, as the line mode's quit). The mouse works too."""
 from __future__ import annotations
 
 from argparse import Namespace
+from datetime import datetime
+from pathlib import Path
 
 from rich.table import Table
 from rich.text import Text
@@ -165,7 +168,9 @@ class SetupScreen(Screen[Setup | None]):
     .setup-note { color: $text-muted; padding-left: 2; height: auto; }
     .setup-head { text-style: bold; padding-left: 2; height: 1; }
     .setup-row { height: 1; width: 100%; }
-    .setup-label { height: 1; padding-left: 2; }
+    .setup-label { height: 1; }
+    #resume-row { height: auto; margin-bottom: 1; padding-left: 2; }
+    #resume-row Button { margin-right: 2; min-width: 10; }
     .setup-row Input { width: 1fr; }
     #setup-buttons { height: 1; width: 100%; padding-left: 2; }
     #setup-buttons Button { margin-right: 2; min-width: 10; }
@@ -180,11 +185,13 @@ class SetupScreen(Screen[Setup | None]):
         Binding("down", "app.focus_next", show=False),
     ]
 
-    def __init__(self, args: Namespace, cat: Catalog, data: GameData | None = None) -> None:
+    def __init__(self, args: Namespace, cat: Catalog, data: GameData | None = None,
+                 autosave: Path | None = None) -> None:
         super().__init__()
         self.args = args
         self.cat = cat
         self.data = data
+        self.saved = self._unfinished(autosave)  # the autosave's game, offered first
         self.ask_gnomes = getattr(args, "gnomes", None) is None
         self.ask_variants = not getattr(args, "variant", None)
         self.ask_bots = not getattr(args, "bot", None)
@@ -199,6 +206,18 @@ class SetupScreen(Screen[Setup | None]):
     def lang(self) -> str:
         return self.cat.code
 
+    def _unfinished(self, autosave: Path | None) -> tuple[Setup, str] | None:
+        """The game in ``autosave`` and when it was saved, if it loads and is not over."""
+        if autosave is None or not autosave.is_file():
+            return None
+        try:
+            setup = load_setup(str(autosave), list(getattr(self.args, "bot", None) or []),
+                               self.cat, self.data)
+            when = datetime.fromtimestamp(autosave.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        except (SetupError, OSError):
+            return None
+        return None if setup.game.is_over else (setup, when)
+
     # --- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         cat, width = self.cat, self.label_width
@@ -209,6 +228,12 @@ class SetupScreen(Screen[Setup | None]):
         with VerticalScroll(id="setup-main"):
             with Vertical(id="setup-box") as box:
                 box.border_title = cat.raw("term_setup", "title")
+                if self.saved is not None:
+                    with Horizontal(id="resume-row", classes="setup-row"):
+                        yield Button(cat.raw("term_setup", "resume"), id="resume",
+                                     variant="success", compact=True)
+                        yield Static(cat.get("term_setup", "resume_note", when=self.saved[1]),
+                                     classes="setup-note")
                 yield Choice(cat.raw("web", "players"), numbers, numbers, width, 0, id="players")
                 yield Choice(cat.raw("web", "gnomes_per_player"), gnomes, gnomes, width, 0,
                              id="gnomes")
@@ -222,10 +247,10 @@ class SetupScreen(Screen[Setup | None]):
                 for variant in VARIANTS:
                     yield Toggle(cat.raw("variants", variant), variant)
                 with Horizontal(id="seed-row", classes="setup-row setup-gap"):
-                    yield Static(fit(cat.raw("web", "seed"), width), classes="setup-label")
+                    yield Static(self._label("seed"), id="seed-label", classes="setup-label")
                     yield Input(placeholder=cat.raw("web", "seed_random"), id="seed", compact=True)
                 with Horizontal(id="load-row", classes="setup-row"):
-                    yield Static(fit(cat.raw("term_setup", "load"), width), classes="setup-label")
+                    yield Static(self._label("file"), id="file-label", classes="setup-label")
                     yield Input(placeholder=cat.raw("term_setup", "load_placeholder"), id="file",
                                 compact=True)
                 with Horizontal(id="setup-buttons", classes="setup-gap"):
@@ -246,7 +271,25 @@ class SetupScreen(Screen[Setup | None]):
         self.query_one("#seed-row").display = self.ask_seed
         self.query_one("#setup-msg").display = False
         self._show_fields()
-        self.query_one("#players", Choice).focus()
+        self.query_one("#resume" if self.saved else "#players").focus()
+
+    def _label(self, field: str, focused: bool = False) -> Text:
+        """A text field's label, with the focus marker when the field has the focus."""
+        raw = self.cat.raw("web", "seed") if field == "seed" else self.cat.raw("term_setup", "load")
+        text = Text(FOCUS_MARK if focused else " " * len(FOCUS_MARK), style="bold")
+        text.append(fit(raw, self.label_width), style="bold" if focused else "")
+        return text
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._mark_fields()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self._mark_fields()
+
+    def _mark_fields(self) -> None:
+        for field in ("seed", "file"):
+            focused = self.focused is not None and self.focused.id == field
+            self.query_one(f"#{field}-label", Static).update(self._label(field, focused))
 
     def on_resize(self, event: events.Resize) -> None:
         """Room to breathe inside the box on a big screen."""
@@ -339,6 +382,10 @@ class SetupScreen(Screen[Setup | None]):
     def action_leave(self) -> None:
         self.dismiss(None)
 
+    def action_resume(self) -> None:
+        if self.saved is not None:
+            self.dismiss(self.saved[0])
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if event.input.id == "file":
@@ -351,7 +398,9 @@ class SetupScreen(Screen[Setup | None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "start":
+        if event.button.id == "resume":
+            self.action_resume()
+        elif event.button.id == "start":
             self.action_start()
         elif event.button.id == "load":
             self.action_load()
