@@ -20,7 +20,7 @@ from rednovember.rules.action import parse_action
 from rednovember.rules.scenario import build
 from rednovember.rules.serialize import to_dict
 from rednovember.terminal.app import PlayApp
-from rednovember.terminal.hint import hint_lines
+from rednovember.terminal.hint import SURE_ROUNDS, hint_lines
 from rednovember.terminal.newgame import Setup
 from rednovember.web.protocol import action_info
 
@@ -182,6 +182,8 @@ def test_hint_lines_describe_the_plans_in_the_players_language() -> None:
     assert "Play first: Pump Manual" in text
     assert "Why: the Asphyxiation track is at 8 of" in text and "the repair succeeds" in text
     assert "Win chance after it:" in text and "then the keeper meets" in text
+    # issue 18 §10: however short the time, the terminal's advice is never two rollouts' noise
+    assert f"{SURE_ROUNDS} rollouts per plan" in text
     assert "2. " in text and "3. " in text
     de = "\n".join(hint_lines(g, 0, "de", budget_s=0.01))
     assert "Siegchance danach" in de and "Warum:" in de

@@ -20,7 +20,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, RichLog
 
 from rednovember.bots import make_bot
-from rednovember.bots.heuristic import decide
+from rednovember.bots.heuristic import best_plans, decide
 from rednovember.cli import build_parser
 from rednovember.i18n import available, catalog
 from rednovember.rules import Action, Config, Game, new_game
@@ -35,7 +35,7 @@ from rednovember.terminal.tui.screens import (
     ReviewScreen,
     SaveScreen,
 )
-from rednovember.terminal.tui.session import END
+from rednovember.terminal.tui.session import END, LONG_SHOT
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SHOTS = Path(__file__).parent.parent / "artifacts" / "screenshots"
@@ -531,6 +531,26 @@ def test_the_minutes_dialog_starts_on_the_suggested_minutes() -> None:
                 if len(found) >= 3:
                     break
     assert found
+
+
+def test_a_long_shot_repair_is_never_suggested() -> None:
+    """Issue 18 §10: the minutes dialog starred a 10% repair. A suggestion's repair, after the
+    plan's items, succeeds at least LONG_SHOT percent of the time (R7); where the heuristic's plan
+    is a longer shot, no line is starred."""
+    suggested = refused = 0
+    for _seed, g in bot_positions(30, 200):
+        s = Session(g)
+        for group in (o for o in s.options() if o.is_group and g.phase == "move"):
+            plan = next((p for p in best_plans(g, g.player_to_move) if p.action in group.actions
+                         and all(step.kind == "play" for step in p.steps[:-1])), None)
+            best, _note = s.suggestion(group)
+            if plan is None:
+                continue
+            chance = s._chance_after(plan.steps)
+            assert (best >= 0) == (chance >= LONG_SHOT), (chance, best)
+            suggested += best >= 0
+            refused += best < 0
+    assert suggested and refused
 
 
 def test_nonsense_keys_break_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -346,9 +346,11 @@ def test_every_language_has_every_section_and_name(api: httpx.Client, lang: str)
     page = r.text
     assert f"<html lang='{lang}'>" in page and "<script" not in page
     assert "/static/css/rules.css" in page and "/static/css/app.css" in page
-    for sid in chapter_ids() + REFERENCE:
+    for sid in chapter_ids() + [f"ref-{sid}" for sid in REFERENCE]:
         assert f"id='{sid}'" in page, f"{lang}: no section {sid}"
         assert f"href='#{sid}'" in page, f"{lang}: {sid} missing from the contents"
+    ids = re.findall(r"\bid='([^']+)'", page)  # the chapter and the reference both had "events"
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
     text = visible_text(page)
     cat = catalog(lang)
     for section in ("items", "events", "action_kinds", "tracks", "tokens"):

@@ -165,13 +165,13 @@ def play_out(game: Game, seat: int, steps: tuple[Action, ...], seed: int) -> boo
 
 def advise(game: Game, seat: int, *, n_candidates: int = DEFAULT_CANDIDATES,
            rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0, budget_s: float | None = None,
-           progress: Progress | None = None,
+           progress: Progress | None = None, min_rounds: int = MIN_ROUNDS,
            clock: Callable[[], float] = time.perf_counter) -> Advice:
     """The advice for ``seat`` (the seat to move); ``game`` is not changed.
 
     ``rollouts``: rounds at most (each plays every candidate once); ``budget_s`` stops earlier on
-    the clock, after :data:`MIN_ROUNDS`: a round is not begun when the last one's time would take
-    the answer past the budget (so the budget is kept, not overrun by a round);
+    the clock, after ``min_rounds`` (:data:`MIN_ROUNDS`): a round is not begun when the last
+    one's time would take the answer past the budget (so the budget is kept, not overrun);
     ``progress(done, total)`` is called after each round."""
     check_can_advise(game, seat)
     start = clock()
@@ -185,7 +185,7 @@ def advise(game: Game, seat: int, *, n_candidates: int = DEFAULT_CANDIDATES,
     last = 0.0  # the last round's time
     while rounds < rollouts:
         began = clock()
-        if deadline is not None and rounds >= MIN_ROUNDS and began + last >= deadline:
+        if deadline is not None and rounds >= min_rounds and began + last >= deadline:
             break
         rseed = derive_seed(seed, "advice", rounds)
         for i, p in enumerate(plans):

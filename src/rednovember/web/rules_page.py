@@ -295,7 +295,7 @@ def rules_html(ref: dict[str, Any], back: str | None = None,
         parts.append(f"<li><a href='#{e(ch['id'])}'>{e(ch['title'])}</a></li>")
     parts.append(f"<li><a href='#reference'>{e(page.get('reference', ''))}</a><ol>")
     for sec in ref["sections"]:
-        parts.append(f"<li><a href='#{e(sec['id'])}'>{e(sec['title'])}</a></li>")
+        parts.append(f"<li><a href='#ref-{e(sec['id'])}'>{e(sec['title'])}</a></li>")
     parts.append("</ol></li></ol></nav><div class='rules-content'>")
     for ch in ref.get("chapters", []):
         parts.append(f"<section class='rules-chapter' id='{e(ch['id'])}' "
@@ -305,7 +305,7 @@ def rules_html(ref: dict[str, Any], back: str | None = None,
     parts.append(f"<div class='rules-reference' id='reference'><h2 class='ref-title'>"
                  f"{e(page.get('reference', ''))}</h2>")
     for sec in ref["sections"]:
-        parts.append(f"<section class='rules-chapter' id='{e(sec['id'])}' "
+        parts.append(f"<section class='rules-chapter' id='ref-{e(sec['id'])}' "  # unlike a chapter
                      f"data-testid='rules-section-{e(sec['id'])}'><h2>{e(sec['title'])}</h2>")
         in_list = False  # named entries make a definition list, an entry without a name a paragraph
         for ent in sec["entries"]:

@@ -13,7 +13,7 @@ from ...bots import Bot
 from ...bots.heuristic import best_plans
 from ...i18n import Catalog, catalog
 from ...i18n import names as n
-from ...i18n.describe import action_cost, describe_action, keeper_walk
+from ...i18n.describe import action_cost, describe_action, keeper_walk, repair_chance
 from ...i18n.warnings import LETHAL, action_warnings, warning_texts
 from ...rules import SEA, Action, ActionError, Game, can_undo, undo
 from ...rules.state import AFTER_ACTION, DECIDE, MOVE
@@ -25,6 +25,7 @@ from ..newgame import HUMAN, save_text
 # web page): the app asks before applying them.
 END = Action("end")
 NO_PREVIEW = frozenset({"open", "enter", "exit", "stay", "play"})
+LONG_SHOT = 30  # percent: a repair less likely than this is never suggested (★)
 
 
 @dataclass
@@ -129,11 +130,20 @@ class Session:
             a = plan.action
             if a not in option.actions or any(step.kind != "play" for step in plan.steps[:-1]):
                 continue
+            if self._chance_after(plan.steps) < LONG_SHOT:
+                return -1, ""  # never a long shot as advice (issue 18 §10: a 10% repair starred)
             items = [step.arg for step in plan.steps[:-1]]
             note = self.cat.get("term_tui", "suggested_items", items=n.items(self.cat, g, items)) \
                 if items else self.cat.raw("term_tui", "suggested")
             return option.actions.index(a), note
         return -1, ""
+
+    def _chance_after(self, steps: tuple[Action, ...] | list[Action]) -> int:
+        """The repair's chance in percent (R7) once the plan's items before it are played."""
+        sim = self.game.copy(keep_log=False)
+        for step in steps[:-1]:
+            sim.apply(step)
+        return repair_chance(steps[-1], sim)
 
     def _single(self, e: Entry, a: Action, short: bool = False) -> Option:
         """One action: its menu sentence and warnings (the line mode's entry gives the grouping
