@@ -55,7 +55,7 @@ class Server:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> Server:
+    def start(self, timeout: float = 90.0) -> Server:  # a ceiling: several start at once, loaded
         last = ""
         for _attempt in range(3):
             self.port = free_port()
