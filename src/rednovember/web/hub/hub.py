@@ -83,7 +83,8 @@ class Hub:
         """Listen to the other processes (PostgreSQL) and delete the expired waiting tables (and
         keep doing so). Nothing is rebuilt up front: a game is rebuilt from its stored seed and
         actions when first asked for (``find``), and its bots and clock resume then, so the server
-        starts in bounded time however many games the database holds (issue 9)."""
+        starts in bounded time however many games the database holds (issue 9). The exception: the
+        turn-based games whose deadline passed or comes within minutes (web/hub/deadline.py)."""
         await self.rt.nodes.start(self.follower.hear, self.follower.missed)
         await self.expiry.start()
         await self.deadlines.start()  # (at once: the deadlines that passed while none ran)
