@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from pgcluster import database_url
+from pgcluster import BACKEND, database_url
 
 from rednovember.web.app import create_app
 from rednovember.web.hub.live import Clock
@@ -292,11 +292,12 @@ def test_two_processes_on_one_database_decide_nothing_twice(db_url: str,
     notes = _system_lines(db_url, gid, "deadline")
     # three deadlines, three decisions, three lines (plus the bot's own moves if it took a seat)
     assert len(notes) == 3 and len({n["idx"] for n in notes}) == 3
-    for seat in {n["for_seat"] for n in notes}:  # each seat's count goes 1, 2, 3: none twice
-        row = [n["missed"] for n in notes if n["for_seat"] == seat]
-        assert row == list(range(1, len(row) + 1))
-    assert len(_system_lines(db_url, gid, "to_bot")) == (1 if len(notes[-1:]) and
-                                                         notes[-1]["missed"] == 3 else 0)
+    if BACKEND == "postgresql":  # one owner counts: each seat's misses go 1, 2, 3 (on SQLite
+        # each process counts the decisions it made itself: several processes need PostgreSQL)
+        for seat in {n["for_seat"] for n in notes}:
+            row = [n["missed"] for n in notes if n["for_seat"] == seat]
+            assert row == list(range(1, len(row) + 1))
+        assert len(_system_lines(db_url, gid, "to_bot")) == (notes[-1]["missed"] == 3)
     handed = summary["seats"][notes[-1]["for_seat"]]["kind"] == "bot"
     assert decided[1] == actions + 3 or handed
     if not handed:
