@@ -63,7 +63,8 @@ def test_listed_table_is_joined_from_the_lobby(new_context: MakeContext,
     expect(host.get_by_test_id("seat-tab-0")).to_be_visible()
     summary = api.get(f"/api/games/{gid}").json()
     assert summary["settings"] == {"listed": True, "turn_timer": 60, "hints": True, "hints_used": [],
-                                   "away_bot": 120}  # an open table's default (issue 18)
+                                   "away_bot": 120, "pace": "real-time",
+                                   "move_deadline": None}  # an open table's default (issue 18)
 
     guest = open_page(new_context(), "/")
     table = guest.get_by_test_id(f"open-table-{gid}")

@@ -62,7 +62,7 @@ def test_lobby_lists_only_listed_waiting_tables(api: httpx.Client) -> None:
     # the unlisted game is still there, by its link
     summary = api.get(f"/api/games/{hidden}").json()
     assert summary["settings"] == {"listed": False, "turn_timer": None, "hints": True, "hints_used": [],
-                                   "away_bot": None}
+                                   "away_bot": None, "pace": "real-time", "move_deadline": None}
     assert summary["clock"] is None
 
 
@@ -74,7 +74,7 @@ def test_create_turn_timer_settings(api: httpx.Client) -> None:
     gid, _ = new_game(api, 1, seed=4, turn_timer=60)
     assert api.get(f"/api/games/{gid}").json()["settings"] == {
         "listed": False, "turn_timer": 60, "hints": True, "hints_used": [],
-        "away_bot": None}
+        "away_bot": None, "pace": "real-time", "move_deadline": None}
     assert api.get(f"/api/games/{gid}").json()["clock"] is None  # waiting: no clock yet
     off, _ = new_game(api, 1, seed=4, turn_timer=0)
     assert api.get(f"/api/games/{off}").json()["settings"]["turn_timer"] is None
@@ -294,7 +294,8 @@ def test_old_schema_database_opens(own_server: Callable[..., Server], tmp_path: 
     with httpx.Client(base_url=server.url, timeout=10.0) as api:
         summary = api.get("/api/games/oldgame0001").json()
         assert summary["settings"] == {"listed": False, "turn_timer": None, "hints": True,
-                                       "hints_used": [], "away_bot": None}
+                                       "hints_used": [], "away_bot": None, "pace": "real-time",
+                                       "move_deadline": None}
         take(api, "oldgame0001", 0)
         take(api, "oldgame0001", 1)
         assert api.get("/api/games/oldgame0001").json()["status"] == "playing"

@@ -48,6 +48,7 @@ from .guards import BodyLimit, HeadAsGet, allowed_methods
 from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
 from .hub.cluster import nodes_for
+from .hub.live import Clock
 from .learn_api import add_routes as add_learn_routes
 from .limits import Limits, client_key, message_window
 from .protocol import (
@@ -106,10 +107,11 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                static_dir: Path | None = None, limits: Limits | None = None,
                waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
                min_turn_timer: float = MIN_TURN_TIMER, root_path: str = "",
-               winchance_rollouts: int = WEB_ROLLOUTS) -> FastAPI:
+               winchance_rollouts: int = WEB_ROLLOUTS, clock: Clock | None = None) -> FastAPI:
     """The ASGI application. The database is opened (and migrated) on startup. ``limits``:
     per-client limits (web/limits.py); None, none (``rednovember serve`` sets them).
-    ``root_path``: the sub-path it is served under (web/rootpath.py), "" for none."""
+    ``root_path``: the sub-path it is served under (web/rootpath.py), "" for none. ``clock``:
+    the time of turn-based deadlines (a test's, to move days on)."""
     static = static_dir or STATIC_DIR
     assets = Assets(static)
     game_data = data or load_data()
@@ -121,7 +123,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         store = Store(db_url)
         log.info("database schema at revision %s", store.schema)
         hub = Hub(store, game_data, bot_delay, takeover_grace, waiting_expiry, min_turn_timer,
-                  nodes_for(store.shared, db_url, store.node), limit)
+                  nodes_for(store.shared, db_url, store.node), limit, clock)
         app.state.hub = hub
         await hub.start()
         try:

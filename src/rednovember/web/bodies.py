@@ -3,11 +3,21 @@ and wrong types (422 ``bad_message``), and the settings a create request asks fo
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..rules import VARIANTS
-from .protocol import MAX_NAME_CHARS
-from .tables import MAX_TURN_TIMER, OPEN_TABLE_DEFAULT, TableSettings, check_turn_timer
+from .protocol import MAX_NAME_CHARS, ProtocolError
+from .tables import (
+    DEFAULT_MOVE_DEADLINE,
+    MAX_MOVE_DEADLINE,
+    MAX_TURN_TIMER,
+    MIN_MOVE_DEADLINE,
+    OPEN_TABLE_DEFAULT,
+    TableSettings,
+    check_turn_timer,
+)
 
 
 class _Body(BaseModel):
@@ -33,17 +43,39 @@ class CreateGame(_Body):
                                              "never")
     hints: bool = Field(True, description="players may ask the advisor for hints (WebSocket "
                                           "'hint'); false: nobody can")
+    pace: Literal["real-time", "turn-based"] = Field(
+        "real-time", description="real-time: everyone plays at once (the default); turn-based: "
+                                 "a move when it suits you, each decision within move_deadline")
+    move_deadline: int | None = Field(None, ge=MIN_MOVE_DEADLINE, le=MAX_MOVE_DEADLINE,
+                                      description="a turn-based table's seconds per decision, "
+                                                  "3600 (1 hour) to 604800 (7 days); default "
+                                                  "86400 (1 day)")
 
 
 def table_settings(body: CreateGame, minimum: float) -> TableSettings:
     """The settings a create request asks for; an open table has a turn timer and gives absent
-    players' seats to a bot unless the request says otherwise (issue 18)."""
+    players' seats to a bot unless the request says otherwise (issue 18). A turn-based table
+    (issue 20) has a deadline per decision instead of either."""
+    if body.pace == "turn-based":
+        return _turn_based(body)
+    if body.move_deadline is not None:
+        raise ProtocolError("bad_config", "move_deadline: only a turn-based table has one "
+                                          "(pace: turn-based)")
     default = OPEN_TABLE_DEFAULT if body.listed else None
     given = body.model_fields_set
     timer = body.turn_timer if "turn_timer" in given else default
     away = body.away_bot if "away_bot" in given else default
     return TableSettings(body.listed, check_turn_timer(timer, minimum), body.hints,
                          away_bot=check_turn_timer(away, minimum, "away_bot"))
+
+
+def _turn_based(body: CreateGame) -> TableSettings:
+    for name in ("turn_timer", "away_bot"):
+        if getattr(body, name):
+            raise ProtocolError("bad_config", f"{name}: a turn-based table has move_deadline "
+                                              "instead")
+    return TableSettings(body.listed, None, body.hints, pace="turn-based",
+                         move_deadline=body.move_deadline or DEFAULT_MOVE_DEADLINE)
 
 
 class TakeSeat(_Body):

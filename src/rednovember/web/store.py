@@ -130,6 +130,20 @@ winchance_table = Table(
 )
 
 
+# A turn-based table's deadline (migration 0006, web/hub/deadline.py): when the decision in play
+# (the game at ``version``, ``actions`` long) must be made, and each seat's deadlines missed in a
+# row, as JSON {"seat": count}. Written by the game's owner process after each change.
+deadlines_table = Table(
+    "rn_deadlines", metadata,
+    Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("actions", Integer, nullable=False),
+    Column("due", Float, nullable=False),
+    Column("misses", Text, nullable=False),
+)
+Index("ix_rn_deadlines_due", deadlines_table.c.due)
+
+
 # Prepared once: building statements costs more than running them (the hot path is one action).
 _INSERT_ACTION = insert(actions_table)
 _TOUCH = update(games_table).where(games_table.c.id == bindparam("gid"),
@@ -194,6 +208,18 @@ class GameRecord:
     listed: bool = False
     settings: dict[str, Any] = field(default_factory=dict)
     rematch: str | None = None
+    deadline: DeadlineRow | None = None  # a turn-based table's (migration 0006)
+
+
+@dataclass(frozen=True)
+class DeadlineRow:
+    """A turn-based table's stored deadline: the decision of the game at ``version`` (with
+    ``actions`` actions) is due at ``due`` (time.time()); ``misses``: seat -> deadlines missed in
+    a row."""
+    version: int
+    actions: int
+    due: float
+    misses: dict[int, int]
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -338,7 +364,8 @@ class Store:
                 games_table.c.id == game_id, games_table.c.status == "waiting",
                 games_table.c.updated < cutoff)).rowcount
             if gone:  # ON DELETE CASCADE needs the pragma; delete the rows explicitly as well
-                for t in (settings_table, seats_table, actions_table, chat_kinds_table, chat_table):
+                for t in (deadlines_table, settings_table, seats_table, actions_table,
+                          chat_kinds_table, chat_table):
                     c.execute(delete(t).where(t.c.game_id == game_id))
         return bool(gone)
 
@@ -364,6 +391,32 @@ class Store:
                 if attempt == 4:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def set_deadline(self, game_id: str, row: DeadlineRow) -> bool:
+        """Stores the deadline of a turn-based table's decision in play, unless the stored one
+        belongs to a later version; whether it was stored."""
+        t = deadlines_table
+        with self.engine.begin() as c:
+            if not c.execute(select(games_table.c.id).where(games_table.c.id == game_id)).first():
+                return False
+            stored = c.execute(select(t.c.version).where(t.c.game_id == game_id)).scalar()
+            if stored is not None and stored > row.version:
+                return False
+            c.execute(delete(t).where(t.c.game_id == game_id))
+            c.execute(insert(t).values(game_id=game_id, version=row.version, actions=row.actions,
+                                       due=row.due, misses=json.dumps(
+                                           {str(k): v for k, v in row.misses.items()})))
+        return True
+
+    def due_game_ids(self, before: float, limit: int) -> list[str]:
+        """Turn-based games in play whose stored deadline comes before ``before``, soonest
+        first."""
+        t = deadlines_table
+        q = (select(t.c.game_id).join(games_table, games_table.c.id == t.c.game_id)
+             .where(t.c.due < before, games_table.c.status == "playing")
+             .order_by(t.c.due).limit(limit))
+        with self.engine.connect() as c:
+            return [r.game_id for r in c.execute(q)]
 
     # --- reads ----------------------------------------------------------------------------------
     def load_chat(self, game_id: str, limit: int, since: int = 0) -> list[dict[str, Any]]:
@@ -402,7 +455,18 @@ class Store:
             if st is not None:
                 rec.listed = bool(st.listed)
                 rec.settings = json.loads(st.settings)
+            rec.deadline = self._deadline(c, game_id)
         return rec
+
+    @staticmethod
+    def _deadline(c: Connection, game_id: str) -> DeadlineRow | None:
+        t = deadlines_table
+        row = c.execute(select(t).where(t.c.game_id == game_id)).first()
+        if row is None:
+            return None
+        misses = json.loads(row.misses)
+        return DeadlineRow(row.version, row.actions, row.due,
+                           {int(k): int(v) for k, v in misses.items()})
 
     def game_ids(self, unfinished_only: bool = False, limit: int | None = None) -> list[str]:
         q = select(games_table.c.id).order_by(games_table.c.created.desc())
@@ -441,6 +505,6 @@ class Store:
             return [r.id for r in c.execute(q)]
 
 
-__all__ = ["CHANNEL", "GameRecord", "RematchTaken", "SeatRow", "StaleWrite", "Store",
-           "actions_table", "chat_entry", "chat_kinds_table", "chat_table", "games_table",
-           "metadata", "seats_table", "settings_table", "sqlite_url"]
+__all__ = ["CHANNEL", "DeadlineRow", "GameRecord", "RematchTaken", "SeatRow", "StaleWrite",
+           "Store", "actions_table", "chat_entry", "chat_kinds_table", "chat_table",
+           "deadlines_table", "games_table", "metadata", "seats_table", "settings_table", "sqlite_url"]

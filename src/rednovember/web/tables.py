@@ -11,6 +11,10 @@ optional turn timer (run by web/hub/driver.py).
   that one decision with the heuristic bot's choice (the seat stays the player's) and says so in
   the chat. Bot seats are not timed.
 - ``away_bot`` (issue 18): an absent player's seat goes to a bot by itself (web/hub/away.py).
+- ``pace`` (issue 20): ``real-time`` (everyone at the table at once) or ``turn-based`` (a move
+  when it suits you): each decision then has ``move_deadline`` seconds (1 hour to 7 days); when
+  it passes, the heuristic bot makes that one decision, and after three in a row the seat goes
+  to the bot (web/hub/deadline.py). A turn-based table has no turn timer and no ``away_bot``.
 - The seat link carries the seat token in the URL fragment (``/g/{id}#seat=TOKEN``), which
   browsers never send to a server; the endpoint that makes it takes the token as Bearer auth.
 """
@@ -31,6 +35,11 @@ TURN_TIMER_CHOICES = (30, 60, 120, 300)  # what the create form offers (seconds 
 MIN_TURN_TIMER = 30
 MAX_TURN_TIMER = 3600
 AWAY_BOT_CHOICES = (60, 120, 300, 600)  # what the create form offers (seconds of a decision)
+PACES = ("real-time", "turn-based")
+MIN_MOVE_DEADLINE = 3600  # a turn-based table's seconds per decision: 1 hour …
+MAX_MOVE_DEADLINE = 7 * 86400  # … to 7 days
+DEFAULT_MOVE_DEADLINE = 86400
+MOVE_DEADLINE_CHOICES = (3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400)  # the create form's
 OPEN_TABLE_DEFAULT = 120  # an open table's turn timer and away_bot unless asked otherwise
 ORIGIN_RE = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]{1,200}$")
 
@@ -42,6 +51,12 @@ class TableSettings:
     hints: bool = True  # the advisor (web/hub/hints.py): players may ask for hints
     hints_used: tuple[int, ...] = ()  # the seats that asked for one, in order of first use
     away_bot: int | None = None  # seconds an absent player's decision waits for a bot; None: never
+    pace: str = "real-time"  # or "turn-based" (issue 20)
+    move_deadline: int | None = None  # a turn-based table's seconds per decision
+
+    @property
+    def turn_based(self) -> bool:
+        return self.pace == "turn-based" and self.move_deadline is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {"listed": self.listed, **self.stored()}
@@ -49,7 +64,8 @@ class TableSettings:
     def stored(self) -> dict[str, Any]:
         """What the settings table keeps as JSON (``listed`` has its own column)."""
         return {"turn_timer": self.turn_timer, "hints": self.hints,
-                "hints_used": list(self.hints_used), "away_bot": self.away_bot}
+                "hints_used": list(self.hints_used), "away_bot": self.away_bot,
+                "pace": self.pace, "move_deadline": self.move_deadline}
 
     def for_rematch(self) -> TableSettings:
         """The same settings for the next game, which nobody has asked a hint for yet."""
@@ -59,8 +75,11 @@ class TableSettings:
     def from_stored(cls, listed: bool, settings: dict[str, Any]) -> TableSettings:
         used = settings.get("hints_used")
         seats = tuple(s for s in used if isinstance(s, int)) if isinstance(used, list) else ()
+        deadline = _seconds(settings.get("move_deadline"))
+        pace = "turn-based" if settings.get("pace") == "turn-based" and deadline else "real-time"
         return cls(bool(listed), _seconds(settings.get("turn_timer")),
-                   settings.get("hints") is not False, seats, _seconds(settings.get("away_bot")))
+                   settings.get("hints") is not False, seats, _seconds(settings.get("away_bot")),
+                   pace, deadline if pace == "turn-based" else None)
 
 
 def _seconds(value: Any) -> int | None:
@@ -123,6 +142,7 @@ def chat_message(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-__all__ = ["AWAY_BOT_CHOICES", "DEFAULT_WAITING_EXPIRY", "MIN_TURN_TIMER", "OPEN_TABLE_DEFAULT",
-           "TURN_TIMER_CHOICES", "TableSettings", "chat_message", "check_turn_timer", "origin_of",
-           "player_name", "seat_link", "timeout_row_seat"]
+__all__ = ["AWAY_BOT_CHOICES", "DEFAULT_MOVE_DEADLINE", "DEFAULT_WAITING_EXPIRY",
+           "MAX_MOVE_DEADLINE", "MIN_MOVE_DEADLINE", "MIN_TURN_TIMER", "MOVE_DEADLINE_CHOICES",
+           "OPEN_TABLE_DEFAULT", "PACES", "TURN_TIMER_CHOICES", "TableSettings", "chat_message",
+           "check_turn_timer", "origin_of", "player_name", "seat_link", "timeout_row_seat"]

@@ -22,8 +22,9 @@ def _up(seconds: float) -> float:
 
 
 def absent(lg: LiveGame) -> int | None:
-    """The seat to move if its player is gone (no connection on any process), else None."""
-    if lg.status != "playing":
+    """The seat to move if its player is gone (no connection on any process), else None. At a
+    turn-based table nobody is expected to stay (web/hub/deadline.py)."""
+    if lg.status != "playing" or lg.settings.turn_based:
         return None
     seat = lg.game.player_to_move
     if seat < 0 or lg.seats[seat].kind != "human" or lg.connected(seat):

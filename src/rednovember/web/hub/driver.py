@@ -15,6 +15,7 @@ from ..protocol import ProtocolError
 from .absence import takes_over
 from .away import Away
 from .clock import deadline, mark
+from .deadline import Deadlines
 from .live import LiveGame
 from .runtime import Runtime
 from .talk import Talk
@@ -29,8 +30,9 @@ class Driver:
     """The bots and turn clocks of the games this process owns."""
 
     def __init__(self, rt: Runtime, writer: Writer, talk: Talk, away: Away,
-                 bot_delay: float = 0.6) -> None:
+                 deadlines: Deadlines, bot_delay: float = 0.6) -> None:
         self.rt = rt
+        self.deadlines = deadlines
         self.w = writer
         self.talk = talk
         self.away = away
@@ -54,6 +56,7 @@ class Driver:
             return
         self.schedule(lg)
         self.away.schedule(lg)
+        self.deadlines.schedule(lg)
         if self.rt.closing or lg.status != "playing" or (lg.bot_task and not lg.bot_task.done()):
             return
         seat = lg.game.player_to_move

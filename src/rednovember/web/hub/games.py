@@ -14,6 +14,7 @@ from .. import security
 from ..protocol import ProtocolError
 from ..store import GameRecord
 from ..tables import TableSettings
+from .clock import restore
 from .live import LiveGame, Seat
 from .runtime import Runtime
 
@@ -50,6 +51,7 @@ def rebuild(data: GameData, rec: GameRecord) -> LiveGame:
     lg.settings = TableSettings.from_stored(rec.listed, rec.settings)
     lg.changed_at, lg.clock_version = rec.updated, rec.version
     lg.rematch = rec.rematch
+    restore(lg, rec.deadline)
     return lg
 
 
@@ -95,7 +97,7 @@ class GameCache:
             log.error("game %s cannot be rebuilt: %s", gid, exc)
             rt.broken[gid] = str(exc)
             return None
-        lg.grace = rt.takeover_grace
+        lg.grace, lg.clock = rt.takeover_grace, rt.clock
         rt.games[gid] = lg
         if lg.status != "over" and await rt.nodes.own(gid):
             self.on_loaded(lg)

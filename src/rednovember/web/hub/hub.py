@@ -3,8 +3,8 @@ module and depending on the ones before it only:
 
 runtime (store, threads, games held) → live (a table in memory), clock and absence → views (the
 fan-out) → games (loading) → talk (chat) → writer (compare-and-set writes) → seats → away (absent
-players' seats) → follower (the other processes) → driver (bots and turn clocks) → expiry → hints
-→ hub (this facade, and connections).
+players' seats) → follower (the other processes) → deadline (turn-based tables) → driver (bots
+and turn clocks) → expiry → hints → hub (this facade, and connections).
 
 The endpoints (web/app.py, web/endpoints/) talk to the hub alone.
 """
@@ -22,12 +22,13 @@ from ..store import Store
 from ..tables import DEFAULT_WAITING_EXPIRY, MIN_TURN_TIMER
 from .away import Away
 from .cluster import Nodes
+from .deadline import Deadlines
 from .driver import Driver
 from .expiry import Expiry
 from .follower import Follower
 from .games import GameCache
 from .hints import Hints
-from .live import Connection, LiveGame, Seat
+from .live import Clock, Connection, LiveGame, Seat
 from .runtime import Runtime
 from .seats import Seating
 from .talk import Talk
@@ -41,8 +42,8 @@ class Hub:
     def __init__(self, store: Store, data: GameData, bot_delay: float = 0.6,
                  takeover_grace: float = 30.0, waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
                  min_turn_timer: float = MIN_TURN_TIMER, nodes: Nodes | None = None,
-                 limits: Limits | None = None) -> None:
-        self.rt = rt = Runtime(store, data, nodes, takeover_grace)
+                 limits: Limits | None = None, clock: Clock | None = None) -> None:
+        self.rt = rt = Runtime(store, data, nodes, takeover_grace, clock)
         self.store, self.data, self.games = store, data, rt.games
         self.min_turn_timer = min_turn_timer
         self.rates = Rates(store, limits or Limits.none())  # per client, in the database
@@ -53,7 +54,8 @@ class Hub:
         self.seating = Seating(rt, self.cache, self.writer, self.talk)
         self.away = Away(rt, self.seating, self.talk)  # absent players' seats (web/hub/away.py)
         self.follower = Follower(rt, self.cache, self.writer, self.talk, self.away)
-        self.driver = Driver(rt, self.writer, self.talk, self.away, bot_delay)
+        self.deadlines = Deadlines(rt, self.cache, self.writer, self.talk, self.seating)
+        self.driver = Driver(rt, self.writer, self.talk, self.away, self.deadlines, bot_delay)
         self.expiry = Expiry(rt, waiting_expiry)
         self.hints = Hints(rt)  # the advisor (web/hub/hints.py)
         self._claimer: asyncio.Task[None] | None = None
@@ -81,9 +83,11 @@ class Hub:
         """Listen to the other processes (PostgreSQL) and delete the expired waiting tables (and
         keep doing so). Nothing is rebuilt up front: a game is rebuilt from its stored seed and
         actions when first asked for (``find``), and its bots and clock resume then, so the server
-        starts in bounded time however many games the database holds (issue 9)."""
+        starts in bounded time however many games the database holds (issue 9). The exception: the
+        turn-based games whose deadline passed or comes within minutes (web/hub/deadline.py)."""
         await self.rt.nodes.start(self.follower.hear, self.follower.missed)
         await self.expiry.start()
+        await self.deadlines.start()  # (at once: the deadlines that passed while none ran)
         if self.rt.nodes.shared:
             self._claimer = asyncio.get_running_loop().create_task(self.follower.claim_loop())
 
@@ -91,6 +95,7 @@ class Hub:
         self.rt.closing = True
         await self.expiry.stop()
         await self.away.stop()
+        await self.deadlines.stop()
         tasks: list[asyncio.Task[None]] = self.driver.stop()
         tasks += [*self.rt.background(), *([self._claimer] if self._claimer else [])]
         for t in tasks:

@@ -16,11 +16,22 @@ from .. import security
 from ..chat import RateLimit
 from ..limits import Window
 from ..protocol import ProtocolError
-from ..store import SeatRow
+from ..store import DeadlineRow, SeatRow
 from ..tables import TableSettings
 
 OUTBOX_LIMIT = 256  # unsent messages per connection before it is dropped (close 4008)
 PRESENCE_FRESH = 15.0  # seconds another node's word on who is connected stays true
+
+
+class Clock:
+    """The time of the turn-based deadlines (web/hub/deadline.py): the wall clock; a test gives
+    the hub another, to move days on without waiting."""
+
+    def now(self) -> float:
+        return time.time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
 
 @dataclass
@@ -106,6 +117,22 @@ class LiveGame:
     grace: float = 30.0  # seconds a player must be gone before another may give their seat away
     remote: dict[str, tuple[frozenset[int], float]] = field(default_factory=dict)
     # ^ other nodes' connected seats, with when they said so (web/hub/cluster.py)
+    # a turn-based table's deadline (web/hub/clock.py: stamp): when the decision of the game at
+    # due_version (due_actions actions long) must be made; the seats' deadlines missed in a row;
+    # the version the server's own decision for a seat made (not the player's: no reset)
+    clock: Clock = field(default_factory=Clock)
+    due: float | None = None
+    due_version: int = -1
+    due_actions: int = 0
+    due_stored: bool = False
+    misses: dict[int, int] = field(default_factory=dict)
+    timeout_version: int = -1
+
+    def deadline_row(self) -> DeadlineRow | None:
+        """The deadline as stored (None: no decision has one)."""
+        if self.due is None:
+            return None
+        return DeadlineRow(self.due_version, self.due_actions, self.due, dict(self.misses))
 
     def check_seat(self, seat: int) -> None:
         """``not_found`` unless this game has a seat ``seat``."""
@@ -174,4 +201,4 @@ class LiveGame:
         return bool(token) and security.matches(token or "", self.creator_hash)
 
 
-__all__ = ["OUTBOX_LIMIT", "Connection", "LiveGame", "Seat"]
+__all__ = ["OUTBOX_LIMIT", "Clock", "Connection", "LiveGame", "Seat"]

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from ...rules import GameData
 from ..store import Store
 from .cluster import Nodes, Solo
-from .live import LiveGame
+from .live import Clock, LiveGame
 
 log = logging.getLogger("rednovember.web")
 
@@ -25,8 +25,9 @@ class Runtime:
     """The store, the game data, the live games of this process and its background work."""
 
     def __init__(self, store: Store, data: GameData, nodes: Nodes | None = None,
-                 takeover_grace: float = 30.0) -> None:
+                 takeover_grace: float = 30.0, clock: Clock | None = None) -> None:
         self.store = store
+        self.clock = clock or Clock()  # each LiveGame's (turn-based deadlines)
         self.takeover_grace = takeover_grace  # each LiveGame's ``grace``
         self.data = data
         self.nodes: Nodes = nodes or Solo()

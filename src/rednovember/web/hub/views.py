@@ -11,7 +11,7 @@ from ...rules.hidden import can_undo
 from ...rules.view import log_for
 from ..protocol import action_info, jsonable, result_info, suggestions
 from .absence import away_info
-from .clock import clock_info
+from .clock import clock_info, deadline_info
 from .live import Connection, LiveGame
 
 
@@ -37,6 +37,7 @@ def summary(lg: LiveGame) -> dict[str, Any]:
         "turn": g.turn, "to_move": -1 if lg.status == "over" else g.player_to_move,
         "result": result_info(g), "seats": seats_info(lg),
         "settings": lg.settings.to_dict(), "clock": clock_info(lg), "away": away_info(lg),
+        "deadline": deadline_info(lg),
     }
 
 
@@ -68,7 +69,7 @@ def state(lg: LiveGame, seat: int | None, log_start: int = 0,
         "log_start": log_start, "log": jsonable(log_for(g, seat, log_start)),
         "result": result_info(g),
         "seats": seats_info(lg) if seats is None else seats,
-        "clock": clock_info(lg), "away": away_info(lg),
+        "clock": clock_info(lg), "away": away_info(lg), "deadline": deadline_info(lg),
     }
 
 

@@ -21,6 +21,7 @@ from ..chat import undo_detail, undo_text
 from ..protocol import ProtocolError
 from ..store import GameRecord, RematchTaken, StaleWrite
 from ..tables import TableSettings
+from .clock import restore
 from .games import empty_seats, rebuild, seats_of
 from .live import LiveGame, Seat
 from .runtime import Runtime
@@ -69,7 +70,7 @@ class Writer:
         lg = LiveGame(gid, config, game, empty_seats(game), 0, "waiting", time.time(),
                       creator_hash or security.hash_token(token))
         lg.settings = settings or TableSettings()
-        lg.grace = self.rt.takeover_grace
+        lg.grace, lg.clock = self.rt.takeover_grace, self.rt.clock
         try:
             await self.rt.db(self.rt.store.create_game, gid, config.to_dict(), lg.creator_hash,
                           config.players, lg.settings.listed, lg.settings.stored(), rematch_of,
@@ -151,6 +152,7 @@ class Writer:
         lg.status = "over" if game.is_over else rec.status
         lg.actors, lg.texts = list(rec.actors), list(rec.actions)
         lg.changed_at, lg.clock_version = rec.updated, rec.version
+        restore(lg, rec.deadline)
         lg.bots.clear()
         broadcast(lg, common_prefix(old_log, game.log))
         self.on_change(lg)

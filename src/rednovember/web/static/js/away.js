@@ -10,7 +10,7 @@ import { attrs, esc } from "./svg.js";
 import { formatSeconds } from "./timer.js";
 
 const BOT = "heuristic"; // the bot the banner's button gives the seat to
-const NOTES = new Set(["away", "to_bot", "back"]);
+const NOTES = new Set(["away", "to_bot", "back", "deadline"]); // deadline: a turn-based table's (issue 20)
 
 export class AwayBanner {
   constructor(page) {
@@ -123,6 +123,6 @@ export function awayLine(page, m) {
   li.className = "chat-system chat-away";
   const key = `away_chat_${m.system}${m.auto ? "_auto" : ""}`;
   li.textContent = t("web", key, { player: m.player || page.seatLabel(m.for_seat),
-    colour: raw("colours", m.colour || ""), bot: m.bot || "" });
+    colour: raw("colours", m.colour || ""), bot: m.bot || "", missed: m.missed || 0 });
   return li;
 }

@@ -1,19 +1,21 @@
-// The start page: create a game (players, gnomes, variants, seed, open or unlisted table, turn
-// timer), open a game by link or id, the open tables (listed, waiting for players) with their
-// free seats, and this browser's own games.
+// The start page: create a game (players, gnomes, variants, seed, open or unlisted table, pace:
+// real-time with a turn timer or turn-based with a deadline per decision), open a game by link or
+// id, the open tables (listed, waiting for players) with their pace and free seats, and this
+// browser's own games.
 
 import { raw, t } from "./i18n.js";
 import { api, store } from "./net.js";
 import { COLOURS, esc } from "./svg.js";
 import { navigate } from "./router.js";
 import { errorText, toast } from "./ui.js";
-import { timerText } from "./timer.js";
+import { durationText, paceText, timerText } from "./timer.js";
 import { url } from "./root.js";
 import { PageLife } from "./life.js";
 
 const VARIANTS = ["harder", "hardest", "less-deadly-death", "mad-gnomes"];
 const TIMERS = [0, 30, 60, 120, 300]; // seconds per decision; 0: off
 const AWAY_BOTS = [0, 60, 120, 300, 600]; // seconds an absent player's decision waits for a bot
+const DEADLINES = [3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400]; // a turn-based table's seconds per decision
 const OPEN_TABLE = 120; // an open table's turn timer and away bot unless the form says otherwise
 const MY_GAMES = 12; // at most this many of the browser's own games are looked up
 
@@ -25,7 +27,7 @@ export class LobbyPage {
     this.games = [];
     this.mine = [];
     this.form = { players: 4, per: null, variants: new Set(), seed: "", listed: false, timer: 0, hints: true,
-      away: 0, touched: new Set() };
+      away: 0, pace: "real-time", deadline: 86400, touched: new Set() };
   }
 
   start() {
@@ -91,11 +93,16 @@ export class LobbyPage {
               ${variants.map((v) => `<label class="check"><input type="checkbox" value="${esc(v)}" data-testid="variant-${esc(v)}" ${f.variants.has(v) ? "checked" : ""}>
                 <span>${esc(raw("variants", v))}</span></label>`).join("")}
             </fieldset>
+            <label class="field"><span>${esc(raw("web_lobby", "pace"))}</span>
+              <select id="f-pace" data-testid="create-pace">${["real-time", "turn-based"].map((p) => `<option value="${p}" ${p === f.pace ? "selected" : ""}>${esc(raw("web_lobby", `pace_${p.replace("-", "_")}`))}</option>`).join("")}</select>
+              ${f.pace === "turn-based" ? `<small>${esc(raw("web_lobby", "pace_help"))}</small>` : ""}</label>
+            ${f.pace === "turn-based" ? `<label class="field"><span>${esc(raw("web_lobby", "move_deadline"))}</span>
+              <select id="f-deadline" data-testid="create-deadline">${DEADLINES.map((s) => `<option value="${s}" ${s === f.deadline ? "selected" : ""}>${esc(durationText(s))}</option>`).join("")}</select></label>` : `
             <label class="field"><span>${esc(raw("web_lobby", "turn_timer"))}</span>
               <select id="f-timer" data-testid="create-timer">${TIMERS.map((s) => `<option value="${s}" ${s === f.timer ? "selected" : ""}>${esc(s ? t("web_lobby", "timer_setting", { time: timerText(s) }) : raw("web_lobby", "timer_off"))}</option>`).join("")}</select></label>
             <label class="field"><span>${esc(raw("web_lobby", "away_bot"))}</span>
               <select id="f-away" data-testid="create-away-bot">${AWAY_BOTS.map((s) => `<option value="${s}" ${s === f.away ? "selected" : ""}>${esc(s ? t("web_lobby", "away_bot_after", { time: timerText(s) }) : raw("web_lobby", "timer_off"))}</option>`).join("")}</select>
-              <small>${esc(raw("web_lobby", "away_bot_help"))}</small></label>
+              <small>${esc(raw("web_lobby", "away_bot_help"))}</small></label>`}
             <label class="check listed-check"><input type="checkbox" id="f-listed" data-testid="create-listed" ${f.listed ? "checked" : ""}>
               <span>${esc(raw("web_lobby", "listed"))}<small>${esc(raw("web_lobby", "listed_help"))}</small></span></label>
             <label class="check hints-check"><input type="checkbox" id="f-hints" data-testid="create-hints" ${f.hints ? "checked" : ""}>
@@ -122,14 +129,16 @@ export class LobbyPage {
       box.onchange = () => { if (box.checked) f.variants.add(box.value); else f.variants.delete(box.value); };
     }
     el("#f-seed").oninput = (e) => { f.seed = e.target.value; };
-    el("#f-timer").onchange = (e) => { f.timer = Number(e.target.value); f.touched.add("timer"); };
-    el("#f-away").onchange = (e) => { f.away = Number(e.target.value); f.touched.add("away"); };
+    el("#f-pace").onchange = (e) => { f.pace = e.target.value; this.render(); el("#f-pace").focus(); };
+    if (el("#f-deadline")) el("#f-deadline").onchange = (e) => { f.deadline = Number(e.target.value); };
+    if (el("#f-timer")) el("#f-timer").onchange = (e) => { f.timer = Number(e.target.value); f.touched.add("timer"); };
+    if (el("#f-away")) el("#f-away").onchange = (e) => { f.away = Number(e.target.value); f.touched.add("away"); };
     el("#f-listed").onchange = (e) => {  // an open table: a turn timer and an away bot, unless chosen
       f.listed = e.target.checked;
       for (const k of ["timer", "away"]) {
         if (f.touched.has(k)) continue;
         f[k] = f.listed ? OPEN_TABLE : 0;
-        el(`#f-${k}`).value = String(f[k]);
+        if (el(`#f-${k}`)) el(`#f-${k}`).value = String(f[k]);
       }
     };
     el("#f-hints").onchange = (e) => { f.hints = e.target.checked; };
@@ -171,7 +180,9 @@ export class LobbyPage {
     box.innerHTML = `<ul class="open-list">${this.games.map((g) => {
       const free = g.seats.filter((s) => s.kind === "free");
       const vs = (g.config.variants || []).map((v) => raw("variants", v).split(" (")[0]).join(", ");
-      const timer = g.settings && g.settings.turn_timer ? `<span class="badge timer">${esc(timerText(g.settings.turn_timer))}</span>` : "";
+      const timer = g.settings?.pace === "turn-based"
+        ? `<span class="badge timer pace" data-testid="open-table-pace">${esc(paceText(g.settings))}</span>`
+        : g.settings && g.settings.turn_timer ? `<span class="badge timer">${esc(timerText(g.settings.turn_timer))}</span>` : "";
       const swatches = free.map((s) => `<span class="swatch" style="background:${COLOURS[s.colour] || s.colour}" title="${esc(raw("colours", s.colour))}"></span>`).join("");
       const names = free.map((s) => raw("colours", s.colour)).join(", ");
       return `<li class="open-table" data-testid="open-table-${esc(g.id)}">
@@ -188,6 +199,7 @@ export class LobbyPage {
     const body = { players: f.players, gnomes_per_player: this.perRange() ? (f.per ?? this.perRange()[2]) : null,
       variants: [...f.variants], seed: f.seed === "" ? null : Number(f.seed), listed: f.listed,
       turn_timer: f.timer || null, hints: f.hints, away_bot: f.away || null };
+    if (f.pace === "turn-based") Object.assign(body, { pace: "turn-based", move_deadline: f.deadline, turn_timer: null, away_bot: null });
     try {
       const res = await api("/api/games", { method: "POST", body });
       store.setCreator(res.game.id, res.creator_token);

@@ -3,7 +3,7 @@
 // down for every player; the server decides for the seat when it runs out. The clock icon is
 // drawn in lobby.css (not every font has ⏱).
 
-import { raw, t } from "./i18n.js";
+import { lang, raw, t } from "./i18n.js";
 import { esc } from "./svg.js";
 
 let ticker = null;
@@ -18,8 +18,51 @@ export function timerText(seconds) {
   return seconds % 60 === 0 ? t("web_lobby", "minutes", { n: seconds / 60 }) : t("web_lobby", "seconds", { n: seconds });
 }
 
-// Appends the clock (or, while the table waits, its setting) to the turn banner.
+// A turn-based table's time in words (issue 20): "7 days", "12 h", "45 min". Whole days while it
+// is two days or more (or exactly whole days), whole hours from one hour on, else minutes.
+export function durationText(seconds) {
+  const s = Math.max(0, seconds);
+  if (s >= 2 * 86400 || (s >= 86400 && s % 86400 === 0)) return t("web_lobby", "days", { n: Math.floor(s / 86400) });
+  if (s >= 3600) return t("web_lobby", "hours", { n: Math.floor(s / 3600) });
+  return t("web_lobby", "minutes", { n: Math.max(1, Math.ceil(s / 60)) });
+}
+
+// A turn-based table's pace in words, for the lobby and the banner: "Turn-based · 1 day per decision".
+export function paceText(settings) {
+  return t("web_lobby", "turn_based_badge", { time: durationText(settings.move_deadline) });
+}
+
+// The deadline of the decision in play at a turn-based table: "Decide by Thu 14:00 · 23 h left"
+// (the moment in the reader's own time zone), and the deadlines that seat missed in a row.
+function renderDeadline(banner, dl) {
+  const here = navigator.language || ""; // the reader's own conventions if they speak the page's language
+  const locale = here.split("-")[0] === lang() ? here : lang();
+  const when = new Intl.DateTimeFormat(locale, { weekday: "short", hour: "2-digit", minute: "2-digit" })
+    .format(new Date(dl.at * 1000));
+  const el = document.createElement("span");
+  el.className = "turn-clock deadline";
+  el.dataset.testid = "turn-deadline";
+  el.setAttribute("role", "timer");
+  el.textContent = `${t("web_lobby", "deadline_by", { when })} · ${t("web_lobby", "deadline_left", { time: durationText(dl.remaining) })}`;
+  if (dl.missed) {
+    el.title = t("web_lobby", "deadline_missed", { n: dl.missed });
+    el.classList.add("low");
+  }
+  banner.appendChild(el);
+}
+
+// Appends the clock (or, while the table waits, its setting) to the turn banner; at a turn-based
+// table, the deadline of the decision in play.
 export function renderClock(banner, st, summary) {
+  if (st && st.deadline && st.status === "playing") { renderDeadline(banner, st.deadline); return; }
+  if (summary?.settings?.pace === "turn-based" && st && st.status === "waiting") {
+    const el = document.createElement("span");
+    el.className = "turn-clock idle";
+    el.dataset.testid = "turn-timer-setting";
+    el.textContent = paceText(summary.settings);
+    banner.appendChild(el);
+    return;
+  }
   const clock = st && st.clock;
   const timer = summary?.settings?.turn_timer;
   if (clock && st.status === "playing") {

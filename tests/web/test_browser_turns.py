@@ -1,0 +1,80 @@
+"""Browser test of issue 20 §1: the lobby offers the pace (real-time or turn-based with a deadline
+per decision), lists open turn-based tables with their pace, and the game page shows the deadline
+of the decision in play. Screenshots at desktop and phone sizes go to artifacts/screenshots/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from browsertools import SKIP, expect, shot
+
+pytestmark = SKIP
+
+SIZES = {"desktop": {"width": 1366, "height": 768}, "wide": {"width": 1920, "height": 1080},
+         "phone": {"width": 390, "height": 844}, "landscape": {"width": 844, "height": 390}}
+
+
+def shots(page: Any, name: str) -> None:
+    for label, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => r(true)))")
+        shot(page, f"turns-{name}-{label}", full=label in ("phone", "landscape"))
+    page.set_viewport_size(SIZES["desktop"])
+
+
+def open_page(ctx: Any, path: str) -> Any:
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors
+    page.goto(path)
+    return page
+
+
+def test_the_lobby_offers_the_pace_and_lists_turn_based_tables(new_context: Any,
+                                                               api: httpx.Client) -> None:
+    host = open_page(new_context(), "/")
+    expect(host.get_by_test_id("create-form")).to_be_visible()
+    # real-time (today's) is the default: its turn timer is offered, no deadline
+    expect(host.get_by_test_id("create-pace")).to_have_value("real-time")
+    expect(host.get_by_test_id("create-timer")).to_be_visible()
+    expect(host.get_by_test_id("create-deadline")).to_have_count(0)
+    host.select_option("[data-testid=create-players]", "2")
+    host.select_option("[data-testid=create-pace]", "turn-based")
+    # turn-based: a deadline per decision instead of the turn timer and the away bot
+    deadline = host.get_by_test_id("create-deadline")
+    expect(deadline).to_have_value("86400")  # one day by default
+    assert deadline.locator("option").all_inner_texts() == ["1 h", "12 h", "1 day", "3 days",
+                                                            "7 days"]
+    expect(host.get_by_test_id("create-timer")).to_have_count(0)
+    expect(host.get_by_test_id("create-away-bot")).to_have_count(0)
+    host.select_option("[data-testid=create-deadline]", "259200")
+    host.check("[data-testid=create-listed]")
+    shots(host, "create-form")
+    host.click("[data-testid=create-game]")
+    expect(host.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
+    gid = str(host.evaluate("() => window.rnGame.id"))
+    summary = api.get(f"/api/games/{gid}").json()
+    assert summary["settings"]["pace"] == "turn-based"
+    assert summary["settings"]["move_deadline"] == 259200
+    assert summary["settings"]["turn_timer"] is None and summary["settings"]["away_bot"] is None
+    expect(host.get_by_test_id("turn-timer-setting")).to_have_text(
+        "Turn-based · 3 days per decision")
+
+    # another player sees the open turn-based table in the lobby, with its pace
+    guest = open_page(new_context(), "/")
+    row = guest.get_by_test_id(f"open-table-{gid}")
+    expect(row.get_by_test_id("open-table-pace")).to_have_text("Turn-based · 3 days per decision")
+    shots(guest, "lobby-list")
+    assert not host.js_errors and not guest.js_errors
+
+    # once both seats are taken, the page shows the deadline of the decision in play
+    for seat, name in ((0, "Ada"), (1, "Bo")):
+        r = api.post(f"/api/games/{gid}/seats", json={"seat": seat, "name": name})
+        assert r.status_code == 200, r.text
+    clock = host.get_by_test_id("turn-deadline")
+    expect(clock).to_contain_text("3 days left")
+    expect(clock).to_contain_text("Decide by ")
+    shots(host, "game-deadline")
+    assert not host.js_errors

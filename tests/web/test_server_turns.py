@@ -1,0 +1,304 @@
+"""Issue 20 §1, turn-based tables: ``pace`` and ``move_deadline`` at creation (bounds: 422), in the
+summary; a two-seat game played over several simulated days (an injected clock): a deadline that
+passes makes the heuristic bot decide that one decision and the chat say so, three in a row give
+the seat to the bot, and its player takes it back; a deadline that passed while no server ran acts
+once after the restart; two processes on one database decide nothing twice."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from pgcluster import BACKEND, database_url
+
+from rednovember.web.app import create_app
+from rednovember.web.hub.live import Clock
+from rednovember.web.store import Store
+from rednovember.web.tables import chat_message
+
+DAY = 86400.0
+
+
+class FakeClock(Clock):
+    """Days pass when the test says so; whoever sleeps wakes once the clock has gone far enough
+    (looking every few milliseconds)."""
+
+    def __init__(self) -> None:
+        self.t = time.time()
+
+    def now(self) -> float:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        end = self.t + seconds
+        while self.t < end:
+            await asyncio.sleep(0.005)
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+def until(cond: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = cond()
+        if got:
+            return got
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return database_url(tmp_path / "turns.db")
+
+
+@pytest.fixture
+def client(db_url: str, clock: FakeClock) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, bot_delay=0.0, clock=clock)) as c:
+        yield c
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _turn_based_game(c: TestClient, deadline: int = int(DAY)) -> tuple[str, list[str]]:
+    r = c.post("/api/games", json={"players": 2, "seed": 20, "pace": "turn-based",
+                                   "move_deadline": deadline})
+    assert r.status_code == 201, r.text
+    gid = r.json()["game"]["id"]
+    tokens = [c.post(f"/api/games/{gid}/seats", json={"seat": s, "name": n}).json()["token"]
+              for s, n in ((0, "Ada"), (1, "Bo"))]
+    return gid, tokens
+
+
+def _system_lines(url: str, gid: str, kind: str) -> list[dict[str, Any]]:
+    store = Store(url)
+    try:
+        rows = store.load_chat(gid, 500)
+    finally:
+        store.close()
+    return [chat_message(m) for m in rows if m["seat"] < 0 and m.get("kind") == kind]
+
+
+def _act_oneself(c: TestClient, gid: str, token: str) -> None:
+    """The seat's player decides: a quick one (the turn moves on), else the first offered."""
+    legal = c.get(f"/api/games/{gid}/legal", headers=_bearer(token)).json()
+    texts = [a["text"] for a in legal["actions"]]
+    text = next((q for q in ("no_action", "end") if q in texts), texts[0])
+    r = c.post(f"/api/games/{gid}/act", headers=_bearer(token),
+               json={"action": text, "version": legal["version"]})
+    assert r.status_code == 200, r.text
+
+
+def _let_pass(c: TestClient, clock: FakeClock, gid: str) -> dict[str, Any]:
+    """Moves the clock past the deadline in play; returns the summary once the server decided."""
+    before = c.get(f"/api/games/{gid}").json()
+    assert before["deadline"], before
+    clock.advance(before["deadline"]["at"] - clock.now() + 1)
+    return until(lambda: (s := c.get(f"/api/games/{gid}").json())["version"] > before["version"]
+                 and s, "the deadline's decision")
+
+
+# --- creating a table ------------------------------------------------------------------------------
+@pytest.mark.parametrize("body", [
+    {"pace": "turn-based", "move_deadline": 3599},
+    {"pace": "turn-based", "move_deadline": 7 * 86400 + 1},
+    {"pace": "turn-based", "move_deadline": 0},
+    {"pace": "real-time", "move_deadline": 3600},
+    {"move_deadline": 86400},
+    {"pace": "slow"},
+    {"pace": "turn-based", "turn_timer": 60},
+    {"pace": "turn-based", "away_bot": 120},
+])
+def test_a_pace_or_deadline_out_of_bounds_is_refused_with_422(client: TestClient,
+                                                               body: dict[str, Any]) -> None:
+    r = client.post("/api/games", json={"players": 2, **body})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["code"] in ("bad_message", "bad_config")
+
+
+def test_the_summary_carries_the_pace_and_the_deadline(client: TestClient) -> None:
+    plain = client.post("/api/games", json={"players": 2}).json()["game"]
+    assert plain["settings"]["pace"] == "real-time" and plain["settings"]["move_deadline"] is None
+    assert plain["deadline"] is None
+    made = client.post("/api/games", json={"players": 2, "pace": "turn-based",
+                                           "listed": True}).json()["game"]
+    # one day by default; an open turn-based table gets no turn timer and no away bot
+    assert made["settings"] == {"listed": True, "pace": "turn-based", "move_deadline": 86400,
+                                "turn_timer": None, "away_bot": None, "hints": True,
+                                "hints_used": []}
+    for seconds in (3600, 7 * 86400):
+        ok = client.post("/api/games", json={"players": 2, "pace": "turn-based",
+                                             "move_deadline": seconds})
+        assert ok.status_code == 201 and ok.json()["game"]["settings"]["move_deadline"] == seconds
+    # the open turn-based table is listed, with its pace
+    listed = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+    assert listed[made["id"]]["settings"]["pace"] == "turn-based"
+
+
+# --- a game over several days ---------------------------------------------------------------------
+def test_a_two_seat_game_over_several_days_deadlines_bot_and_taking_the_seat_back(
+        client: TestClient, clock: FakeClock, db_url: str) -> None:
+    start = clock.now()
+    gid, tokens = _turn_based_game(client)
+    s = client.get(f"/api/games/{gid}").json()
+    assert s["status"] == "playing" and s["away"] is None and s["clock"] is None
+    dl = s["deadline"]
+    assert dl["seat"] == s["to_move"] and dl["seconds"] == 86400 and dl["missed"] == 0
+    assert dl["at"] == pytest.approx(clock.now() + DAY, abs=1) and dl["remaining"] == DAY
+    victim, diligent = dl["seat"], 1 - dl["seat"]
+    # the state a player sees carries it too
+    st = client.get(f"/api/games/{gid}/state", headers=_bearer(tokens[victim])).json()
+    assert st["deadline"]["seat"] == victim and st["your_turn"]
+
+    # day 1: the victim lets the deadline pass: the bot makes that one decision, the chat says so
+    s = _let_pass(client, clock, gid)
+    notes = until(lambda: _system_lines(db_url, gid, "deadline"), "the chat line")
+    assert [(n["for_seat"], n["missed"], n["player"]) for n in notes] == [(victim, 1, "Ada" if
+                                                                           victim == 0 else "Bo")]
+    assert "deadline" in notes[0]["text"] and s["seats"][victim]["kind"] == "human"
+    # the next decision has a new deadline from now
+    assert s["deadline"]["at"] == pytest.approx(clock.now() + DAY, abs=1)
+
+    # then both decide for themselves, but for one deadline the other player misses: what the
+    # pages show is the deadlines a seat missed in a row (a decision of its own starts afresh)
+    missed = {victim: 1, diligent: 0}
+    while True:
+        s = client.get(f"/api/games/{gid}").json()
+        mover = s["deadline"]["seat"]
+        assert s["deadline"]["missed"] == missed[mover]
+        if mover == diligent and not _system_lines(db_url, gid, "deadline")[1:]:
+            _let_pass(client, clock, gid)
+            missed[diligent] = 1
+            continue
+        if mover == diligent and missed[victim] == 0:
+            break  # both have decided for themselves since their miss
+        clock.advance(3 * 3600)  # a few hours later the player decides
+        _act_oneself(client, gid, tokens[mover])
+        missed[mover] = 0
+    # from now on the victim never decides: three deadlines in a row give the seat to the bot
+    while (s := client.get(f"/api/games/{gid}").json())["seats"][victim]["kind"] != "bot":
+        if s["deadline"] is None or s["deadline"]["missed"] >= 3:  # the seat goes to the bot
+            time.sleep(0.02)
+            continue
+        mover = s["deadline"]["seat"]
+        if mover == victim:
+            _let_pass(client, clock, gid)
+        else:
+            clock.advance(3600)
+            _act_oneself(client, gid, tokens[diligent])
+    assert clock.now() - start > 3 * DAY  # several simulated days went by
+    s = until(lambda: (g := client.get(f"/api/games/{gid}").json())["seats"][victim]["kind"]
+              == "bot" and g, "the seat going to the bot")
+    notes = _system_lines(db_url, gid, "deadline")
+    assert [n["missed"] for n in notes if n["for_seat"] == victim] == [1, 1, 2, 3]
+    assert [n["missed"] for n in notes if n["for_seat"] == diligent] == [1]
+    handed = until(lambda: _system_lines(db_url, gid, "to_bot"), "the hand-over line")
+    assert [(h["for_seat"], h["auto"], h["bot"]) for h in handed] == [(victim, True, "heuristic")]
+
+    # the player takes the seat back: their deadlines start afresh
+    r = client.post(f"/api/games/{gid}/seats/{victim}/reclaim", headers=_bearer(tokens[victim]))
+    assert r.status_code == 200, r.text
+    assert until(lambda: _system_lines(db_url, gid, "back"), "the back line")
+    while (s := client.get(f"/api/games/{gid}").json())["deadline"]["seat"] != victim:
+        _act_oneself(client, gid, tokens[diligent])
+    assert s["seats"][victim]["kind"] == "human" and s["deadline"]["missed"] == 0
+    s = _let_pass(client, clock, gid)
+    notes = _system_lines(db_url, gid, "deadline")
+    assert notes[-1]["for_seat"] == victim and notes[-1]["missed"] == 1
+    assert s["seats"][victim]["kind"] == "human"
+
+
+
+# --- restarts and several processes ---------------------------------------------------------------
+def _stored(url: str, gid: str) -> tuple[int, int]:
+    """The stored game's version and its number of actions."""
+    store = Store(url)
+    try:
+        rec = store.load_game(gid)
+    finally:
+        store.close()
+    assert rec is not None
+    return rec.version, len(rec.actions)
+
+
+def test_a_deadline_that_passed_while_no_server_ran_acts_once_after_the_restart(
+        db_url: str, clock: FakeClock) -> None:
+    with TestClient(create_app(db_url, bot_delay=0.0, clock=clock)) as c:
+        gid, _ = _turn_based_game(c)
+        due = c.get(f"/api/games/{gid}").json()["deadline"]
+        until(lambda: _stored_deadline(db_url, gid), "the stored deadline")
+    version, actions = _stored(db_url, gid)
+    clock.advance(2 * DAY)  # nobody runs the server meanwhile
+    with TestClient(create_app(db_url, bot_delay=0.0, clock=clock)) as c:
+        # nobody asks for the game: the server loads it by itself and the bot decides, once
+        until(lambda: _system_lines(db_url, gid, "deadline"), "the deadline's decision")
+        assert _stored(db_url, gid) == (version + 1, actions + 1)
+        s = c.get(f"/api/games/{gid}").json()
+        assert s["version"] == version + 1 and s["deadline"]["missed"] in (0, 1)
+        assert s["deadline"]["at"] == pytest.approx(clock.now() + DAY, abs=1)
+        stored = until(lambda: (d := _stored_deadline(db_url, gid)) and d.version == version + 1
+                       and d, "the next deadline stored")
+        assert stored.misses == {due["seat"]: 1}
+    # started again at the same moment: nothing more is due, nothing more is decided
+    with TestClient(create_app(db_url, bot_delay=0.0, clock=clock)) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        assert c.portal.call(hub.deadlines.adopt) == []  # type: ignore[union-attr]
+        assert c.get(f"/api/games/{gid}").json()["version"] == version + 1
+    assert _stored(db_url, gid) == (version + 1, actions + 1)
+    notes = _system_lines(db_url, gid, "deadline")
+    assert [(n["for_seat"], n["missed"]) for n in notes] == [(due["seat"], 1)]
+
+
+def _stored_deadline(url: str, gid: str) -> Any:
+    store = Store(url)
+    try:
+        rec = store.load_game(gid)
+    finally:
+        store.close()
+    return rec.deadline if rec is not None else None
+
+
+def test_two_processes_on_one_database_decide_nothing_twice(db_url: str,
+                                                              clock: FakeClock) -> None:
+    """Both hold the game (one owns it on PostgreSQL; on SQLite each thinks it does): however
+    many deadlines pass, each decision is made once and said once."""
+    with TestClient(create_app(db_url, bot_delay=0.0, clock=clock)) as a, \
+            TestClient(create_app(db_url, bot_delay=0.0, clock=clock)) as b:
+        gid, _ = _turn_based_game(a)
+        assert b.get(f"/api/games/{gid}").json()["status"] == "playing"  # b holds a copy
+        version, actions = _stored(db_url, gid)
+        for n in range(1, 4):
+            clock.advance(DAY + 1)
+            until(lambda n=n: len(_system_lines(db_url, gid, "deadline")) >= n  # type: ignore[misc]
+                  and _stored(db_url, gid)[0] >= version + n, f"decision {n}")
+            for c in (a, b):  # both copies follow
+                until(lambda c=c, n=n: c.get(f"/api/games/{gid}").json()["version"]  # type: ignore[misc]
+                      >= version + n, "the copies")
+        summary = a.get(f"/api/games/{gid}").json()
+    decided = _stored(db_url, gid)
+    notes = _system_lines(db_url, gid, "deadline")
+    # three deadlines, three decisions, three lines (plus the bot's own moves if it took a seat)
+    assert len(notes) == 3 and len({n["idx"] for n in notes}) == 3
+    if BACKEND == "postgresql":  # one owner counts: each seat's misses go 1, 2, 3 (on SQLite
+        # each process counts the decisions it made itself: several processes need PostgreSQL)
+        for seat in {n["for_seat"] for n in notes}:
+            row = [n["missed"] for n in notes if n["for_seat"] == seat]
+            assert row == list(range(1, len(row) + 1))
+        assert len(_system_lines(db_url, gid, "to_bot")) == (notes[-1]["missed"] == 3)
+    handed = summary["seats"][notes[-1]["for_seat"]]["kind"] == "bot"
+    assert decided[1] == actions + 3 or handed
+    if not handed:
+        assert decided == (version + 3, actions + 3)
