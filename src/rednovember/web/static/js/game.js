@@ -102,8 +102,9 @@ export class GamePage {
     if (s === "open") this.everOpen = true;
     this.status = s;
     const el = document.getElementById("conn");
-    el.dataset.state = s;
-    el.textContent = raw("web", `conn_${s}`);
+    const said = s === "reconnecting" && !navigator.onLine ? "offline" : s; // the browser knows why
+    el.dataset.state = said;
+    el.textContent = raw("web", `conn_${said}`);
     if (s !== "open") this.setBusy(false);
     const btn = this.root.querySelector("#reconnect");
     if (btn) btn.hidden = s === "open" || s === "connecting";

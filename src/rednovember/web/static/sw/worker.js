@@ -1,0 +1,69 @@
+// The service worker's code (issue 20 §4). /sw.js (web/pwa.py) sets self.RN_SHELL first: this
+// build's version, the root path, the shell page and the URLs of the app shell (content-hashed).
+//
+// - install: the shell goes into the cache "rn-shell-<version>"; activate: older shells deleted.
+// - a page (navigation): the network first, the cached shell page when it cannot be reached (the
+//   front-end then says it is offline and tries again by itself: static/js/offline.js).
+// - a static file: its hashed name never changes content, so the cache first.
+// - /api, the WebSocket, /sw.js and anything else: never cached, never answered here.
+// - notifications: a click focuses (or opens) the game's page.
+
+const { version, root, page, urls } = self.RN_SHELL;
+const PREFIX = "rn-shell-";
+const CACHE = PREFIX + version;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(urls)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+function inApp(u) {
+  return u.origin === self.location.origin && (u.pathname === root || u.pathname.startsWith(`${root}/`));
+}
+
+function isStatic(u) {
+  return u.pathname.startsWith(`${root}/static/`);
+}
+
+async function pageOrShell(request) {
+  try {
+    return await fetch(request);
+  } catch (e) {
+    const shell = await caches.match(page, { cacheName: CACHE });
+    if (shell) return shell;
+    throw e;
+  }
+}
+
+async function cachedFirst(request) {
+  const hit = await caches.match(request, { cacheName: CACHE });
+  return hit || fetch(request);
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const u = new URL(request.url);
+  if (!inApp(u)) return;
+  if (request.mode === "navigate") event.respondWith(pageOrShell(request));
+  else if (isStatic(u)) event.respondWith(cachedFirst(request));
+  // everything else (/api, /ws, /sw.js, the manifest): the network, untouched
+});
+
+// Web Push (later): a "push" listener shows the server's message with
+// self.registration.showNotification(title, { body, tag: `rn-turn-${game}`, data: { url } }), the
+// same tag and data as the page's own notification (static/js/notices.js), so a click below and
+// the page's clearing work for both.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = (event.notification.data && event.notification.data.url) || page;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((tabs) => {
+    const tab = tabs.find((c) => c.url === target) || tabs.find((c) => new URL(c.url).pathname === new URL(target, self.location.href).pathname);
+    return tab ? tab.focus() : self.clients.openWindow(target);
+  }));
+});
