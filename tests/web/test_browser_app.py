@@ -2,16 +2,26 @@
 DevTools protocol's own check, and the manifest it read); once the service worker controls a page,
 the page opened offline shows the app shell saying "You are offline; reconnecting…" and gets
 going by itself when the network is back — a game page to its open connection. The worker keeps
-exactly one shell cache, named by this build's version.
+exactly one shell cache, named by this build's version, and an upgrade of the server replaces it
+and runs the new code.
 Debian's Chromium and the session's real server (fixtures in conftest.py)."""
 
 from __future__ import annotations
 
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
+import uvicorn
 from browsertools import ARGS, CHROMIUM, SKIP, TIMEOUT, VIEWPORT, _page, expect, shot
+from webtools import free_port
+
+from rednovember.web.app import STATIC_DIR, create_app
 
 pytestmark = SKIP
 
@@ -86,3 +96,60 @@ def test_the_offline_note_speaks_the_players_language(new_context: Any) -> None:
     ctx.set_offline(False)
     expect(page.get_by_test_id("create-form")).to_be_visible()
     expect(page.get_by_test_id("offline-note")).to_have_count(0)
+
+
+@contextmanager
+def serving(static: Path, port: int, db: Path) -> Iterator[str]:
+    """The app on ``port`` with its front-end from ``static``, in this process."""
+    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}", static_dir=static),
+                                           host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+SHELLS = "async () => (await caches.keys()).filter((k) => k.startsWith('rn-shell-'))"
+# Waits (up to a time in ms) until the only shell is another than ``old``.
+NEW_SHELL = """async ([old, ms]) => {
+    const until = Date.now() + ms;
+    for (;;) {
+        const k = (await caches.keys()).filter((n) => n.startsWith("rn-shell-"));
+        if (k.length === 1 && k[0] !== old) return true;
+        if (Date.now() > until) return k;
+        await new Promise((r) => setTimeout(r, 50));
+    }
+}"""
+BRAND = "() => getComputedStyle(document.querySelector('.brand')).outlineColor"
+
+
+def test_an_upgrade_replaces_the_shell_and_runs_the_new_code(new_context: Any,
+                                                            tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    shutil.copytree(STATIC_DIR, static)
+    port, db = free_port(), tmp_path / "games.db"
+    ctx = new_context()
+    with serving(static, port, db) as url:
+        page = _page(ctx, url + "/")
+        page.wait_for_function(CONTROLLED)
+        old = page.evaluate(SHELLS)
+        assert len(old) == 1
+        colour = page.evaluate(BRAND)
+    with (static / "css" / "app.css").open("a", encoding="utf-8") as f:
+        f.write("\n.brand { outline: 2px solid rgb(1, 2, 3); }\n")
+    with serving(static, port, db) as url:
+        page.reload()  # the page from the network, which names the new files
+        expect(page.get_by_test_id("create-form")).to_be_visible()
+        assert page.evaluate(BRAND) == "rgb(1, 2, 3)" != colour
+        # the new worker took over: one shell, the new one
+        assert page.evaluate(NEW_SHELL, [old[0], TIMEOUT]) is True
+        page.reload()
+        assert page.evaluate(BRAND) == "rgb(1, 2, 3)"
+    assert page.js_errors == []
