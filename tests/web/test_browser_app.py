@@ -77,6 +77,9 @@ def test_a_game_opened_offline_says_so_and_reconnects_by_itself(new_context: Any
     expect(note).to_have_text("You are offline; reconnecting…")
     expect(conn).to_have_text("You are offline; reconnecting…")
     expect(page.get_by_test_id("home-link")).to_be_visible()
+    # a style sheet's plain url() (the brand's mark) comes from the shell too
+    assert page.evaluate("async () => (await fetch('/static/img/favicon.svg')).status") == 200
+    expect(page.get_by_test_id("language-select")).to_be_hidden()  # it needs the server
     shot(page, "app-offline")
     ctx.set_offline(False)  # no click: the page goes on by itself
     expect(conn).to_have_attribute("data-state", "open")

@@ -23,6 +23,8 @@ function offlineText() {
 function showOffline(on) {
   const conn = document.getElementById("conn");
   const app = document.getElementById("app");
+  // the language list and the rules need the server: not offered meanwhile
+  for (const el of document.querySelectorAll(".lang-pick, #rules-btn")) el.hidden = on;
   if (on) {
     const text = offlineText();
     conn.dataset.state = "offline";

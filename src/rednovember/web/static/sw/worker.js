@@ -4,7 +4,8 @@
 // - install: the shell goes into the cache "rn-shell-<version>"; activate: older shells deleted.
 // - a page (navigation): the network first, the cached shell page when it cannot be reached (the
 //   front-end then says it is offline and tries again by itself: static/js/offline.js).
-// - a static file: its hashed name never changes content, so the cache first.
+// - a static file: its hashed name never changes content, so the cache first; a plain name (a
+//   style sheet's url()) from the network, the same file by its hashed name when offline.
 // - /api, the WebSocket, /sw.js and anything else: never cached, never answered here.
 // - notifications: a click focuses (or opens) the game's page.
 
@@ -40,9 +41,19 @@ async function pageOrShell(request) {
   }
 }
 
-async function cachedFirst(request) {
+// A static file's plain name (what a style sheet's url() names) → its hashed name in the shell.
+const HASHED = new Map(urls.map((u) => [u.replace(/\.[0-9a-f]{12}(\.[A-Za-z0-9]+)$/, "$1"), u]));
+
+async function staticFile(request, path) {
   const hit = await caches.match(request, { cacheName: CACHE });
-  return hit || fetch(request);
+  if (hit) return hit;
+  try {
+    return await fetch(request);
+  } catch (e) {
+    const kept = HASHED.has(path) && await caches.match(HASHED.get(path), { cacheName: CACHE });
+    if (kept) return kept;
+    throw e;
+  }
 }
 
 self.addEventListener("fetch", (event) => {
@@ -51,7 +62,7 @@ self.addEventListener("fetch", (event) => {
   const u = new URL(request.url);
   if (!inApp(u)) return;
   if (request.mode === "navigate") event.respondWith(pageOrShell(request));
-  else if (isStatic(u)) event.respondWith(cachedFirst(request));
+  else if (isStatic(u)) event.respondWith(staticFile(request, u.pathname));
   // everything else (/api, /ws, /sw.js, the manifest): the network, untouched
 });
 
