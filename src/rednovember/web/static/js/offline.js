@@ -7,10 +7,14 @@ import { ApiError } from "./net.js";
 import { preferredLanguage } from "./i18n.js";
 import { url } from "./root.js";
 
+// After the page's own files have loaded: the worker's first install fetches the whole shell,
+// which should not slow the first page down.
 export function registerWorker() {
   if (!("serviceWorker" in navigator)) return;
-  navigator.serviceWorker.register(url("/sw.js"), { scope: url("/") })
+  const register = () => navigator.serviceWorker.register(url("/sw.js"), { scope: url("/") })
     .catch((e) => console.warn("service worker", e));
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
 }
 
 // The sentence in the player's language: the page carries it in every language (no catalog yet).

@@ -23,8 +23,14 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
+// The server's own paths that the worker leaves alone, even as a navigation (a download).
+const UNTOUCHED = ["/api/", "/ws/", "/docs", "/redoc", "/openapi.json", "/sw.js", "/manifest.webmanifest"];
+
 function inApp(u) {
-  return u.origin === self.location.origin && (u.pathname === root || u.pathname.startsWith(`${root}/`));
+  if (u.origin !== self.location.origin) return false;
+  if (u.pathname !== root && !u.pathname.startsWith(`${root}/`)) return false;
+  const path = u.pathname.slice(root.length);
+  return !UNTOUCHED.some((p) => path === p || path.startsWith(p));
 }
 
 function isStatic(u) {
@@ -63,7 +69,7 @@ self.addEventListener("fetch", (event) => {
   if (!inApp(u)) return;
   if (request.mode === "navigate") event.respondWith(pageOrShell(request));
   else if (isStatic(u)) event.respondWith(staticFile(request, u.pathname));
-  // everything else (/api, /ws, /sw.js, the manifest): the network, untouched
+  // anything else: the network, untouched
 });
 
 // Web Push (later): a "push" listener shows the server's message with
