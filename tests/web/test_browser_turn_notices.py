@@ -133,3 +133,20 @@ def test_a_hidden_tab_is_notified_and_chimes_when_its_turn_begins(new_context: A
     ada.reload()
     expect(ada.get_by_test_id("notice-sound")).to_be_checked()
     expect(ada.get_by_test_id("notice-notify")).to_be_checked()
+
+
+def test_a_refused_permission_leaves_the_box_unticked_and_says_why(new_context: Any) -> None:
+    ctx = new_context()  # no permission granted: headless Chromium refuses when asked
+    ctx.add_init_script(RECORD)
+    ada = _page(ctx, "/")
+    create_game(ada, players=2, seed=3)
+    take_seat(ada, 0, "Ada")
+    notify = ada.get_by_test_id("notice-notify")
+    assert ada.evaluate("() => Notification.permission") == "default"  # not asked before a click
+    notify.click()
+    expect(ada.get_by_test_id("notice-why")).to_have_text(
+        "This browser blocks notifications from this site: allow them in its site settings.")
+    expect(notify).not_to_be_checked()
+    expect(notify).to_be_disabled()
+    assert ada.evaluate("() => localStorage.getItem('rn.notice.notify')") == "off"
+    shot(ada, "turn-notice-refused")
