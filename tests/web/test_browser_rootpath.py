@@ -138,3 +138,29 @@ def test_a_game_under_a_sub_path_keeps_every_request_under_it(
     assert not rec.outside(base), rec.outside(base)
     assert not proxy.refused, proxy.refused
     assert not rec.failed, rec.failed  # every page's styles, scripts and images were found
+
+
+def test_the_installed_app_lives_under_the_sub_path(
+        browser: Any, proxy: StripProxy, recorder: tuple[Recorder, list[Any]]) -> None:
+    """Issue 20 §4: the service worker's scope, the manifest's start and icons, and the offline
+    shell are all under /rn."""
+    rec, made = recorder
+    base = proxy.url
+    ctx = rec.context(browser)
+    made.append(ctx)
+    page = _page(ctx, base + "/")
+    page.wait_for_function("() => !!navigator.serviceWorker.controller")
+    scope = page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).scope")
+    assert scope == base + "/"
+    manifest = page.evaluate("async () => (await fetch("
+                             "document.querySelector('link[rel=manifest]').href)).json()")
+    assert manifest["start_url"] == manifest["scope"] == manifest["id"] == "/rn/"
+    assert all(i["src"].startswith("/rn/static/img/icon-") for i in manifest["icons"])
+    ctx.set_offline(True)
+    page.reload()
+    expect(page.get_by_test_id("offline-note")).to_have_text("You are offline; reconnecting…")
+    ctx.set_offline(False)
+    expect(page.get_by_test_id("create-form")).to_be_visible()
+    assert rec.outside(base) == []
+    assert rec.failed == []
+    assert page.js_errors == []

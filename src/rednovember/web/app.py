@@ -58,6 +58,8 @@ from .protocol import (
     MAX_TOKENS,
     ProtocolError,
 )
+from .pwa import add_routes as add_app_routes
+from .pwa import offline_texts
 from .replay import replay_step
 from .rootpath import RootPath, page_html
 from .rules_page import rules_html, rules_reference, safe_back
@@ -488,7 +490,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                     "<!doctype html><title>Red November</title><h1>Red November</h1>"
                     "<p>The browser front-end is not installed. The API is at "
                     f"<a href='{root}/docs'>{root}/docs</a>.</p>")
-            pages[root] = assets.page(page_html(page.read_text(encoding="utf-8"), root), root)
+            text = offline_texts(page.read_text(encoding="utf-8"))
+            pages[root] = assets.page(page_html(text, root), root)
         text, csp = pages[root]
         return HTMLResponse(text, headers={"Cache-Control": "no-cache",
                                            "Content-Security-Policy": csp})
@@ -510,6 +513,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.db(hub.rates.learn.check, client_of(request), time.time())
 
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
+    add_app_routes(app, assets, root_of)  # the installable app: manifest, /sw.js (web/pwa.py)
 
     return app
 

@@ -65,9 +65,10 @@ class Assets:
         return rel if self.digests.get(rel) == m["hash"] else None
 
     def import_map(self, root: str) -> str:
-        """The import map of every module: plain URL → hashed URL."""
+        """The import map of every module (static/js/): plain URL → hashed URL. The service
+        worker's code (static/sw/) is no module: the worker imports it by its hashed URL."""
         imports = {f"{root}/static/{rel}": f"{root}/static/{self.url(rel)}"
-                   for rel in self.digests if rel.endswith(".js")}
+                   for rel in self.digests if rel.startswith("js/") and rel.endswith(".js")}
         return json.dumps({"imports": imports}, separators=(",", ":"))
 
     def page(self, text: str, root: str) -> tuple[str, str]:

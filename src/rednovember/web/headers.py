@@ -7,9 +7,11 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # Inline style attributes are used by the board's SVG (positions, colours); inline scripts are not.
-# 'self' in connect-src also covers ws:/wss: on the same host (CSP level 3).
+# 'self' in connect-src also covers ws:/wss: on the same host (CSP level 3). The web manifest and
+# the service worker (web/pwa.py) are this site's own.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
+       "manifest-src 'self'; worker-src 'self'; "
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 
 HEADERS: tuple[tuple[bytes, bytes], ...] = (

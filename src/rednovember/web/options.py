@@ -24,7 +24,8 @@ LOG_FORMATS = ("text", "json")
 # A sub-path such as /rn: segments of URL-safe characters, no trailing slash ("" for none)
 ROOT_PATH_RE = re.compile(r"(/[A-Za-z0-9._~-]+)*")
 # The app's own top-level paths: a root path starting with one would be ambiguous
-APP_PREFIXES = ("api", "ws", "static", "g", "rules", "learn", "docs", "redoc", "openapi.json")
+APP_PREFIXES = ("api", "ws", "static", "g", "rules", "learn", "docs", "redoc", "openapi.json",
+                "sw.js", "manifest.webmanifest")
 
 
 class EnvValue(str):

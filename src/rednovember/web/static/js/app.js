@@ -10,6 +10,7 @@ import { openRules } from "./rules.js";
 import { appPath } from "./root.js";
 import { onNavigate } from "./router.js";
 import { toast } from "./ui.js";
+import { registerWorker, untilOnline } from "./offline.js";
 
 setCatalogFetcher(async (code) => (await api(`/api/i18n/${encodeURIComponent(code)}`)).catalog);
 
@@ -55,11 +56,14 @@ function route() {
 }
 
 
-async function main() {
+// A failure of the server falls back; a failure of the network is retried (offline.js).
+const soft = (promise, fallback) => promise.catch((e) => { if (e.code === "network") throw e; return fallback; });
+
+async function load() {
   const [langs, data, meta] = await Promise.all([
-    api("/api/i18n").catch(() => ({ languages: [{ code: "en", name: "English" }] })),
-    api("/api/data").catch(() => null),
-    api("/api/meta").catch(() => null),
+    soft(api("/api/i18n"), { languages: [{ code: "en", name: "English" }] }),
+    soft(api("/api/data"), null),
+    soft(api("/api/meta"), null),
   ]);
   ctx.languages = langs.languages.length ? langs.languages : [{ code: "en", name: "English" }];
   ctx.data = data;
@@ -68,6 +72,11 @@ async function main() {
   let want = preferredLanguage();
   if (!codes.includes(want)) want = codes.includes("en") ? "en" : codes[0];
   await setLanguage(want);
+}
+
+async function main() {
+  registerWorker();
+  await untilOnline(load);
   fillLanguages();
   applyStatic();
   document.getElementById("lang-select").addEventListener("change", async (e) => {

@@ -25,6 +25,7 @@ import { absoluteUrl, url } from "./root.js";
 import { Advisor } from "./advisor.js";
 import { AwayBanner } from "./away.js";
 import { PageLife } from "./life.js";
+import { TurnNotices } from "./notices.js";
 
 const SPEC = "spec";
 
@@ -59,6 +60,7 @@ export class GamePage {
     this.mobile = new MobileLayout(this);
     this.advisor = new Advisor(this); // the "Hint" button and its plans (advisor.js)
     this.away = new AwayBanner(this); // the banner of an absent player to move (away.js)
+    this.notices = new TurnNotices(this); // title, favicon dot, chime, notification (notices.js)
   }
 
   // --- lifecycle --------------------------------------------------------------------------------
@@ -100,8 +102,9 @@ export class GamePage {
     if (s === "open") this.everOpen = true;
     this.status = s;
     const el = document.getElementById("conn");
-    el.dataset.state = s;
-    el.textContent = raw("web", `conn_${s}`);
+    const said = s === "reconnecting" && !navigator.onLine ? "offline" : s; // the browser knows why
+    el.dataset.state = said;
+    el.textContent = raw("web", `conn_${said}`);
     if (s !== "open") this.setBusy(false);
     const btn = this.root.querySelector("#reconnect");
     if (btn) btn.hidden = s === "open" || s === "connecting";
@@ -193,6 +196,7 @@ export class GamePage {
     }
     if (this.held.length && !this.held.includes(this.current)) this.current = this.held[0];
     this.show.onState(key, st, prev, before);
+    this.notices.update(); // now: a hidden tab does not draw (requestAnimationFrame waits)
     // redraw for the seat we look through, also when another seat's state made us switch to it
     if (key === this.current || this.current !== shown) this.scheduleRender();
   }
@@ -362,6 +366,7 @@ export class GamePage {
               <label class="field inline-field" id="seat-name-row"><span data-i18n="web.your_name"></span>
                 <input type="text" id="seat-name" maxlength="40" autocomplete="nickname" data-testid="seat-name"></label>
             </section>
+            <section id="notices" class="card notices-card" data-testid="notices" hidden></section>
             <section id="crew" class="card crew-card" data-testid="crew"></section>
             <section id="decks" class="card decks-card" data-testid="decks"></section>
             <section id="chat" class="card chat-card" data-testid="chat"></section>
@@ -375,6 +380,7 @@ export class GamePage {
     this.show.mount(this.root);
     this.advisor.mount(this.root);
     this.mobile.mount(this.root);
+    this.notices.mount(this.root.querySelector("#notices"));
     const on = (type, fn) => this.life.listen(this.root, type, fn);
     on("click", (e) => this.onClick(e));
     on("keydown", (e) => {
@@ -627,6 +633,8 @@ export class GamePage {
     gameEl.dataset.version = String(st.version);
     gameEl.dataset.seat = String(key);
     this.pings.render();
+    this.notices.update();
+    this.notices.render();
     this.advisor.render(model, st);
     this.mobile.render();
   }
