@@ -50,6 +50,7 @@ from .hub import Connection, Hub, LiveGame
 from .hub.cluster import nodes_for
 from .learn_api import add_routes as add_learn_routes
 from .limits import Limits, client_key, message_window
+from .mine import add_routes as add_my_games_routes
 from .protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -508,6 +509,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.db(hub.rates.learn.check, client_of(request), time.time())
 
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
+    add_my_games_routes(app, hub_of, index)  # My games: POST /api/me, /me
 
     return app
 
