@@ -180,7 +180,8 @@ export class MyGamesPage {
     }
     if (!Number.isFinite(end)) return "";
     const day = new Date(end).toDateString() === new Date().toDateString();
-    const when = new Intl.DateTimeFormat(lang(), day ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" })
+    const locale = navigator.language && navigator.language.startsWith(lang()) ? navigator.language : lang();
+    const when = new Intl.DateTimeFormat(locale, day ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" })
       .format(new Date(end));
     return `<span class="me-deadline" data-testid="me-deadline">${esc(t("web_me", "deadline", { time: `${when} (${this.relative(end)})` }))}</span>`;
   }
