@@ -11,7 +11,7 @@ import { store } from "./net.js";
 import { absoluteUrl } from "./root.js";
 import { esc } from "./svg.js";
 import { toast } from "./ui.js";
-import { renderSVG } from "./vendor/uqr.js";
+import { renderSVG } from "./uqr.js";
 
 const FRAGMENT = /^#move=([A-Za-z0-9_.~-]{1,20000})$/;
 const ENTRY = /^([A-Za-z0-9_-]{1,32})\.(\d|c)\.([A-Za-z0-9_-]{16,128})$/;
