@@ -1,7 +1,7 @@
 """My games (issue 20 §2) in the browser: /me lists every game this browser holds a seat in, with
 whose turn it is and the unread chat lines; one link (its QR code beside it) moves every seat to
 another device, whose /me then lists the same games and plays in them; a game can be forgotten.
-axe-core finds no serious violation on /me. Debian's Chromium and the session's real server."""
+axe-core finds no serious violation on /me, whose controls fit fingers on a phone. Debian's Chromium and the session's real server."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 from browsertools import SKIP, _page, expect, play_one, shot, state, take_seat
 from test_browser_a11y import axe_violations, sized  # noqa: F401 (sized: a fixture)
+from test_browser_mobile import targets_fit_fingers
 from webtools import WsClient
 
 pytestmark = SKIP
@@ -165,6 +166,8 @@ def test_axe_finds_no_serious_violation_on_my_games(sized: Callable[..., Any],  
         expect(_row(page, creator_only)).to_contain_text("You created this table")
         found = axe_violations(page)
         assert not found, "\n".join(found)
+        if size == "phone":
+            assert targets_fit_fingers(page) > 8
         page.get_by_test_id("me-move").click()
         expect(page.get_by_test_id("move-qr")).to_be_visible()
         found = axe_violations(page)

@@ -113,7 +113,7 @@ export class LobbyPage {
           </form>
           <h3>${esc(raw("web_lobby", "your_games"))}</h3>
           <div id="my-games" data-testid="my-games"></div>
-          <p><a href="${esc(url("/me"))}" data-testid="lobby-my-games">${esc(raw("web_me", "title"))} →</a></p>
+          <p><a class="btn small" href="${esc(url("/me"))}" data-testid="lobby-my-games">${esc(raw("web_me", "title"))} →</a></p>
         </section>
       </div>`;
     const el = (id) => this.root.querySelector(id);

@@ -96,7 +96,7 @@ export class MyGamesPage {
           ${held ? `<button type="button" class="btn small" data-move data-testid="me-move">${esc(raw("web_me", "move_button"))}</button>` : ""}</div>
         <p class="muted">${esc(raw("web_me", "intro"))}</p>
         ${body}
-        <p><a href="${esc(url("/"))}" data-home data-testid="me-lobby">${esc(raw("web", "back_to_lobby"))}</a></p>
+        <p><a class="btn small me-home" href="${esc(url("/"))}" data-home data-testid="me-lobby">${esc(raw("web", "back_to_lobby"))}</a></p>
       </section></div>`;
   }
 
