@@ -1,7 +1,8 @@
 """My games (issue 20 §2) in the browser: /me lists every game this browser holds a seat in, with
 whose turn it is and the unread chat lines; one link (its QR code beside it) moves every seat to
 another device, whose /me then lists the same games and plays in them; a game can be forgotten.
-axe-core finds no serious violation on /me, whose controls fit fingers on a phone. Debian's Chromium and the session's real server."""
+axe-core finds no serious violation on /me, whose controls fit fingers on a phone. Debian's
+Chromium and the session's real server."""
 
 from __future__ import annotations
 
