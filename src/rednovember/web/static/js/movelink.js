@@ -16,10 +16,11 @@ import { renderSVG } from "./uqr.js";
 const FRAGMENT = /^#move=([A-Za-z0-9_.~-]{1,20000})$/;
 const ENTRY = /^([A-Za-z0-9_-]{1,32})\.(\d|c)\.([A-Za-z0-9_-]{16,128})$/;
 
-// Every seat (and creator token) this browser holds, as the link's fragment text.
-export function moveEntries() {
+// Every seat (and creator token) this browser holds, as the link's fragment text (but those of
+// the games in `gone`, which no longer exist).
+export function moveEntries(gone = []) {
   const out = [];
-  for (const id of store.myGames()) {
+  for (const id of store.myGames().filter((g) => !gone.includes(g))) {
     const v = store.get(id);
     for (const [seat, token] of Object.entries(v.seats)) out.push(`${id}.${seat}.${token}`);
     if (v.creator) out.push(`${id}.c.${v.creator}`);
@@ -73,8 +74,8 @@ function dialog() {
 }
 
 // Shows the link with all seats and its QR code (or why there is none: too long for one code).
-export function openMoveLink(games) {
-  const link = absoluteUrl("/me") + "#move=" + moveEntries();
+export function openMoveLink(games, gone = []) {
+  const link = absoluteUrl("/me") + "#move=" + moveEntries(gone);
   let qr = null;
   try {
     qr = renderSVG(link, { ecc: "L", border: 3, pixelSize: 4, blackColor: "#111", whiteColor: "#fff" });

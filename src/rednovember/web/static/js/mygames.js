@@ -67,7 +67,7 @@ export class MyGamesPage {
       this.missing = this.missing.filter((g) => g !== id);
       this.render();
     } else if (e.target.closest("[data-move]")) {
-      openMoveLink(store.myGames().length);
+      openMoveLink(store.myGames().filter((g) => !this.missing.includes(g)).length, this.missing);
     } else if (e.target.closest("[data-home]")) {
       e.preventDefault();
       navigate("/");
