@@ -7,6 +7,7 @@ Chromium and the session's real server."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
 
 import httpx
@@ -63,18 +64,24 @@ def _my_games(page: Page, gids: list[str]) -> None:
 def test_my_games_lists_the_seats_with_whose_turn_and_unread_chat_then_moves_them(
         new_context: Callable[..., Any], rn_url: str) -> None:
     phone = _page(new_context(), "/")
-    with httpx.Client(base_url=rn_url, timeout=30) as api:
+    # The seat to move stays connected in each game (Ada on another tab, Bea at home), so the
+    # server writes no "left the table" note in their chats (web/hub/away.py).
+    with ExitStack() as stay, httpx.Client(base_url=rn_url, timeout=30) as api:
         a, _, a_mover = _seated(phone, api, 5, 0)
+        ada_a = phone.evaluate(f"() => JSON.parse(localStorage.getItem('rn.game.{a}')).seats['0']")
+        stay.enter_context(WsClient(rn_url, a, [ada_a]))
         b, bea_b, b_mover = _seated(phone, api, 5, 1)
-    assert a_mover == b_mover == 0  # seat 0 opens both: this browser's turn in A, Bea's in B
-    phone.goto("/me")  # away from B's page, which would show Bea's lines at once
-    expect(_row(phone, b)).to_be_visible()
-    talk = WsClient(rn_url, b, [bea_b])
-    try:
+        bea = stay.enter_context(WsClient(rn_url, b, [bea_b]))
+        assert a_mover == b_mover == 0  # seat 0 opens both: this browser's turn in A, Bea's in B
+        phone.goto("/me")  # away from B's page, which would show Bea's lines at once
+        expect(_row(phone, b)).to_be_visible()
         for text in ("Hello Ada", "I take the pumps"):
-            assert talk.request({"type": "chat", "seat": 0, "text": text})["type"] == "ack"
-    finally:
-        talk.close()
+            assert bea.request({"type": "chat", "seat": 0, "text": text})["type"] == "ack"
+        _moves_with_the_link(new_context, rn_url, phone, a, b)
+
+
+def _moves_with_the_link(new_context: Callable[..., Any], rn_url: str, phone: Page, a: str,
+                         b: str) -> None:
     _my_games(phone, [a, b])
     expect(_row(phone, a).get_by_test_id("me-your-turn")).to_have_text("Your turn")
     expect(_row(phone, a)).to_have_class("me-game your-turn")
