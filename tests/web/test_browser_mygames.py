@@ -21,8 +21,8 @@ pytestmark = SKIP
 Page = Any  # playwright.sync_api.Page
 
 
-def _game(api: httpx.Client, seed: int) -> str:
-    r = api.post("/api/games", json={"players": 2, "seed": seed})
+def _game(api: httpx.Client, seed: int, **settings: Any) -> str:
+    r = api.post("/api/games", json={"players": 2, "seed": seed, **settings})
     assert r.status_code == 201, r.text
     return str(r.json()["game"]["id"])
 
@@ -157,10 +157,10 @@ def test_a_move_link_asks_before_it_replaces_a_different_seat_token(
     assert creator == "y" * 43  # the creator token it lacked is taken
 
 
-def test_axe_finds_no_serious_violation_on_my_games(sized: Callable[..., Any],  # noqa: F811
+def test_axe_finds_no_serious_violation_on_my_games_and_the_deadline_shows(sized: Callable[..., Any],  # noqa: F811
                                                     rn_url: str) -> None:
     with httpx.Client(base_url=rn_url, timeout=30) as api:
-        gid = _game(api, 8)
+        gid = _game(api, 8, turn_timer=300)  # the turn timer's clock is the deadline
         token = _other_takes(api, gid, 0)
         _other_takes(api, gid, 1)
         waiting = _game(api, 9)
@@ -172,6 +172,8 @@ def test_axe_finds_no_serious_violation_on_my_games(sized: Callable[..., Any],  
         page.reload()
         expect(_row(page, gid)).to_be_visible()
         expect(_row(page, creator_only)).to_contain_text("You created this table")
+        expect(_row(page, gid).get_by_test_id("me-deadline")).to_contain_text("(in 5 minutes)")
+        expect(_row(page, waiting).get_by_test_id("me-deadline")).to_have_count(0)
         found = axe_violations(page)
         assert not found, "\n".join(found)
         if size == "phone":
