@@ -51,6 +51,7 @@ from .hub.cluster import nodes_for
 from .hub.live import Clock
 from .learn_api import add_routes as add_learn_routes
 from .limits import Limits, client_key, message_window
+from .mine import add_routes as add_my_games_routes
 from .protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -514,6 +515,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
 
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
     add_app_routes(app, assets, root_of)  # the installable app: manifest, /sw.js (web/pwa.py)
+    add_my_games_routes(app, hub_of, index)  # My games: POST /api/me, /me
 
     return app
 

@@ -6,6 +6,7 @@ import { LobbyPage } from "./lobby.js";
 import { GamePage } from "./game.js";
 import { ReplayPage } from "./replay.js";
 import { LearnPage } from "./learn.js";
+import { MyGamesPage } from "./mygames.js";
 import { openRules } from "./rules.js";
 import { appPath } from "./root.js";
 import { onNavigate } from "./router.js";
@@ -51,7 +52,8 @@ function route() {
   const learn = path.match(/^\/learn(?:\/([a-z_]{1,32}))?\/?$/);
   if (page && page.destroy) page.destroy();
   const root = document.getElementById("app");
-  page = learn ? new LearnPage(root, learn[1] || null, ctx) : r ? new ReplayPage(root, r[1], ctx) : m ? new GamePage(root, m[1], ctx) : new LobbyPage(root, ctx);
+  page = path.match(/^\/me\/?$/) ? new MyGamesPage(root, ctx)
+    : learn ? new LearnPage(root, learn[1] || null, ctx) : r ? new ReplayPage(root, r[1], ctx) : m ? new GamePage(root, m[1], ctx) : new LobbyPage(root, ctx);
   page.start();
 }
 

@@ -7,6 +7,7 @@ import { raw, t } from "./i18n.js";
 import { foldedUndoLine, talkLine } from "./pings.js";
 import { timeoutLine } from "./timer.js";
 import { awayLine } from "./away.js";
+import { store } from "./net.js";
 
 const MAX = 300;
 
@@ -38,6 +39,14 @@ export class ChatPanel {
     this.messages.push(msg);
     if (this.messages.length > 200) this.messages.shift();
     this.render();
+  }
+
+  // The lines shown count as read for My games (mygames.js): only while the chat is on screen
+  // (on a phone, while its tab is open). Called by mobile.js after every render of the page.
+  noteSeen() {
+    if (!this.el || !this.messages.length) return;
+    const shown = this.el.checkVisibility ? this.el.checkVisibility() : this.el.offsetParent !== null;
+    if (shown) store.markChatSeen(this.page.id, Math.max(-1, ...this.messages.map((m) => m.idx).filter(Number.isInteger)) + 1);
   }
 
   send() {

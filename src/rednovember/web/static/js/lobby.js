@@ -120,6 +120,7 @@ export class LobbyPage {
           </form>
           <h3>${esc(raw("web_lobby", "your_games"))}</h3>
           <div id="my-games" data-testid="my-games"></div>
+          <p><a class="btn small" href="${esc(url("/me"))}" data-testid="lobby-my-games">${esc(raw("web_me", "title"))} →</a></p>
         </section>
       </div>`;
     const el = (id) => this.root.querySelector(id);
@@ -144,6 +145,7 @@ export class LobbyPage {
     el("#f-hints").onchange = (e) => { f.hints = e.target.checked; };
     el("#create-form").onsubmit = (e) => { e.preventDefault(); this.create(); };
     el("[data-testid=learn-link]").onclick = (e) => { e.preventDefault(); navigate("/learn"); };
+    el("[data-testid=lobby-my-games]").onclick = (e) => { e.preventDefault(); navigate("/me"); };
     el("#join-form").onsubmit = (e) => {
       e.preventDefault();
       const v = el("#f-join").value.trim();

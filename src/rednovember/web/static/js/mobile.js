@@ -165,6 +165,7 @@ export class MobileLayout {
     const tab = this.current();
     const chat = this.page.chat.messages.length;
     if ((tab === "chat" && this.open) || (st && this.chatSeen === null)) this.chatSeen = chat;
+    this.page.chat.noteSeen();
     const side = this.root.querySelector(".col-side");
     side.dataset.tab = tab;
     side.classList.toggle("collapsed", !this.open);

@@ -47,6 +47,11 @@ export const store = {
   dropSeat(id, seat) { const v = this.get(id); delete v.seats[String(seat)]; this.set(id, v); },
   setCreator(id, token) { const v = this.get(id); v.creator = token; this.set(id, v); },
   tokens(id) { return Object.values(this.get(id).seats); },
+  // How many of the game's chat lines this browser has shown (My games counts the newer ones).
+  seenKey: (id) => `rn.chat.${id}`,
+  chatSeen(id) { return Number(localStorage.getItem(this.seenKey(id))) || 0; },
+  markChatSeen(id, n) { if (n > this.chatSeen(id)) localStorage.setItem(this.seenKey(id), String(n)); },
+  forget(id) { localStorage.removeItem(this.key(id)); localStorage.removeItem(this.seenKey(id)); },
   myGames() {
     const out = [];
     for (let i = 0; i < localStorage.length; i++) {
