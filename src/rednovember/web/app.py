@@ -48,8 +48,11 @@ from .guards import BodyLimit, HeadAsGet, allowed_methods
 from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
 from .hub.cluster import nodes_for
+from .hub.notices import MAIL_AFTER
 from .learn_api import add_routes as add_learn_routes
 from .limits import Limits, client_key, message_window
+from .mail import Mailer
+from .mail_api import add_routes as add_mail_routes
 from .protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -106,7 +109,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                static_dir: Path | None = None, limits: Limits | None = None,
                waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
                min_turn_timer: float = MIN_TURN_TIMER, root_path: str = "",
-               winchance_rollouts: int = WEB_ROLLOUTS) -> FastAPI:
+               winchance_rollouts: int = WEB_ROLLOUTS, mailer: Mailer | None = None,
+               mail_after: float = MAIL_AFTER) -> FastAPI:
     """The ASGI application. The database is opened (and migrated) on startup. ``limits``:
     per-client limits (web/limits.py); None, none (``rednovember serve`` sets them).
     ``root_path``: the sub-path it is served under (web/rootpath.py), "" for none."""
@@ -121,7 +125,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         store = Store(db_url)
         log.info("database schema at revision %s", store.schema)
         hub = Hub(store, game_data, bot_delay, takeover_grace, waiting_expiry, min_turn_timer,
-                  nodes_for(store.shared, db_url, store.node), limit)
+                  nodes_for(store.shared, db_url, store.node), limit, mailer, mail_after)
         app.state.hub = hub
         await hub.start()
         try:
@@ -507,6 +511,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         hub = hub_of(request)
         await hub.db(hub.rates.learn.check, client_of(request), time.time())
 
+    add_mail_routes(app, mailer, hub_of, bearer)  # email notices: …/notify, /unsubscribe/…
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
 
     return app

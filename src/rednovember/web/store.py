@@ -129,6 +129,18 @@ winchance_table = Table(
     Column("curve", Text, nullable=False),  # JSON
 )
 
+# A seat's email notices (migration 0006, web/mail.py): the address, the hash of the unsubscribe
+# link's secret, and whether the notice of the current wait was sent (reset when the player is back).
+mail_table = Table(
+    "rn_mail", metadata,
+    Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("email", String(254), nullable=True),  # null: opted out
+    Column("lang", String(8), nullable=False),
+    Column("unsub", String(64), nullable=False, unique=True),  # sha256 of the link's secret
+    Column("sent", Boolean, nullable=False, default=False),
+)
+
 
 # Prepared once: building statements costs more than running them (the hot path is one action).
 _INSERT_ACTION = insert(actions_table)
