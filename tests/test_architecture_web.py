@@ -74,14 +74,14 @@ def test_no_web_module_is_over_600_lines() -> None:
 
 def test_the_hub_parts_depend_on_each_other_in_one_order() -> None:
     graph = web_graph()
-    order = ["runtime", "views", "games", "talk", "writer", "seats", "away", "follower", "deadline",
-             "driver"]
+    order = ["runtime", "views", "games", "talk", "writer", "seats", "notices", "away", "follower",
+             "deadline", "driver"]
     for i, lower in enumerate(order):
         below = _closure(graph, f"{PACKAGE}.hub.{lower}")
         higher = {f"{PACKAGE}.hub.{m}" for m in order[i + 1:]}
         assert not below & higher, f"hub.{lower} depends on {below & higher}"
     # the storage and the values the hub uses know nothing of the hub or the endpoints
-    for base in ("store", "tables", "protocol", "chat"):
+    for base in ("store", "tables", "protocol", "chat", "mail"):
         below = _closure(graph, f"{PACKAGE}.{base}")
         assert not any(m.startswith(f"{PACKAGE}.hub") or m == f"{PACKAGE}.app" for m in below), \
             f"web.{base} depends on {below}"

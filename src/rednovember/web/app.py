@@ -49,8 +49,11 @@ from .headers import SecurityHeaders
 from .hub import Connection, Hub, LiveGame
 from .hub.cluster import nodes_for
 from .hub.live import Clock
+from .hub.notices import MAIL_AFTER
 from .learn_api import add_routes as add_learn_routes
 from .limits import Limits, client_key, message_window
+from .mail import Mailer
+from .mail_api import add_routes as add_mail_routes
 from .mine import add_routes as add_my_games_routes
 from .protocol import (
     MAX_BODY_BYTES,
@@ -110,7 +113,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                static_dir: Path | None = None, limits: Limits | None = None,
                waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
                min_turn_timer: float = MIN_TURN_TIMER, root_path: str = "",
-               winchance_rollouts: int = WEB_ROLLOUTS, clock: Clock | None = None) -> FastAPI:
+               winchance_rollouts: int = WEB_ROLLOUTS, clock: Clock | None = None,
+               mailer: Mailer | None = None, mail_after: float = MAIL_AFTER) -> FastAPI:
     """The ASGI application. The database is opened (and migrated) on startup. ``limits``:
     per-client limits (web/limits.py); None, none (``rednovember serve`` sets them).
     ``root_path``: the sub-path it is served under (web/rootpath.py), "" for none. ``clock``:
@@ -126,7 +130,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         store = Store(db_url)
         log.info("database schema at revision %s", store.schema)
         hub = Hub(store, game_data, bot_delay, takeover_grace, waiting_expiry, min_turn_timer,
-                  nodes_for(store.shared, db_url, store.node), limit, clock)
+                  nodes_for(store.shared, db_url, store.node), limit, clock, mailer, mail_after)
         app.state.hub = hub
         await hub.start()
         try:
@@ -513,6 +517,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         hub = hub_of(request)
         await hub.db(hub.rates.learn.check, client_of(request), time.time())
 
+    add_mail_routes(app, mailer, hub_of, bearer)  # email notices: …/notify, /unsubscribe/…
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
     add_app_routes(app, assets, root_of)  # the installable app: manifest, /sw.js (web/pwa.py)
     add_my_games_routes(app, hub_of, index)  # My games: POST /api/me, /me

@@ -129,7 +129,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="rollouts per point of a finished game's win-chance curve, computed once "
                         "per game (1..200, default 48: a few seconds of one core; "
                         "$REDNOVEMBER_WINCHANCE_ROLLOUTS)")
+    add_mail_arguments(p)
     add_limit_arguments(p)
+
+
+def add_mail_arguments(p: argparse.ArgumentParser) -> None:
+    """The email notices of seats that opted in (web/mail.py): off without --smtp."""
+    p.add_argument("--smtp", default=_env("SMTP", "") or None, metavar="URL",
+                   help="the mail server for email notices, smtp://[USER:PASSWORD@]HOST:PORT "
+                        "(smtps:// for TLS); none: no emails ($REDNOVEMBER_SMTP)")
+    p.add_argument("--mail-from", default=_env("MAIL_FROM", "") or None, metavar="ADDRESS",
+                   help="the sender of the emails ($REDNOVEMBER_MAIL_FROM)")
+    p.add_argument("--public-url", default=_env("PUBLIC_URL", "") or None, metavar="URL",
+                   help="the server's address as players reach it, for the links in emails "
+                        "($REDNOVEMBER_PUBLIC_URL)")
+    p.add_argument("--mail-after", type=seconds, default=_env("MAIL_AFTER", "60"),
+                   metavar="SECONDS",
+                   help="how long the seat to move must be away before its email goes "
+                        "(default 60; $REDNOVEMBER_MAIL_AFTER)")
 
 
 # (flag, environment variable, default, help) of each per-client limit (web/limits.Limits)
@@ -221,5 +238,5 @@ def database_url(args: argparse.Namespace) -> str:
 
 
 __all__ = ["DEFAULT_DB", "LIMITS", "LOG_FORMATS", "LOG_LEVELS", "EnvValue", "add_admin_parsers",
-           "add_arguments", "add_db_arguments", "add_limit_arguments", "check_env_flags",
-           "database_url", "root_path"]
+           "add_arguments", "add_db_arguments", "add_limit_arguments", "add_mail_arguments",
+           "check_env_flags", "database_url", "root_path"]

@@ -40,6 +40,7 @@ HTTP_STATUS = {
     "not_over": 409,  # the story of a game (GET /api/games/{id}/story) before its end
     "busy": 503,  # too many win-chance curves being computed (GET /api/games/{id}/winchance)
     "unavailable": 503,  # the database does not answer (GET /api/ready)
+    "no_mail": 409,  # the server sends no emails (POST /api/games/{id}/seats/{seat}/notify)
 }
 
 

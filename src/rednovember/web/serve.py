@@ -17,6 +17,7 @@ from ..rules import GameData
 from . import logs, schema
 from .app import create_app
 from .limits import Limits
+from .mail import Mailer, MailError
 from .options import LIMITS, check_env_flags, database_url
 from .protocol import MAX_FRAME_BYTES
 from .single import DatabaseInUse, claim
@@ -111,6 +112,18 @@ def usable_database(args: argparse.Namespace) -> str | int:
     return url
 
 
+def mailer_of(args: argparse.Namespace) -> Mailer | None | str:
+    """The mail server of --smtp (None: no emails), or what is wrong with the mail flags."""
+    if not args.smtp:
+        return None
+    if not args.mail_from or not args.public_url:
+        return "--smtp needs --mail-from ADDRESS and --public-url URL (the links in the emails)"
+    try:
+        return Mailer.from_url(args.smtp, args.mail_from, args.public_url)
+    except MailError as exc:
+        return str(exc)
+
+
 def run_serve(args: argparse.Namespace, data: GameData) -> int:
     try:
         check_env_flags()
@@ -126,6 +139,10 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
     except DatabaseInUse as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    mailer = mailer_of(args)
+    if isinstance(mailer, str):
+        print(f"error: {mailer}", file=sys.stderr)
+        return 2
     problem = prepare_database(url)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
@@ -134,7 +151,8 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
                      takeover_grace=max(0.0, args.takeover_grace), limits=limits_of(args),
                      waiting_expiry=max(1.0, args.waiting_expiry),
                      min_turn_timer=max(1.0, args.turn_timer_min), root_path=args.root_path,
-                     winchance_rollouts=min(MAX_WEB_ROLLOUTS, max(1, args.winchance_rollouts)))
+                     winchance_rollouts=min(MAX_WEB_ROLLOUTS, max(1, args.winchance_rollouts)),
+                     mailer=mailer, mail_after=max(0.0, args.mail_after))
     # The database threads wait for the GIL after each round trip to the database: a shorter
     # switch interval (default 5 ms) gives it back to them sooner while the loop is busy.
     sys.setswitchinterval(SWITCH_INTERVAL)

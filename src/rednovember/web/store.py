@@ -129,6 +129,18 @@ winchance_table = Table(
     Column("curve", Text, nullable=False),  # JSON
 )
 
+# A seat's email notices (migration 0007, web/mail.py): the address, the secret of the unsubscribe
+# link's secret, and whether the notice of the current wait was sent (reset when the player is back).
+mail_table = Table(
+    "rn_mail", metadata,
+    Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("email", String(254), nullable=True),  # null: opted out
+    Column("lang", String(8), nullable=False),
+    Column("unsub", String(64), nullable=False, unique=True),  # sha256 of the link's secret
+    Column("sent", Boolean, nullable=False, default=False),
+)
+
 
 # A turn-based table's deadline (migration 0006, web/hub/deadline.py): when the decision in play
 # (the game at ``version``, ``actions`` long) must be made, and each seat's deadlines missed in a

@@ -19,6 +19,7 @@ import time
 from ..protocol import ProtocolError
 from .absence import absent, bot_at, gone_for
 from .live import LiveGame
+from .notices import Notices
 from .runtime import Runtime
 from .seats import Seating
 from .talk import Talk
@@ -32,8 +33,10 @@ NOTE_AFTER = 5.0  # seconds the seat to move is gone before the chat says so
 class Away:
     """One watcher task per game whose seat to move is away (on the game's owner)."""
 
-    def __init__(self, rt: Runtime, seating: Seating, talk: Talk) -> None:
+    def __init__(self, rt: Runtime, seating: Seating, talk: Talk,
+                 notices: Notices | None = None) -> None:
         self.rt = rt
+        self.notices = notices  # the absent seat's email (web/hub/notices.py)
         self.seating = seating
         self.talk = talk
         self.tasks: dict[str, asyncio.Task[None]] = {}
@@ -51,6 +54,8 @@ class Away:
     def schedule(self, lg: LiveGame) -> None:
         """After a change of the game or of who is connected: watch the seat to move if its player
         is gone (on the game's owner only)."""
+        if self.notices is not None:
+            self.notices.schedule(lg)
         if not self.rt.nodes.owns(lg.id):
             return
         noted = self.noted.get(lg.id)

@@ -17,6 +17,7 @@ import time
 
 from ...rules import GameData
 from ..limits import Limits, Spectators
+from ..mail import Mailer
 from ..rates import Rates
 from ..store import Store
 from ..tables import DEFAULT_WAITING_EXPIRY, MIN_TURN_TIMER
@@ -29,6 +30,7 @@ from .follower import Follower
 from .games import GameCache
 from .hints import Hints
 from .live import Clock, Connection, LiveGame, Seat
+from .notices import MAIL_AFTER, Notices
 from .runtime import Runtime
 from .seats import Seating
 from .talk import Talk
@@ -42,7 +44,8 @@ class Hub:
     def __init__(self, store: Store, data: GameData, bot_delay: float = 0.6,
                  takeover_grace: float = 30.0, waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
                  min_turn_timer: float = MIN_TURN_TIMER, nodes: Nodes | None = None,
-                 limits: Limits | None = None, clock: Clock | None = None) -> None:
+                 limits: Limits | None = None, clock: Clock | None = None,
+                 mailer: Mailer | None = None, mail_after: float = MAIL_AFTER) -> None:
         self.rt = rt = Runtime(store, data, nodes, takeover_grace, clock)
         self.store, self.data, self.games = store, data, rt.games
         self.min_turn_timer = min_turn_timer
@@ -52,7 +55,8 @@ class Hub:
         self.talk = Talk(rt)
         self.writer = Writer(rt, self.talk, self._kick)
         self.seating = Seating(rt, self.cache, self.writer, self.talk)
-        self.away = Away(rt, self.seating, self.talk)  # absent players' seats (web/hub/away.py)
+        self.notices = Notices(rt, mailer, mail_after)  # their emails (web/hub/notices.py)
+        self.away = Away(rt, self.seating, self.talk, self.notices)  # absent players' seats
         self.follower = Follower(rt, self.cache, self.writer, self.talk, self.away)
         self.deadlines = Deadlines(rt, self.cache, self.writer, self.talk, self.seating)
         self.driver = Driver(rt, self.writer, self.talk, self.away, self.deadlines, bot_delay)
@@ -96,6 +100,7 @@ class Hub:
         await self.expiry.stop()
         await self.away.stop()
         await self.deadlines.stop()
+        await self.notices.stop()
         tasks: list[asyncio.Task[None]] = self.driver.stop()
         tasks += [*self.rt.background(), *([self._claimer] if self._claimer else [])]
         for t in tasks:

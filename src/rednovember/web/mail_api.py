@@ -1,0 +1,104 @@
+"""The email notices over HTTP (docs/protocol.md §3.10; when they go: web/hub/notices.py):
+
+- ``POST /api/games/{id}/seats/{seat}/notify`` ``{"email": "…" | null, "lang": "en"}`` with the
+  seat's own token: the seat's address (null: no emails). 409 ``no_mail`` when the server sends
+  none (no ``--smtp``). ``GET`` the same path (same token): what the seat asked for.
+- ``/unsubscribe/{secret}`` (the link in every email): GET shows a page whose button stops the
+  emails (a mail program's link preview must not stop them); POST stops them (the button, and
+  RFC 8058's one-click ``List-Unsubscribe-Post`` of mail programs).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Path, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..i18n import available, catalog
+from .hub import Hub
+from .mail import Mailer, subscribe, subscription, unsubscribe
+from .protocol import ProtocolError
+
+EMAIL = r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$"  # one @, a dotted domain, no spaces
+SECRET = r"^[A-Za-z0-9_-]{16,64}$"
+Auth = Annotated[str | None, Header()]
+Secret = Annotated[str, Path(pattern=SECRET)]
+
+
+class NotifyBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    email: str | None = Field(..., max_length=254, pattern=EMAIL,
+                              description="where to send the notices; null: none")
+    lang: str = Field("en", pattern="^(" + "|".join(available()) + ")$",
+                      description="the language of the emails")
+
+
+def _page(lang: str, title: str, text: str, button: str | None = None) -> HTMLResponse:
+    """A small page of the unsubscribe link (the form posts to the same address)."""
+    e = html.escape
+    form = (f"<form method='post'><button class='btn primary' type='submit' "
+            f"data-testid='unsubscribe-confirm'>{e(button)}</button></form>" if button else "")
+    return HTMLResponse(
+        f"<!doctype html><html lang='{e(lang)}'><head><meta charset='utf-8'><meta name='viewport' "
+        f"content='width=device-width, initial-scale=1'><title>{e(title)}</title>"
+        f"<link rel='stylesheet' href='../static/css/app.css'></head><body><main class='card' "
+        f"style='max-width:32rem;margin:3rem auto;padding:1.5rem'><h1>{e(title)}</h1>"
+        f"<p data-testid='unsubscribe-text'>{e(text)}</p>{form}</main></body></html>",
+        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+
+
+def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], Hub],
+               bearer: Callable[[str | None, str | None], str | None]) -> None:
+    """The notify endpoint and the unsubscribe page (``hub_of`` and ``bearer``: app.py's)."""
+
+    async def own_seat(request: Request, game_id: str, seat: int, authorization: str | None,
+                       x_seat_token: str | None) -> Hub:
+        hub = hub_of(request)
+        lg = await hub.get(game_id)
+        if not 0 <= seat < len(lg.seats):
+            raise ProtocolError("not_found", f"no seat {seat} in this game", seat=seat)
+        if lg.seat_for_token(bearer(authorization, x_seat_token)) != seat:
+            raise ProtocolError("unauthorised", "send this seat's own token (Authorization: "
+                                                "Bearer …)")
+        return hub
+
+    @app.post("/api/games/{game_id}/seats/{seat}/notify")
+    async def notify(game_id: str, seat: int, body: NotifyBody, request: Request,
+                     authorization: Auth = None, x_seat_token: Auth = None) -> dict[str, Any]:
+        """The seat's email notices: an address, or null for none."""
+        hub = await own_seat(request, game_id, seat, authorization, x_seat_token)
+        if mailer is None:
+            raise ProtocolError("no_mail", "this server sends no emails (started without --smtp)")
+        await hub.db(subscribe, hub.store.engine, game_id, seat, body.email, body.lang)
+        hub.notices.schedule(await hub.get(game_id))  # the seat may be waiting already
+        return {"game": game_id, "seat": seat, "email": body.email, "lang": body.lang}
+
+    @app.get("/api/games/{game_id}/seats/{seat}/notify")
+    async def notify_info(game_id: str, seat: int, request: Request, authorization: Auth = None,
+                          x_seat_token: Auth = None) -> dict[str, Any]:
+        """What the seat asked for (``email`` null: no emails); ``mail``: whether the server
+        sends any."""
+        hub = await own_seat(request, game_id, seat, authorization, x_seat_token)
+        asked = await hub.db(subscription, hub.store.engine, game_id, seat)
+        return {"game": game_id, "seat": seat, "mail": mailer is not None, **asked}
+
+    @app.get("/unsubscribe/{secret}", response_class=HTMLResponse)
+    async def unsubscribe_page(secret: Secret, lang: str = "en") -> HTMLResponse:
+        cat = catalog(lang if lang in available() else "en")
+        return _page(cat.code, cat.raw("mail", "stop_title"), cat.raw("mail", "stop_ask"),
+                     cat.raw("mail", "stop_button"))
+
+    @app.post("/unsubscribe/{secret}", response_class=HTMLResponse)
+    async def unsubscribe_now(secret: Secret, request: Request) -> HTMLResponse:
+        hub = hub_of(request)
+        found = await hub.db(unsubscribe, hub.store.engine, secret)
+        cat = catalog(found[1] if found else "en")
+        text = cat.get("mail", "stopped", game=found[0]) if found else cat.raw("mail", "unknown")
+        return _page(cat.code, cat.raw("mail", "stop_title"), text)
+
+
+__all__ = ["NotifyBody", "add_routes"]

@@ -1,0 +1,210 @@
+"""Issue 20 §3, email notices (web/mail.py, web/hub/notices.py, web/mail_api.py), against a real
+SMTP server (aiosmtpd) and real ``rednovember serve`` processes: a seat opts in with its own token;
+one email when it must decide while its player is away, none while connected, again after the
+player came back and left; no token in any email; the unsubscribe link stops them; on two
+processes over one PostgreSQL every notice goes exactly once."""
+
+from __future__ import annotations
+
+import email
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from aiosmtpd.controller import Controller
+from pgcluster import cluster
+from webtools import Server, WsClient, auth, free_port, new_game, take
+
+AFTER = 0.3  # --mail-after of the test servers: seconds the seat to move is away before its email
+QUIET = 2.5  # seconds in which no further email may come (many times AFTER)
+PUBLIC = "https://rn.example"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Inbox:
+    """The aiosmtpd handler: every message the SMTP server accepted, parsed."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        self.messages.append(email.message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def wait(self, count: int, timeout: float = 20.0) -> list[Message]:
+        end = time.monotonic() + timeout
+        while len(self.messages) < count:
+            assert time.monotonic() < end, f"{len(self.messages)} emails, not {count}"
+            time.sleep(0.05)
+        return self.messages
+
+    def stays(self, count: int) -> None:
+        """No email beyond ``count`` comes within :data:`QUIET` seconds."""
+        time.sleep(QUIET)
+        assert len(self.messages) == count, [m["Subject"] for m in self.messages]
+
+
+@pytest.fixture
+def inbox() -> Iterator[Inbox]:
+    handler = Inbox()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    handler.url = f"smtp://127.0.0.1:{controller.port}"  # type: ignore[attr-defined]
+    yield handler
+    controller.stop()
+
+
+def mail_flags(inbox: Inbox) -> list[str]:
+    return ["--smtp", inbox.url, "--mail-from", "crew@rn.example",  # type: ignore[attr-defined]
+            "--public-url", PUBLIC, "--mail-after", str(AFTER)]
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    started: list[Server] = []
+
+    def start(*extra: str, db_url: str | None = None) -> Server:
+        s = Server(tmp_path / f"mail{len(started)}.db", extra=list(extra), db_url=db_url).start()
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+def play_until(api: httpx.Client, gid: str, tokens: list[str], seat: int) -> None:
+    """The seats to move act (No action, then End the turn, where they can) until ``seat`` must
+    decide."""
+    for _ in range(200):
+        to_move = int(api.get(f"/api/games/{gid}").json()["to_move"])
+        if to_move == seat:
+            return
+        legal = api.get(f"/api/games/{gid}/legal", headers=auth(tokens[to_move])).json()
+        texts = [a["text"] for a in legal["actions"]]
+        action = next((t for t in ("end", "no_action") if t in texts), texts[0])
+        r = api.post(f"/api/games/{gid}/act", json={"action": action},
+                     headers=auth(tokens[to_move]))
+        assert r.status_code == 200, r.text
+    raise AssertionError(f"seat {seat} never had to decide")
+
+
+def two_seats(api: httpx.Client) -> tuple[str, list[str]]:
+    gid, _ = new_game(api, 2, seed=3)
+    return gid, [take(api, gid, 0, "Ann"), take(api, gid, 1, "Bea")]
+
+
+def opt_in(api: httpx.Client, gid: str, seat: int, token: str, lang: str = "en") -> None:
+    r = api.post(f"/api/games/{gid}/seats/{seat}/notify",
+                 json={"email": f"seat{seat}@example.org", "lang": lang}, headers=auth(token))
+    assert r.status_code == 200, r.text
+
+
+def test_one_email_when_the_absent_seat_must_decide_none_while_connected(
+        inbox: Inbox, servers: Callable[..., Server]) -> None:
+    server = servers(*mail_flags(inbox))
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, tokens = two_seats(api)
+        opt_in(api, gid, 1, tokens[1], "de")
+        assert api.get(f"/api/games/{gid}/seats/1/notify", headers=auth(tokens[1])).json() == {
+            "game": gid, "seat": 1, "mail": True, "email": "seat1@example.org", "lang": "de"}
+        play_until(api, gid, tokens, 1)  # Bea has never connected: she is away
+        [msg] = inbox.wait(1)
+        assert msg["To"] == "seat1@example.org" and msg["From"] == "crew@rn.example"
+        assert msg["Subject"] == f"Red November: Du bist am Zug in Spiel {gid}"
+        body = msg.get_payload(decode=True).decode()
+        assert f"{PUBLIC}/g/{gid}" in body and "Bea" in body
+        assert not any(t in msg.as_string() for t in tokens)  # no seat token in any email
+        stop = "".join(msg["List-Unsubscribe"].split()).strip("<>")  # (a long header is folded)
+        assert stop.startswith(f"{PUBLIC}/unsubscribe/")
+        assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        inbox.stays(1)  # one email for the whole wait
+        with WsClient(server.url, gid, [tokens[1]]):  # Bea is here: her turns send nothing
+            play_until(api, gid, tokens, 0)
+            play_until(api, gid, tokens, 1)
+            inbox.stays(1)
+            play_until(api, gid, tokens, 0)
+        play_until(api, gid, tokens, 1)  # she left: her next wait is told again
+        assert len(inbox.wait(2)) == 2
+        # the link: a page (a mail program's preview stops nothing), its button stops them
+        path = stop.removeprefix(PUBLIC)
+        page = api.get(path)
+        assert page.status_code == 200 and "unsubscribe-confirm" in page.text
+        done = api.post(path)
+        assert done.status_code == 200 and gid in done.text
+        assert api.get(f"/api/games/{gid}/seats/1/notify",
+                       headers=auth(tokens[1])).json()["email"] is None
+        play_until(api, gid, tokens, 0)
+        play_until(api, gid, tokens, 1)
+        inbox.stays(2)
+
+
+def test_only_the_seats_own_token_sets_its_address_and_bad_input_is_refused(
+        inbox: Inbox, servers: Callable[..., Server]) -> None:
+    server = servers(*mail_flags(inbox))
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, tokens = two_seats(api)
+        path = f"/api/games/{gid}/seats/1/notify"
+        good = {"email": "bea@example.org"}
+        assert api.post(path, json=good).status_code == 401
+        assert api.post(path, json=good, headers=auth(tokens[0])).status_code == 401
+        assert api.get(path, headers=auth(tokens[0])).status_code == 401
+        for bad in ({"email": "no-at-sign"}, {"email": "a@b"}, {"email": "x@y.z", "lang": "xx"},
+                    {"email": "x@y.z", "cc": "z@y.z"}, {}, {"email": "a b@c.de"}):
+            assert api.post(path, json=bad, headers=auth(tokens[1])).status_code == 422, bad
+        assert api.post(f"/api/games/{gid}/seats/7/notify", json=good,
+                        headers=auth(tokens[1])).status_code == 404
+        assert api.post("/unsubscribe/" + "x" * 32).status_code == 200  # unknown: says so
+        assert api.get("/unsubscribe/bad!").status_code in (404, 422)
+        assert inbox.messages == []
+
+
+def test_a_server_without_smtp_says_it_sends_none(servers: Callable[..., Server]) -> None:
+    server = servers()
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, tokens = two_seats(api)
+        r = api.post(f"/api/games/{gid}/seats/0/notify", json={"email": "ann@example.org"},
+                     headers=auth(tokens[0]))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "no_mail"
+
+
+@pytest.mark.parametrize("flags", [["--smtp", "smtp://127.0.0.1:1"],
+                                   ["--smtp", "http://x", "--mail-from", "a@b.c",
+                                    "--public-url", PUBLIC],
+                                   ["--smtp", "smtp://h:1", "--mail-from", "nobody",
+                                    "--public-url", PUBLIC]])
+def test_mail_flags_that_cannot_work_stop_the_server_with_one_line(flags: list[str],
+                                                                   tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "rednovember.cli", "serve", "--port", "0",
+                          "--db", f"sqlite:///{tmp_path / 'x.db'}", *flags],
+                         capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert run.returncode == 2 and run.stderr.startswith("error: --"), run.stderr
+
+
+def test_two_processes_send_each_notice_exactly_once(inbox: Inbox,
+                                                     servers: Callable[..., Server]) -> None:
+    """Both processes watch the game; the owner sends, the database's compare-and-set would
+    stop a second sender: over three waits, three emails."""
+    url = cluster().database(f"mail_{uuid.uuid4().hex[:12]}")
+    a = servers(*mail_flags(inbox), db_url=url)
+    b = servers(*mail_flags(inbox), db_url=url)
+    with httpx.Client(base_url=a.url, timeout=10) as api_a, \
+            httpx.Client(base_url=b.url, timeout=10) as api_b:
+        gid, tokens = two_seats(api_a)
+        opt_in(api_b, gid, 1, tokens[1])
+        watchers = [WsClient(s.url, gid) for s in (a, b)]  # spectators on both processes
+        for n in (1, 2, 3):
+            play_until(api_a if n % 2 else api_b, gid, tokens, 1)
+            inbox.wait(n)
+            with WsClient(b.url if n % 2 else a.url, gid, [tokens[1]]):  # she comes back
+                play_until(api_a, gid, tokens, 0)
+        inbox.stays(3)
+        for w in watchers:
+            w.close()
