@@ -130,7 +130,7 @@ winchance_table = Table(
 )
 
 # A seat's email notices (migration 0007, web/mail.py): the address, the secret of the unsubscribe
-# link's secret, and whether the notice of the current wait was sent (reset when the player is back).
+# link, and whether the notice of the current wait was sent (reset when the player is back).
 mail_table = Table(
     "rn_mail", metadata,
     Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
