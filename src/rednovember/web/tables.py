@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -78,12 +79,22 @@ def check_turn_timer(seconds: int | None, minimum: float, field: str = "turn_tim
     return seconds
 
 
+def printable(c: str) -> bool:
+    """A character a name may hold: ``str.isprintable`` in the Basic Multilingual Plane; beyond
+    it (emoji, historic scripts) anything but a format character (the tags block, …), so that
+    the API's schema (web/bodies.py), which can only spell out the first plane, says it all
+    but those few."""
+    if c.isprintable():
+        return True
+    return ord(c) > 0xFFFF and unicodedata.category(c) != "Cf"
+
+
 def player_name(raw: str) -> str:
     """A player's name as stored, its runs of white space made one space: the one check of
     every path that names a seat's player (taking a seat, taking it back; HTTP and WebSocket).
-    No control or direction-changing characters (``str.isprintable``), or ``bad_message``."""
+    No control or direction-changing characters, or ``bad_message``: :func:`printable`."""
     name = " ".join(raw.split())
-    if not name or not name.isprintable():
+    if not name or not all(map(printable, name)):
         raise ProtocolError("bad_message", "name: give a printable name")
     return name
 
