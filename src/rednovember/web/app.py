@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi import Path as InPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -84,6 +85,7 @@ STATIC_DIR = Path(str(resources.files("rednovember.web").joinpath("static")))
 
 Auth = Annotated[str | None, Header(description="Bearer SEAT_TOKEN")]
 SeatTok = Annotated[str | None, Header(description="SEAT_TOKEN (alternative)")]
+Lang = Annotated[str, InPath(examples=["en", "de"], description="a language code (GET /api/i18n)")]
 CreatorTok = Annotated[str | None, Header(description="the creator token")]
 
 
@@ -252,14 +254,14 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             raise ProtocolError("unknown_language", str(exc)) from None
 
     @app.get("/api/i18n/{lang}", responses=errors("unknown_language"))
-    async def i18n(lang: str) -> dict[str, Any]:
+    async def i18n(lang: Lang) -> dict[str, Any]:
         cat = _catalog(lang)
         names = set(cat.texts) | (set(cat.fallback.texts) if cat.fallback else set())
         return {"lang": cat.code, "plural_forms": list(plural_forms(cat.code)),
                 "catalog": {name: cat.section(name) for name in sorted(names)}}
 
     @app.get("/api/rules/{lang}", responses=errors("unknown_language"))
-    async def rules_json(lang: str) -> dict[str, Any]:
+    async def rules_json(lang: Lang) -> dict[str, Any]:
         return rules_reference(_catalog(lang), game_data)
 
     def _rules_page(request: Request, lang: str, back: str | None) -> HTMLResponse:
@@ -273,7 +275,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return _rules_page(request, "en", back)
 
     @app.get("/rules/{lang}", response_class=HTMLResponse, responses=errors("unknown_language"))
-    async def rules_page(request: Request, lang: str, back: str | None = None) -> HTMLResponse:
+    async def rules_page(request: Request, lang: Lang, back: str | None = None) -> HTMLResponse:
         """The full rules; ``back`` (``/g/{id}`` or ``/g/{id}/replay``, else ignored) adds a
         "Back to the game" link."""
         return _rules_page(request, lang, back)
