@@ -107,11 +107,24 @@ def test_an_export_before_the_end_is_forbidden(api: httpx.Client) -> None:
     assert_declared("GET /api/games/{game_id}/export", r)
 
 
-def test_a_replay_steps_over_is_the_games_state_not_the_steps(api: httpx.Client) -> None:
-    gid, _, _ = seated_game(api, 3)
-    for step in (0,):
-        r = api.get(f"/api/games/{gid}/replay/{step}")
-        assert r.status_code == 200 and r.json()["over"] is False
+def test_a_replay_steps_over_is_the_games_state_not_the_steps(
+        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
+    """docs/protocol.md §3: ``over`` is the game's status now, the same at every step; the
+    step where the game ended is the one with a ``result``, the last."""
+    running, _, _ = seated_game(api, 3)
+    assert api.get(f"/api/games/{running}/replay/0").json()["over"] is False
+    gid, creator = new_game(api, 3, seed=5)
+    watcher = ws_client(gid)
+    for seat in range(3):
+        r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                     headers={"X-Creator-Token": creator})
+        assert r.status_code == 200, r.text
+    watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", 60.0)
+    steps = api.get(f"/api/games/{gid}/replay/0").json()["steps"]
+    for step in (0, 1, steps - 1, steps):
+        body = api.get(f"/api/games/{gid}/replay/{step}").json()
+        assert body["over"] is True
+        assert (body["result"] is not None) == (step == steps), step
 
 
 def test_a_chat_line_comes_before_its_ack(api: httpx.Client,
@@ -120,7 +133,7 @@ def test_a_chat_line_comes_before_its_ack(api: httpx.Client,
     the game's version, which a chat line does not change."""
     gid, tokens, _ = seated_game(api, 3)
     ada = ws_client(gid, [tokens[0]])
-    version = ada.states[0]["version"]
+    version = ada.until(lambda m: m["type"] == "state")["version"]
     ada.send({"type": "chat", "seat": 0, "text": "hello", "id": "c1"})
     line = ada.until(lambda m: m["type"] in ("chat", "ack"))
     assert line["type"] == "chat" and line["message"]["text"] == "hello"
