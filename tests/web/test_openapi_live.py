@@ -8,9 +8,11 @@ the links it infers (a created game's id into the game's operations)."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +27,7 @@ MAX_EXAMPLES = "20"
 # a lesson's solution runs the search bot (seconds to a minute on a busy two-core machine, then
 # cached): the first run leaves its valid requests out, the second sends it only invalid ones
 SOLUTION = "/api/learn/{lesson_id}/solution"
+BOT_GAME = 120.0  # seconds for the heuristic bot to play a solo game through (it acts at once)
 SUMMARY = re.compile(r"^=+ (.* in [0-9.]+s) =+$", re.M)
 
 
@@ -43,6 +46,40 @@ def summary(output: str) -> str:
     return found[-1] if found else "(no summary)"
 
 
+def games(url: str) -> tuple[list[str], str]:
+    """Games for the run to reach besides those it creates: one waiting for players, one a
+    player is in (with that seat's token), one over (a bot played it); (their ids, the token)."""
+    with httpx.Client(base_url=url, timeout=10.0) as http:
+        waiting = http.post("/api/games", json={"players": 3}).json()["game"]["id"]
+        playing = http.post("/api/games", json={"players": 1}).json()["game"]["id"]
+        token = http.post(f"/api/games/{playing}/seats", json={"seat": 0, "name": "Ada"}).json()[
+            "token"]
+        made = http.post("/api/games", json={"players": 1, "seed": 5}).json()
+        over = made["game"]["id"]
+        r = http.post(f"/api/games/{over}/seats/0/bot", json={"bot": "heuristic"},
+                      headers={"X-Creator-Token": made["creator_token"]})
+        assert r.status_code == 200, r.text
+        deadline = time.monotonic() + BOT_GAME
+        while http.get(f"/api/games/{over}").json()["status"] != "over":
+            assert time.monotonic() < deadline, "the bot did not finish its game"
+            time.sleep(0.2)
+    return [waiting, playing, over], token
+
+
+def config(path: Path, ids: list[str], token: str) -> None:
+    """schemathesis.toml: half the game ids and seat tokens it sends are real ones."""
+    path.write_text(f"""[dictionaries.games]
+values = {json.dumps(ids)}
+
+[dictionaries.tokens]
+values = [{json.dumps(token)}]
+
+[parameters]
+"path.game_id" = {{ dictionary = "games", probability = 0.5 }}
+"header.x-seat-token" = {{ dictionary = "tokens", probability = 0.5 }}
+""", encoding="utf-8")
+
+
 def test_schemathesis_finds_the_live_server_true_to_its_openapi(server_factory: Start,
                                                                tmp_path: Path) -> None:
     """All checks, every operation. The server runs with ``--no-limits`` (webtools.Server's
@@ -56,6 +93,7 @@ def test_schemathesis_finds_the_live_server_true_to_its_openapi(server_factory: 
     colour that game does not have: declared and documented (docs/protocol.md §3, §6), and
     what the schema cannot know (a game's seats depend on its player count)."""
     server = server_factory()
+    config(tmp_path / "schemathesis.toml", *games(server.url))
     status, out = schemathesis(server.url, tmp_path, "--exclude-path", SOLUTION)
     print("Schemathesis:", summary(out))
     assert status == 0, out[-12000:]

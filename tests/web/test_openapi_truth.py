@@ -153,3 +153,32 @@ def test_rate_limited_is_declared_with_its_rate_detail_and_retry_after(
     assert error["params"]["limit"] == 1 and error["params"]["seconds"] >= 1
     assert r.headers["Retry-After"] == str(error["params"]["seconds"])
     assert_declared("POST /api/games", r)
+
+
+def test_a_servers_shortest_turn_timer_is_the_one_its_document_states() -> None:
+    """``--turn-timer-min`` moves the bound of ``turn_timer`` and ``away_bot`` in /openapi.json."""
+    doc = create_app("sqlite://", min_turn_timer=10).openapi()
+    create = doc["components"]["schemas"]["CreateGame"]["properties"]
+    for name in ("turn_timer", "away_bot"):
+        assert {"type": "integer", "minimum": 10, "maximum": 3600} in create[name]["anyOf"]
+    default = DOC["components"]["schemas"]["CreateGame"]["properties"]["turn_timer"]["anyOf"]
+    assert {"type": "integer", "minimum": 30, "maximum": 3600} in default
+
+
+def test_a_seat_links_origin_is_what_the_schema_and_the_server_both_take(api: httpx.Client) -> None:
+    """A page's origin: a host name, an IPv4 address or an IPv6 one in brackets (RFC 3986), with
+    a port; the schema's pattern is the server's own (web/tables.ORIGIN_RE)."""
+    gid, tokens, _ = seated_game(api, 3)
+    pattern = DOC["components"]["schemas"]["SeatLinkBody"]["properties"]["origin"]["pattern"]
+    check = jsonschema_rs.validator_for({"type": "string", "pattern": pattern})
+    origins = {"https://example.org": True, "http://[::1]:8000": True,
+               "http://[2001:db8::1]": True, "http://[::ffff:1.2.3.4]": True,
+               "http://[": False, "http://[::::]": False, "http://a:b:c": False,
+               "javascript:alert(1)": False}
+    for origin, good in origins.items():
+        assert check.is_valid(origin) is good, origin
+        r = api.post(f"/api/games/{gid}/seat-link", json={"origin": origin},
+                     headers={"Authorization": f"Bearer {tokens[0]}"})
+        assert (r.status_code == 200) is good, (origin, r.text)
+        if good:
+            assert r.json()["url"].startswith(origin + "/g/")

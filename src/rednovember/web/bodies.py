@@ -20,6 +20,7 @@ from .tables import (
     MAX_TURN_TIMER,
     MIN_TURN_TIMER,
     OPEN_TABLE_DEFAULT,
+    ORIGIN_RE,
     TableSettings,
     check_turn_timer,
 )
@@ -159,7 +160,7 @@ class BotBody(_Body):
 
 
 class SeatLinkBody(_Body):
-    origin: str | None = Field(None, max_length=240,
+    origin: str | None = Field(None, max_length=240, json_schema_extra={"pattern": ORIGIN_RE.pattern},
                                description="the page's origin for the QR code's link "
                                            "(default: the request's)")
     seat: int | None = Field(None, ge=0, le=7, description="the seat meant (must be the token's)")

@@ -33,7 +33,19 @@ MIN_TURN_TIMER = 30
 MAX_TURN_TIMER = 3600
 AWAY_BOT_CHOICES = (60, 120, 300, 600)  # what the create form offers (seconds of a decision)
 OPEN_TABLE_DEFAULT = 120  # an open table's turn timer and away_bot unless asked otherwise
-ORIGIN_RE = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]{1,200}$")
+_H16 = "[0-9A-Fa-f]{1,4}"
+_V4 = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}"
+_LS32 = f"(?:{_H16}:{_H16}|{_V4})"
+# an IPv6 address as RFC 3986 writes it (what a browser's location.origin holds in brackets)
+_V6 = "|".join([f"(?:{_H16}:){{6}}{_LS32}", f"::(?:{_H16}:){{5}}{_LS32}",
+                f"(?:{_H16})?::(?:{_H16}:){{4}}{_LS32}",
+                f"(?:(?:{_H16}:){{0,1}}{_H16})?::(?:{_H16}:){{3}}{_LS32}",
+                f"(?:(?:{_H16}:){{0,2}}{_H16})?::(?:{_H16}:){{2}}{_LS32}",
+                f"(?:(?:{_H16}:){{0,3}}{_H16})?::{_H16}:{_LS32}",
+                f"(?:(?:{_H16}:){{0,4}}{_H16})?::{_LS32}",
+                f"(?:(?:{_H16}:){{0,5}}{_H16})?::{_H16}", f"(?:(?:{_H16}:){{0,6}}{_H16})?::"])
+# a page's origin: a host name or IPv4 address, or an IPv6 address in brackets, and a port
+ORIGIN_RE = re.compile(rf"^https?://(?:[A-Za-z0-9.\-]{{1,200}}|\[(?:{_V6})\])(?::[0-9]{{1,5}})?$")
 
 
 @dataclass(frozen=True)
