@@ -3,8 +3,10 @@ sends generated requests, valid and invalid, to a real ``rednovember serve`` on 
 SQLite database and checks every answer against docs/openapi.json's promises with all of its
 checks: each status is one the operation declares, each body has the declared shape, content
 type and headers, no answer is a server error, what the schema allows is accepted and what it
-refuses is refused, unsupported methods get 405 with ``Allow``, and its stateful phase follows
-the links it infers (a created game's id into the game's operations)."""
+refuses is refused, unsupported methods get 405 with ``Allow``. Its stateful phase follows the
+document's links (a created game's id and a taken seat's token into the game's operations), and
+half the game ids and seat tokens it sends are those of real games made beforehand (waiting,
+playing, over), so the answers of a game's every state are checked, not only "not found"."""
 
 from __future__ import annotations
 
