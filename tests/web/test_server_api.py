@@ -76,11 +76,12 @@ def test_take_seats(api: httpx.Client) -> None:
     assert seat["kind"] == "human" and seat["name"] == "Ada Lovelace"
     again = api.post(f"/api/games/{gid}/seats", json={"seat": 1, "name": "Bob"})
     assert again.status_code == 409 and again.json()["error"]["code"] == "seat_taken"
-    for body in ({"seat": 5, "name": "x"}, {"colour": "brown", "name": "x"}):
+    # a seat or colour this game does not have (a schema cannot know them): 404 not_found
+    for body in ({"seat": 5, "name": "x"}, {"colour": "brown", "name": "x"},
+                 {"seat": 0, "colour": "blue", "name": "x"}):
         assert api.post(f"/api/games/{gid}/seats", json=body).status_code == 404
     for body in ({"seat": 0}, {"seat": 0, "name": ""}, {"seat": 0, "name": "x" * 41},
-                 {"name": "x"}, {"seat": 0, "name": "\u0007bell"}, {"seat": 0, "colour": "blue",
-                                                                   "name": "x"}):
+                 {"name": "x"}, {"seat": 0, "name": "\u0007bell"}):
         r = api.post(f"/api/games/{gid}/seats", json=body)
         assert r.status_code == 422, (body, r.text)
     assert api.get(f"/api/games/{gid}").json()["status"] == "waiting"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi import Path as InPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -55,6 +56,7 @@ from .limits import Limits, client_key, message_window
 from .mail import Mailer
 from .mail_api import add_routes as add_mail_routes
 from .mine import add_routes as add_my_games_routes
+from .openapi import errors, install
 from .protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -81,6 +83,8 @@ from .winchance import WEB_ROLLOUTS, WinChanceService
 
 log = logging.getLogger("rednovember.web")
 
+# what playing can be refused with (hub/writer.py)
+PLAY_ERRORS = ("not_started", "not_your_turn", "illegal", "stale", "game_over")
 READY_TIMEOUT = 3.0  # seconds the database has to answer /api/ready
 LANG_RE = re.compile(r"^[a-z]{2,3}([_-][A-Za-z]{2,4})?$")
 STATIC_DIR = Path(str(resources.files("rednovember.web").joinpath("static")))
@@ -88,6 +92,7 @@ STATIC_DIR = Path(str(resources.files("rednovember.web").joinpath("static")))
 
 Auth = Annotated[str | None, Header(description="Bearer SEAT_TOKEN")]
 SeatTok = Annotated[str | None, Header(description="SEAT_TOKEN (alternative)")]
+Lang = Annotated[str, InPath(examples=["en", "de"], description="a language code (GET /api/i18n)")]
 CreatorTok = Annotated[str | None, Header(description="the creator token")]
 
 
@@ -142,6 +147,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
 
     app = FastAPI(title="Red November", version=package_version, lifespan=lifespan,
                   description="Play Red November in the browser, together (docs/protocol.md).")
+    install(app, min_turn_timer)  # every route's errors in /openapi.json (web/openapi.py)
     app.add_middleware(BodyLimit)
     app.add_middleware(HeadAsGet)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
@@ -165,8 +171,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "bad_message", 401: "unauthorised"}.get(exc.status_code,
-                                                                               "bad_message")
+        code = {400: "bad_json", 404: "not_found", 405: "bad_message",  # 400: a body unparsed
+                401: "unauthorised"}.get(exc.status_code, "bad_message")
         out = _error(code, str(exc.detail), exc.status_code)
         out.headers.update(exc.headers or {})
         if exc.status_code == 405:  # every method of the path, not only the first route's
@@ -209,7 +215,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         """Liveness: the process answers (whether or not its database does)."""
         return {"ok": True}
 
-    @app.get("/api/ready", responses={503: {"description": "the database does not answer"}})
+    @app.get("/api/ready", responses=errors("unavailable"))
     async def ready(request: Request) -> dict[str, Any]:
         """Readiness: 200 while the database answers, 503 ``unavailable`` while it does not
         (the container health check and the proxy use it)."""
@@ -256,15 +262,15 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         except UnknownLanguage as exc:
             raise ProtocolError("unknown_language", str(exc)) from None
 
-    @app.get("/api/i18n/{lang}")
-    async def i18n(lang: str) -> dict[str, Any]:
+    @app.get("/api/i18n/{lang}", responses=errors("unknown_language"))
+    async def i18n(lang: Lang) -> dict[str, Any]:
         cat = _catalog(lang)
         names = set(cat.texts) | (set(cat.fallback.texts) if cat.fallback else set())
         return {"lang": cat.code, "plural_forms": list(plural_forms(cat.code)),
                 "catalog": {name: cat.section(name) for name in sorted(names)}}
 
-    @app.get("/api/rules/{lang}")
-    async def rules_json(lang: str) -> dict[str, Any]:
+    @app.get("/api/rules/{lang}", responses=errors("unknown_language"))
+    async def rules_json(lang: Lang) -> dict[str, Any]:
         return rules_reference(_catalog(lang), game_data)
 
     def _rules_page(request: Request, lang: str, back: str | None) -> HTMLResponse:
@@ -277,14 +283,14 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     async def rules_default(request: Request, back: str | None = None) -> HTMLResponse:
         return _rules_page(request, "en", back)
 
-    @app.get("/rules/{lang}", response_class=HTMLResponse)
-    async def rules_page(request: Request, lang: str, back: str | None = None) -> HTMLResponse:
+    @app.get("/rules/{lang}", response_class=HTMLResponse, responses=errors("unknown_language"))
+    async def rules_page(request: Request, lang: Lang, back: str | None = None) -> HTMLResponse:
         """The full rules; ``back`` (``/g/{id}`` or ``/g/{id}/replay``, else ignored) adds a
         "Back to the game" link."""
         return _rules_page(request, lang, back)
 
     # --- games ----------------------------------------------------------------------------------
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, responses=errors("bad_config", "rate_limited"))
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         who = client_of(request)
@@ -307,12 +313,13 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                 hub.release(lg)
         return {"games": out}
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses=errors("not_found"))
     async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         return hub.summary(await hub.get(game_id))
 
-    @app.post("/api/games/{game_id}/seats")
+    @app.post("/api/games/{game_id}/seats", responses=errors(
+        "not_found", "seat_taken", "game_over", "rate_limited"))
     async def take_seat(game_id: str, body: TakeSeat, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         lg = await hub.get(game_id)
@@ -321,7 +328,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         seat, token = await hub.take_seat(lg, body.seat, body.colour, name)
         return {"seat": seat, "token": token, "game": hub.summary(lg)}
 
-    @app.get("/api/games/{game_id}/state")
+    @app.get("/api/games/{game_id}/state", responses=errors("not_found", "unauthorised"))
     async def game_state(game_id: str, request: Request, authorization: Auth = None,
                          x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
@@ -330,7 +337,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         seat = seat_of(lg, token) if token else None
         return hub.state(lg, seat)
 
-    @app.get("/api/games/{game_id}/legal")
+    @app.get("/api/games/{game_id}/legal", responses=errors("not_found", "unauthorised"))
     async def legal(game_id: str, request: Request, authorization: Auth = None,
                     x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
@@ -339,7 +346,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         st = hub.state(lg, seat, len(lg.game.log))
         return {"seat": seat, "version": lg.version, "actions": st["actions"]}
 
-    @app.post("/api/games/{game_id}/act")
+    @app.post("/api/games/{game_id}/act", responses=errors(
+        "not_found", "unauthorised", "forbidden", *PLAY_ERRORS))
     async def act(game_id: str, body: ActBody, request: Request, authorization: Auth = None,
                   x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
@@ -348,7 +356,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.act(lg, seat, body.action, body.version)
         return {"ok": True, "version": lg.version, "state": hub.state(lg, seat)}
 
-    @app.post("/api/games/{game_id}/undo")
+    @app.post("/api/games/{game_id}/undo", responses=errors(
+        "not_found", "unauthorised", "forbidden", "cannot_undo", *PLAY_ERRORS))
     async def undo(game_id: str, request: Request, body: UndoBody | None = None,
                    authorization: Auth = None, x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
@@ -357,7 +366,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.undo(lg, seat, body.version if body else None)
         return {"ok": True, "version": lg.version, "state": hub.state(lg, seat)}
 
-    @app.post("/api/games/{game_id}/seats/{seat}/bot")
+    @app.post("/api/games/{game_id}/seats/{seat}/bot", responses=errors(
+        "not_found", "unauthorised", "forbidden", "game_over", "unknown_bot"))
     async def seat_to_bot(game_id: str, seat: int, body: BotBody, request: Request,
                           authorization: Auth = None, x_seat_token: SeatTok = None,
                           x_creator_token: CreatorTok = None) -> dict[str, Any]:
@@ -376,7 +386,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.hand_to_bot(lg, seat, body.bot, by, creator)
         return {"ok": True, "game": hub.summary(lg)}
 
-    @app.post("/api/games/{game_id}/seat-link")
+    @app.post("/api/games/{game_id}/seat-link", responses=errors(
+        "not_found", "unauthorised", "forbidden"))
     async def make_seat_link(game_id: str, request: Request, body: SeatLinkBody | None = None,
                              authorization: Auth = None,
                              x_seat_token: SeatTok = None) -> dict[str, Any]:
@@ -394,7 +405,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             origin += root_of(request)
         return seat_link(lg.id, seat, token, origin)
 
-    @app.get("/api/games/{game_id}/replay/{step}")
+    @app.get("/api/games/{game_id}/replay/{step}", responses=errors("not_found"))
     async def replay_at(game_id: str, step: int, request: Request) -> dict[str, Any]:
         """The game after its first ``step`` actions (spectator's rights while it runs)."""
         lg = await hub_of(request).get(game_id)
@@ -402,13 +413,15 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
 
     stories = StoryCache()
 
-    @app.get("/api/games/{game_id}/story")
+    @app.get("/api/games/{game_id}/story", responses=errors("not_found", "not_over"))
     async def story(game_id: str, request: Request) -> dict[str, Any]:
         """A finished game's story for the end screen (409 ``not_over`` before the end)."""
         lg = await hub_of(request).get(game_id)
         return await asyncio.to_thread(stories.story, lg)  # a replay: not on the loop
 
-    @app.get("/api/games/{game_id}/winchance")
+    @app.get("/api/games/{game_id}/winchance", responses={
+        202: {"description": "being computed: ask again"},
+        **errors("not_found", "not_over", "rate_limited", "busy")})
     async def winchance(game_id: str, request: Request, response: Response) -> dict[str, Any]:
         """A finished game's win-chance curve and turning points (web/winchance.py): 202
         ``computing`` until it is ready (ask again) with how far the worker is, 409 ``not_over``
@@ -427,7 +440,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                     "progress": winchances.progress(lg)}
         return found
 
-    @app.post("/api/games/{game_id}/seats/{seat}/reclaim")
+    @app.post("/api/games/{game_id}/seats/{seat}/reclaim", responses=errors(
+        "not_found", "unauthorised", "forbidden", "game_over"))
     async def reclaim(game_id: str, seat: int, request: Request, body: ReclaimBody | None = None,
                       authorization: Auth = None, x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
@@ -440,7 +454,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.reclaim(lg, seat, token, name)
         return {"ok": True, "seat": seat, "game": hub.summary(lg)}
 
-    @app.get("/api/games/{game_id}/export")
+    @app.get("/api/games/{game_id}/export", responses=errors("not_found", "forbidden"))
     async def export(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         lg = await hub.get(game_id)

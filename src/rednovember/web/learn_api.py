@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,8 +22,10 @@ from ..learn import ALL, LESSONS, MAX_PLAYS, PUZZLES, LessonError, Session
 from ..learn.solution import solution
 from ..rules import parse_action
 from ..rules.view import log_for
+from .openapi import errors
 from .protocol import ProtocolError, action_info, jsonable, repair_key, result_info, suggestions
 
+LessonId = Annotated[str, Path(json_schema_extra={"enum": sorted(ALL)})]  # else 404 not_found
 PLAYER = 0  # every lesson is a solo game: the learner's one seat runs every gnome
 
 
@@ -129,8 +131,8 @@ def add_routes(app: FastAPI, page: Callable[[Request], Response],
         return {"lessons": [lesson_info(x) for x in LESSONS],
                 "puzzles": [lesson_info(x) for x in PUZZLES]}
 
-    @app.post("/api/learn/{lesson_id}")
-    async def learn_play(request: Request, lesson_id: str, body: LearnBody) -> dict[str, Any]:
+    @app.post("/api/learn/{lesson_id}", responses=errors("not_found", "illegal", "rate_limited"))
+    async def learn_play(request: Request, lesson_id: LessonId, body: LearnBody) -> dict[str, Any]:
         """Rebuild the lesson from its ``plays``, make ``action`` if given and check it."""
         if limit is not None:
             await limit(request)
@@ -143,8 +145,9 @@ def add_routes(app: FastAPI, page: Callable[[Request], Response],
                 raise ProtocolError("illegal", str(exc)) from None
         return learn_state(s, check)
 
-    @app.get("/api/learn/{lesson_id}/solution")
-    async def learn_solution(request: Request, lesson_id: str,
+    @app.get("/api/learn/{lesson_id}/solution",
+             responses=errors("not_found", "unknown_language", "rate_limited"))
+    async def learn_solution(request: Request, lesson_id: LessonId,
                              lang: Annotated[str, Query(max_length=8)] = "en") -> dict[str, Any]:
         """A puzzle's (or lesson's) solution as the search bot plays it, in sentences."""
         if limit is not None:

@@ -5,7 +5,8 @@
   none (no ``--smtp``). ``GET`` the same path (same token): what the seat asked for.
 - ``/unsubscribe/{secret}`` (the link in every email): GET shows a page whose button stops the
   emails (a mail program's link preview must not stop them); POST stops them (the button, and
-  RFC 8058's one-click ``List-Unsubscribe-Post`` of mail programs).
+  RFC 8058's one-click ``List-Unsubscribe-Post`` of mail programs). Pages for people, not API
+  operations: they are not in the OpenAPI document.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..i18n import available, catalog
 from .hub import Hub
 from .mail import Mailer, subscribe, subscription, unsubscribe
+from .openapi import errors
 from .protocol import ProtocolError
 
 EMAIL = r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$"  # one @, a dotted domain, no spaces
@@ -66,7 +68,8 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
                                                 "Bearer …)")
         return hub
 
-    @app.post("/api/games/{game_id}/seats/{seat}/notify")
+    @app.post("/api/games/{game_id}/seats/{seat}/notify",
+              responses=errors("unauthorised", "not_found", "no_mail"))
     async def notify(game_id: str, seat: int, body: NotifyBody, request: Request,
                      authorization: Auth = None, x_seat_token: Auth = None) -> dict[str, Any]:
         """The seat's email notices: an address, or null for none."""
@@ -77,7 +80,8 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         hub.notices.schedule(await hub.get(game_id))  # the seat may be waiting already
         return {"game": game_id, "seat": seat, "email": body.email, "lang": body.lang}
 
-    @app.get("/api/games/{game_id}/seats/{seat}/notify")
+    @app.get("/api/games/{game_id}/seats/{seat}/notify",
+             responses=errors("unauthorised", "not_found"))
     async def notify_info(game_id: str, seat: int, request: Request, authorization: Auth = None,
                           x_seat_token: Auth = None) -> dict[str, Any]:
         """What the seat asked for (``email`` null: no emails); ``mail``: whether the server
@@ -86,13 +90,13 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         asked = await hub.db(subscription, hub.store.engine, game_id, seat)
         return {"game": game_id, "seat": seat, "mail": mailer is not None, **asked}
 
-    @app.get("/unsubscribe/{secret}", response_class=HTMLResponse)
+    @app.get("/unsubscribe/{secret}", response_class=HTMLResponse, include_in_schema=False)
     async def unsubscribe_page(secret: Secret, lang: str = "en") -> HTMLResponse:
         cat = catalog(lang if lang in available() else "en")
         return _page(cat.code, cat.raw("mail", "stop_title"), cat.raw("mail", "stop_ask"),
                      cat.raw("mail", "stop_button"))
 
-    @app.post("/unsubscribe/{secret}", response_class=HTMLResponse)
+    @app.post("/unsubscribe/{secret}", response_class=HTMLResponse, include_in_schema=False)
     async def unsubscribe_now(secret: Secret, request: Request) -> HTMLResponse:
         hub = hub_of(request)
         found = await hub.db(unsubscribe, hub.store.engine, secret)

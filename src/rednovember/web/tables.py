@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -41,7 +42,19 @@ MAX_MOVE_DEADLINE = 7 * 86400  # … to 7 days
 DEFAULT_MOVE_DEADLINE = 86400
 MOVE_DEADLINE_CHOICES = (3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400)  # the create form's
 OPEN_TABLE_DEFAULT = 120  # an open table's turn timer and away_bot unless asked otherwise
-ORIGIN_RE = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]{1,200}$")
+_H16 = "[0-9A-Fa-f]{1,4}"
+_V4 = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}"
+_LS32 = f"(?:{_H16}:{_H16}|{_V4})"
+# an IPv6 address as RFC 3986 writes it (what a browser's location.origin holds in brackets)
+_V6 = "|".join([f"(?:{_H16}:){{6}}{_LS32}", f"::(?:{_H16}:){{5}}{_LS32}",
+                f"(?:{_H16})?::(?:{_H16}:){{4}}{_LS32}",
+                f"(?:(?:{_H16}:){{0,1}}{_H16})?::(?:{_H16}:){{3}}{_LS32}",
+                f"(?:(?:{_H16}:){{0,2}}{_H16})?::(?:{_H16}:){{2}}{_LS32}",
+                f"(?:(?:{_H16}:){{0,3}}{_H16})?::{_H16}:{_LS32}",
+                f"(?:(?:{_H16}:){{0,4}}{_H16})?::{_LS32}",
+                f"(?:(?:{_H16}:){{0,5}}{_H16})?::{_H16}", f"(?:(?:{_H16}:){{0,6}}{_H16})?::"])
+# a page's origin: a host name or IPv4 address, or an IPv6 address in brackets, and a port
+ORIGIN_RE = re.compile(rf"^https?://(?:[A-Za-z0-9.\-]{{1,200}}|\[(?:{_V6})\])(?::[0-9]{{1,5}})?$")
 
 
 @dataclass(frozen=True)
@@ -97,12 +110,22 @@ def check_turn_timer(seconds: int | None, minimum: float, field: str = "turn_tim
     return seconds
 
 
+def printable(c: str) -> bool:
+    """A character a name may hold: ``str.isprintable`` in the Basic Multilingual Plane; beyond
+    it (emoji, historic scripts) anything but a format character (the tags block, …), so that
+    the API's schema (web/bodies.py), which can only spell out the first plane, says it all
+    but those few."""
+    if c.isprintable():
+        return True
+    return ord(c) > 0xFFFF and unicodedata.category(c) != "Cf"
+
+
 def player_name(raw: str) -> str:
     """A player's name as stored, its runs of white space made one space: the one check of
     every path that names a seat's player (taking a seat, taking it back; HTTP and WebSocket).
-    No control or direction-changing characters (``str.isprintable``), or ``bad_message``."""
+    No control or direction-changing characters, or ``bad_message``: :func:`printable`."""
     name = " ".join(raw.split())
-    if not name or not name.isprintable():
+    if not name or not all(map(printable, name)):
         raise ProtocolError("bad_message", "name: give a printable name")
     return name
 

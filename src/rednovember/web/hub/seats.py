@@ -55,7 +55,7 @@ class Seating:
             seat = found[0]
         lg.check_seat(seat)
         if colour is not None and colour not in lg.seats[seat].colours:
-            raise ProtocolError("bad_message", f"seat {seat} does not play {colour!r}")
+            raise ProtocolError("not_found", f"seat {seat} does not play {colour!r}")
         s = lg.seats[seat]
         if s.kind != "free":
             raise ProtocolError("seat_taken", f"seat {seat} ({s.colours[0]}) is already taken",
