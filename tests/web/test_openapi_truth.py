@@ -15,8 +15,8 @@ import pytest
 from webtools import Server, WsClient, new_game, seated_game
 
 from rednovember.web.app import create_app
-from rednovember.web.openapi import errors
 from rednovember.web.protocol import HTTP_STATUS
+from rednovember.web.responses import errors
 
 Start = Callable[..., Server]
 DOC = create_app("sqlite://").openapi()

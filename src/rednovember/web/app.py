@@ -56,7 +56,6 @@ from .limits import Limits, client_key, message_window
 from .mail import Mailer
 from .mail_api import add_routes as add_mail_routes
 from .mine import add_routes as add_my_games_routes
-from .openapi import errors, install
 from .protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -67,6 +66,7 @@ from .protocol import (
 from .pwa import add_routes as add_app_routes
 from .pwa import offline_texts
 from .replay import replay_step
+from .responses import errors, install
 from .rootpath import RootPath, page_html
 from .rules_page import rules_html, rules_reference, safe_back
 from .socket import handle, send_close, serve_socket
@@ -147,7 +147,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
 
     app = FastAPI(title="Red November", version=package_version, lifespan=lifespan,
                   description="Play Red November in the browser, together (docs/protocol.md).")
-    install(app, min_turn_timer)  # every route's errors in /openapi.json (web/openapi.py)
+    install(app, min_turn_timer)  # every route's errors in /openapi.json (web/responses.py)
     app.add_middleware(BodyLimit)
     app.add_middleware(HeadAsGet)
     app.add_middleware(GZipMiddleware, minimum_size=1000)

@@ -64,7 +64,7 @@ def _one_of(values: tuple[str, ...]) -> Any:
 def _timer(schema: dict[str, Any]) -> None:
     """A turn timer's schema: null or 0 (off), else MIN_TURN_TIMER..MAX_TURN_TIMER seconds
     (check_turn_timer; a server started with another ``--turn-timer-min`` says its own in its
-    document: web/openapi.timer_minimum)."""
+    document: web/responses.timer_minimum)."""
     schema.pop("anyOf", None)
     schema["anyOf"] = [{"type": "null"}, {"const": 0},
                        {"type": "integer", "minimum": MIN_TURN_TIMER, "maximum": MAX_TURN_TIMER}]

@@ -22,8 +22,8 @@ from ..learn import ALL, LESSONS, MAX_PLAYS, PUZZLES, LessonError, Session
 from ..learn.solution import solution
 from ..rules import parse_action
 from ..rules.view import log_for
-from .openapi import errors
 from .protocol import ProtocolError, action_info, jsonable, repair_key, result_info, suggestions
+from .responses import errors
 
 LessonId = Annotated[str, Path(json_schema_extra={"enum": sorted(ALL)})]  # else 404 not_found
 PLAYER = 0  # every lesson is a solo game: the learner's one seat runs every gnome

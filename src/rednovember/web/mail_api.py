@@ -22,8 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..i18n import available, catalog
 from .hub import Hub
 from .mail import Mailer, subscribe, subscription, unsubscribe
-from .openapi import errors
 from .protocol import ProtocolError
+from .responses import errors
 
 EMAIL = r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$"  # one @, a dotted domain, no spaces
 SECRET = r"^[A-Za-z0-9_-]{16,64}$"
