@@ -105,7 +105,10 @@ def test_the_offline_note_speaks_the_players_language(new_context: Any) -> None:
 def serving(static: Path, port: int, db: Path) -> Iterator[str]:
     """The app on ``port`` with its front-end from ``static``, in this process."""
     server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}", static_dir=static),
-                                           host="127.0.0.1", port=port, log_level="warning"))
+                                           host="127.0.0.1", port=port,
+                                           # leave the process's logging alone (uvicorn's own
+                                           # config would set "uvicorn.error" for later tests)
+                                           log_config=None, log_level=None))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
