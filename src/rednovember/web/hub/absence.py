@@ -21,15 +21,20 @@ def _up(seconds: float) -> float:
     return max(0.0, math.ceil(seconds * 10) / 10)
 
 
+def unconnected(lg: LiveGame) -> int | None:
+    """The human seat to move if its player has no connection open on any process, at any pace
+    (its email notice goes then: web/hub/notices.py), else None."""
+    seat = lg.game.player_to_move
+    if lg.status != "playing" or seat < 0 or lg.seats[seat].kind != "human" \
+            or lg.connected(seat):
+        return None
+    return seat
+
+
 def absent(lg: LiveGame) -> int | None:
     """The seat to move if its player is gone (no connection on any process), else None. At a
     turn-based table nobody is expected to stay (web/hub/deadline.py)."""
-    if lg.status != "playing" or lg.settings.turn_based:
-        return None
-    seat = lg.game.player_to_move
-    if seat < 0 or lg.seats[seat].kind != "human" or lg.connected(seat):
-        return None
-    return seat
+    return None if lg.settings.turn_based else unconnected(lg)
 
 
 def gone_for(lg: LiveGame, seat: int) -> float:
@@ -68,4 +73,4 @@ def takes_over(lg: LiveGame) -> bool:
             and gone_for(lg, seat) >= lg.grace)
 
 
-__all__ = ["absent", "away_info", "bot_at", "gone_for", "takes_over"]
+__all__ = ["absent", "away_info", "bot_at", "gone_for", "takes_over", "unconnected"]

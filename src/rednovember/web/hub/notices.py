@@ -1,7 +1,7 @@
 """When a seat's email notice goes out (issue 20 §3; the email itself: web/mail.py). On the game's
-owner process, while the seat to move is absent (:func:`absent`: no connection on any
-process) for :attr:`Notices.after` seconds, its notice is claimed in the database (exactly once
-however many processes try) and sent. The seat's next wait is told again once its player has come
+owner process, while the seat to move has no connection on any process (absence.unconnected, at
+any pace) for :attr:`Notices.after` seconds, its notice is claimed in the database (exactly
+once however many processes try) and sent. The seat's next wait is told again once its player has come
 back or the turn has passed to another seat (``rearm``); a process that takes a game over rearms
 every seat not waiting now, so a restart never leaves a seat silent."""
 
@@ -14,22 +14,13 @@ import smtplib
 
 from ...i18n import catalog
 from ..mail import Mailer, claim, rearm
+from .absence import unconnected
 from .live import LiveGame
 from .runtime import Runtime
 
 log = logging.getLogger("rednovember.web")
 
 MAIL_AFTER = 60.0  # seconds the seat to move must be away before its email goes
-
-
-def absent(lg: LiveGame) -> int | None:
-    """The human seat to move if its player has no connection open on any process (at a
-    turn-based table too, where being away is no cause for a note: web/hub/absence.py)."""
-    seat = lg.game.player_to_move
-    if lg.status != "playing" or seat < 0 or lg.seats[seat].kind != "human" \
-            or lg.connected(seat):
-        return None
-    return seat
 
 
 class Notices:
@@ -60,7 +51,7 @@ class Notices:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # (a synchronous caller: no loop to wait on)
             return
-        seat = absent(lg)
+        seat = unconnected(lg)
         told = self.told.get(lg.id)
         back = sorted(s for s in told or set() if s != seat) if told is not None else None
         if back is None:  # the first look at this game here: nothing it told is known
@@ -77,7 +68,7 @@ class Notices:
 
     async def _wait(self, lg: LiveGame, seat: int) -> None:
         await asyncio.sleep(self.after)
-        if absent(lg) == seat:
+        if unconnected(lg) == seat:
             await asyncio.shield(self._tell(lg, seat))
 
     async def _tell(self, lg: LiveGame, seat: int) -> None:
