@@ -3,7 +3,9 @@ tests' helpers are in helpers.py."""
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -49,3 +51,18 @@ def autosave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "autosave.json"
     monkeypatch.setenv("REDNOVEMBER_AUTOSAVE", str(path))
     return path
+
+
+@pytest.fixture
+def logging_restored() -> Iterator[None]:
+    """For a test that configures logging in-process (``web.logs.configure``): puts back the root
+    logger's handlers and level afterwards, so no later test logs into this test's closed stderr."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    errors = logging.getLogger("uvicorn.error")
+    filters = errors.filters[:]
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    errors.filters[:] = filters
+    logging.getLogger("uvicorn.access").disabled = False

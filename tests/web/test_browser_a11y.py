@@ -101,6 +101,16 @@ def _to_move(api: httpx.Client, gid: str, token: str) -> int:
     raise AssertionError(f"game {gid} did not start")
 
 
+def _wait_over(url: str, gid: str) -> None:
+    """Until the bots have played game ``gid`` to its end (its replay then draws the win chance)."""
+    with httpx.Client(base_url=url, timeout=30) as api:
+        for _ in range(1200):
+            if api.get(f"/api/games/{gid}").json()["status"] == "over":
+                return
+            time.sleep(0.1)
+    raise AssertionError(f"game {gid} did not end")
+
+
 def _act(api: httpx.Client, gid: str, token: str, prefix: str) -> None:
     """Seat ``token`` takes its first legal action starting with ``prefix``."""
     head = {"Authorization": f"Bearer {token}"}
@@ -137,7 +147,7 @@ def games(rn_url: str) -> dict[str, Any]:
         over, creator = _new_game(api, 33)
         for seat in range(3):
             _bot(api, over, creator, seat)
-    return {"turn": (turn, ada), "other": (other, watcher, people[watcher]), "over": over}
+    return {"turn": (turn, ada), "other": (other, watcher, people[watcher]), "over": over, "url": rn_url}
 
 
 def _open(sized: Callable[..., Any], size: str, what: str, games: dict[str, Any]) -> Page:
@@ -159,8 +169,11 @@ def _open(sized: Callable[..., Any], size: str, what: str, games: dict[str, Any]
         page = _page(sized(size), f"/g/{games['over']}")
         expect(page.get_by_test_id("end-overlay")).to_be_visible()  # the bots play it to its end
     elif what == "replay":
+        _wait_over(games["url"], games["over"])
         page = _page(sized(size), f"/g/{games['over']}/replay")
         page.wait_for_selector("[data-testid=replay-page]")
+        # the finished game's win-chance graph, checked once drawn (its marks are the risky part)
+        expect(page.get_by_test_id("winchart-svg")).to_be_visible(timeout=120_000)
     elif what == "lesson":
         page = _page(sized(size), "/learn/moving")
         expect(page.get_by_test_id("learn-step")).to_have_text("Step 1 of 5")

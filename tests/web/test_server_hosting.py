@@ -89,6 +89,7 @@ def test_the_server_freezes_its_own_objects_out_of_the_collector() -> None:
         gc.set_threshold(*before)
 
 
+@pytest.mark.usefixtures("logging_restored")
 def test_log_lines_carry_time_and_level(capsys: pytest.CaptureFixture[str]) -> None:
     logs.configure("info", "text")
     logging.getLogger("rednovember.web").warning("hello %s", "there")

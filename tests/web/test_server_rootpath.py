@@ -186,20 +186,7 @@ def test_websocket_connections_are_not_logged_at_info(tmp_path: Path) -> None:
     assert re.search(r" DEBUG +uvicorn\.error: connection open", debug), debug
 
 
-@pytest.fixture
-def restore_logging() -> Iterator[None]:
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    errors = logging.getLogger("uvicorn.error")
-    filters = errors.filters[:]
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
-    errors.filters[:] = filters
-    logging.getLogger("uvicorn.access").disabled = False
-
-
-@pytest.mark.usefixtures("restore_logging")
+@pytest.mark.usefixtures("logging_restored")
 def test_connection_lines_are_debug_unless_the_access_log_is_on(
         capsys: pytest.CaptureFixture[str]) -> None:
     errors = logging.getLogger("uvicorn.error")

@@ -128,10 +128,9 @@ export class WinChart {
       + `<text class="wc-axis" x="${W - R}" y="${H - 6}" text-anchor="end">${esc(String(last.minute))}</text>`;
     const now = `<line class="wc-now" data-testid="winchart-now" x1="${x(this.step)}" x2="${x(this.step)}" y1="${T}" y2="${H - B}"/>`;
     const marks = turning.map((tp, i) => {
-      const label = t("analyse", "web_jump", { step: tp.step, text: this.sentence(tp) });
       const cls = tp.after >= tp.before ? "up" : "down";
       const cx = x(tp.step), cy = y(tp.after);
-      return `<g class="wc-turn ${cls}${tp.step === this.step ? " current" : ""}" role="button" tabindex="0" data-step="${tp.step}" data-testid="winchart-turn" aria-label="${esc(label)}">`
+      return `<g class="wc-turn ${cls}${tp.step === this.step ? " current" : ""}" data-step="${tp.step}" data-testid="winchart-turn">`
         + `<title>${esc(this.sentence(tp))}</title><line x1="${x(tp.from_step)}" x2="${cx}" y1="${y(tp.before)}" y2="${cy}"/>`
         + `<circle cx="${cx}" cy="${cy}" r="9"/><text x="${cx}" y="${cy + 4}" text-anchor="middle">${i + 1}</text></g>`;
     }).join("");
@@ -151,11 +150,6 @@ export class WinChart {
       const sx = ((e.clientX - box.left) / box.width) * W;
       this.onJump(Math.max(0, Math.min(steps, Math.round(((sx - L) / (W - L - R)) * steps))));
     });
-    for (const g of el.querySelectorAll(".wc-turn")) {
-      g.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); this.onJump(Number(g.dataset.step)); }
-      });
-    }
     for (const b of el.querySelectorAll(".wc-item")) b.onclick = () => this.onJump(Number(b.dataset.step));
   }
 }
