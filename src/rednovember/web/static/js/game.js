@@ -51,6 +51,7 @@ export class GamePage {
     this.status = "idle";
     this.ui = { minutes: {}, pick: null, name: localStorage.getItem("rn.name") || "" };
     this.resultShown = false;
+    this.revealEnd = false; // the game has just ended: bring its result into sight after this render
     this.socket = null;
     this.built = false;
     this.chat = new ChatPanel(this);
@@ -624,7 +625,7 @@ export class GamePage {
         ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", "rematch"))}</button> ` : "";
       setHTML(res, this.end.render(model) + `<p class="export">${again}<a class="btn small" href="${esc(url(`/g/${encodeURIComponent(this.id)}/replay`))}" data-testid="result-replay">${esc(raw("web", "replay_link"))}</a>
         <a href="${esc(url(`/api/games/${encodeURIComponent(this.id)}/export`))}" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
-      if (!this.resultShown) { this.resultShown = true; res.scrollIntoView({ block: "nearest" }); }
+      if (!this.resultShown) { this.resultShown = true; this.revealEnd = true; }
     } else {
       res.hidden = true;
       setHTML(res, "");
@@ -637,6 +638,13 @@ export class GamePage {
     this.notices.render();
     this.advisor.render(model, st);
     this.mobile.render();
+    // the game just ended: its result in sight (a phone's sheet opens on it), and the board's
+    // overlay saying won or lost too, once the layout has settled
+    if (this.revealEnd) {
+      this.revealEnd = false;
+      res.scrollIntoView({ block: "nearest" });
+      if (!overlay.hidden) overlay.scrollIntoView({ block: "nearest" });
+    }
   }
 }
 
