@@ -33,7 +33,7 @@ from .games import GameCache
 from .hints import Hints
 from .live import Clock, Connection, LiveGame, Seat
 from .notices import MAIL_AFTER, Notices
-from .runtime import Runtime
+from .runtime import Runtime, cancel_all
 from .seats import Seating
 from .talk import Talk
 from .views import presence, send_states, state, summary
@@ -117,12 +117,7 @@ class Hub:
         await self.deadlines.stop()
         await self.notices.stop()
         tasks: list[asyncio.Task[None]] = self.driver.stop()
-        tasks += [*self.rt.background(), *(t for t in (self._claimer, self._watching) if t)]
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(BaseException):
-                await t
+        await cancel_all([*tasks, *self.rt.background(), self._claimer, self._watching])
         with contextlib.suppress(Exception):  # else its rows lapse after a TTL
             await self.rt.db(self.watchers.forget)
         await self.rt.nodes.stop()
