@@ -31,12 +31,17 @@ Usage::
     .venv/bin/python bench/bench_bots.py --bots search,oracle --games search=50,oracle=50 \\
         --players 4 --variant mad-gnomes --resume
     .venv/bin/python bench/bench_bots.py --table            # only print the tables of --out
+    .venv/bin/python bench/bench_bots.py --bots search --games search=200 --players 4 \\
+        --cluster tcp://HOST:8786 --resume      # on a Dask cluster's workers (docs/cluster.md)
 
 The full run (1,000 games each for random and heuristic, 200 for search, at 3, 4, 5 and 8
 players) takes hours because of the search bot; ``--resume`` keeps the cells already in the JSON
 file and adds the missing ones, so the run can be split; the games of the slow bots are also kept
 one by one in ``OUT.games.jsonl`` (next to ``--out``), and ``--resume`` reuses them, so a run
 stopped half-way loses no finished game (ask for fewer games to summarise what is there).
+``--cluster ADDRESS`` plays the games on the workers of a Dask distributed scheduler instead of
+``--jobs`` local processes, with the same games and results (the times are measured on the
+workers).
 Results: a Markdown table on stdout and JSON in ``bench/results/bots.json`` (``--out``).
 """
 

@@ -62,9 +62,9 @@ def connect(address: str, timeout: float = DEFAULT_TIMEOUT) -> Iterator[Client]:
         raise ClusterError(f"--cluster needs Dask's distributed scheduler: {INSTALL}") from None
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise ClusterError(f"no Dask scheduler answered at {address} within {timeout:g} s "
-                           f"({exc}); start one with `dask scheduler` (docs/cluster.md)") from None
+    except (OSError, TimeoutError):
+        raise ClusterError(f"no Dask scheduler answered at {address} within {timeout:g} s; "
+                           "start one there with `dask scheduler` (docs/cluster.md)") from None
     except ValueError as exc:
         raise ClusterError(f"{address} is not a scheduler address ({exc}); "
                            "e.g. tcp://HOST:8786") from None

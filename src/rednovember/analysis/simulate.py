@@ -494,5 +494,5 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 __all__ = ["DEATH_CAUSES", "GameRecord", "MIX", "RunSpec", "SimulateError", "derive_seed",
            "format_comparison", "format_report", "loss_causes", "mix_pool", "parse_players",
-           "play_game", "play_games", "play_many", "play_task", "run_simulate", "run_specs", "spec_from_args",
-           "specs_from_args", "summarize"]
+           "play_game", "play_games", "play_many", "play_task", "run_simulate", "run_specs",
+           "spec_from_args", "specs_from_args", "summarize"]
