@@ -202,6 +202,26 @@ def test_workers_with_other_code_are_refused(address: str, tmp_path: Path,
                         "install the same version on every worker", refusal(address))
 
 
+def test_a_worker_without_rednovember_is_refused() -> None:
+    # a real worker process whose Python cannot import rednovember (as on a machine without it)
+    code = ("import sys; sys.modules['rednovember'] = None; "
+            "from distributed.cli.dask_worker import main; main()")
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                      dashboard_address=HTTP) as alone:
+        worker = subprocess.Popen([sys.executable, "-c", code, alone.scheduler_address,
+                                   "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            said = refusal(alone.scheduler_address, timeout=60)
+        finally:
+            worker.terminate()
+            worker.wait(timeout=60)
+    assert said.startswith("a worker cannot run rednovember (")
+    assert "No module named 'rednovember" in said
+    assert said.endswith("install the same version on every worker "
+                         "(pip install 'rednovember[cluster]')")
+
+
 def test_without_dask_the_error_says_what_to_install(capsys: pytest.CaptureFixture[str],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` fails

@@ -83,9 +83,9 @@ def check_workers(client: Client) -> None:
     here = code_digest()
     try:
         there: dict[str, str] = client.run(code_digest)
-    except ImportError as exc:
-        raise ClusterError(f"a worker cannot import rednovember ({exc}): install it on every "
-                           f"worker ({INSTALL})") from None
+    except Exception as exc:  # Dask reports a worker's failed import as a bare Exception
+        raise ClusterError(f"a worker cannot run rednovember ({exc}): install the same version "
+                           f"on every worker ({INSTALL})") from None
     other = sorted(w for w, digest in there.items() if digest != here)
     if other:
         raise ClusterError(f"worker(s) {', '.join(other)} run other rednovember code "
