@@ -174,7 +174,8 @@ def test_headlines_prefer_deaths_and_repairs_over_draws() -> None:
     assert [e[0] for _, e in headline(seg, up=True)] == ["draw", "repair"]
     assert [e[0] for _, e in headline(seg, up=False)] == ["death"]
     failed = [(3, ("repair", 1, "fix_engine", 4, 6, 9, False, False, -1)), (3, ("token", 2, 30))]
-    assert [e[0] for _, e in headline(failed, up=True)] == ["repair", "token"]  # no good news
+    assert headline(failed, up=True) == []  # no good news: a rise is not credited to bad news
+    assert [e[0] for _, e in headline(failed, up=False)] == ["repair", "token"]
 
 
 def test_the_curve_has_a_point_after_every_turn_and_ends_exactly() -> None:

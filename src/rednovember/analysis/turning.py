@@ -10,7 +10,7 @@ The *turning points* are the ``limit`` biggest swings between consecutive points
 :data:`MIN_SWING`, and more than the rollouts' noise: :data:`Z_SWING` standard errors of the
 difference), in game order, each with the log entries that made it: the most telling of
 the segment (a loss, a death, a destruction token, a repair, a fire or flood, a track rising...;
-good news for a rise, bad news for a fall, when the segment has any),
+good news for a rise, bad news for a fall; none of that kind: "nothing in particular"),
 told with :mod:`rednovember.i18n.describe` and the catalog's ``analyse`` section, e.g.
 ``Minute 31: Fire breaks out in the Engine room: 48% → 22%``.
 """
@@ -224,10 +224,11 @@ def good_news(entry: Sequence[Any]) -> bool:
 def headline(segment: Sequence[tuple[int, tuple[Any, ...]]],
              up: bool | None = None) -> list[tuple[int, tuple[Any, ...]]]:
     """The most telling entries of a segment (at most :data:`HEADLINES`), in game order; with
-    ``up`` (the chance rose) or not, the entries of that kind of news first."""
+    ``up`` (the chance rose) or not, only the entries of that kind of news: a rise is never
+    credited to bad news (a segment without any is told as "nothing in particular")."""
     told = [k for k, (_, e) in enumerate(segment)
             if e[0] in PRIORITY and not (e[0] == "faint_check" and not e[4])]
-    if up is not None and any(good_news(segment[k][1]) == up for k in told):
+    if up is not None:
         told = [k for k in told if good_news(segment[k][1]) == up]
     ranked = sorted((PRIORITY[segment[k][1][0]], k) for k in told)
     keep = sorted(k for _, k in ranked[:HEADLINES])
