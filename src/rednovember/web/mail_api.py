@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..i18n import available, catalog
+from .answers import Notify, NotifyInfo, ok
 from .hub import Hub
 from .mail import Mailer, subscribe, subscription, unsubscribe
 from .protocol import ProtocolError
@@ -68,8 +69,8 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
                                                 "Bearer …)")
         return hub
 
-    @app.post("/api/games/{game_id}/seats/{seat}/notify",
-              responses=errors("unauthorised", "not_found", "no_mail"))
+    @app.post("/api/games/{game_id}/seats/{seat}/notify", response_model=None,
+              responses={**ok(Notify), **errors("unauthorised", "not_found", "no_mail")})
     async def notify(game_id: str, seat: int, body: NotifyBody, request: Request,
                      authorization: Auth = None, x_seat_token: Auth = None) -> dict[str, Any]:
         """The seat's email notices: an address, or null for none."""
@@ -80,8 +81,8 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         hub.notices.schedule(await hub.get(game_id))  # the seat may be waiting already
         return {"game": game_id, "seat": seat, "email": body.email, "lang": body.lang}
 
-    @app.get("/api/games/{game_id}/seats/{seat}/notify",
-             responses=errors("unauthorised", "not_found"))
+    @app.get("/api/games/{game_id}/seats/{seat}/notify", response_model=None,
+             responses={**ok(NotifyInfo), **errors("unauthorised", "not_found")})
     async def notify_info(game_id: str, seat: int, request: Request, authorization: Auth = None,
                           x_seat_token: Auth = None) -> dict[str, Any]:
         """What the seat asked for (``email`` null: no emails); ``mail``: whether the server
