@@ -26,7 +26,10 @@ from .mail import Mailer, subscribe, subscription, unsubscribe
 from .protocol import ProtocolError
 from .responses import errors
 
-EMAIL = r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$"  # one @, a dotted domain, no spaces
+# white space spelled out: ``\s`` is not the same set in ECMA-262 (the schema's readers: it has
+# U+FEFF) and in the server's regex engine (Unicode's White_Space: U+0085)
+SPACE = r"\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+EMAIL = rf"^[^@{SPACE}]{{1,64}}@[^@{SPACE}]+\.[^@{SPACE}]+$"  # one @, a dotted domain, no spaces
 SECRET = r"^[A-Za-z0-9_-]{16,64}$"
 Auth = Annotated[str | None, Header()]
 Secret = Annotated[str, Path(pattern=SECRET)]
