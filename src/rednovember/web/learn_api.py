@@ -126,13 +126,13 @@ def add_routes(app: FastAPI, page: Callable[[Request], Response],
     """The learn endpoints and pages (``page``: the front-end's index page; ``limit`` raises
     ``rate_limited`` when the client has sent too many plays: each one replays the lesson)."""
 
-    @app.get("/api/learn", response_model=None, responses=ok(Lessons))
+    @app.get("/api/learn", responses=ok(Lessons))
     async def lessons() -> dict[str, Any]:
         """The lessons (in teaching order) and the puzzles."""
         return {"lessons": [lesson_info(x) for x in LESSONS],
                 "puzzles": [lesson_info(x) for x in PUZZLES]}
 
-    @app.post("/api/learn/{lesson_id}", response_model=None, responses={
+    @app.post("/api/learn/{lesson_id}", responses={
         **ok(LearnState), **errors("not_found", "illegal", "rate_limited")})
     async def learn_play(request: Request, lesson_id: LessonId, body: LearnBody) -> dict[str, Any]:
         """Rebuild the lesson from its ``plays``, make ``action`` if given and check it."""
@@ -147,7 +147,7 @@ def add_routes(app: FastAPI, page: Callable[[Request], Response],
                 raise ProtocolError("illegal", str(exc)) from None
         return learn_state(s, check)
 
-    @app.get("/api/learn/{lesson_id}/solution", response_model=None, responses={
+    @app.get("/api/learn/{lesson_id}/solution", responses={
         **ok(Solution), **errors("not_found", "unknown_language", "rate_limited")})
     async def learn_solution(request: Request, lesson_id: LessonId,
                              lang: Annotated[str, Query(max_length=8)] = "en") -> dict[str, Any]:

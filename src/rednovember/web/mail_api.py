@@ -72,7 +72,7 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
                                                 "Bearer …)")
         return hub
 
-    @app.post("/api/games/{game_id}/seats/{seat}/notify", response_model=None,
+    @app.post("/api/games/{game_id}/seats/{seat}/notify",
               responses={**ok(Notify), **errors("unauthorised", "not_found", "no_mail")})
     async def notify(game_id: str, seat: int, body: NotifyBody, request: Request,
                      authorization: Auth = None, x_seat_token: Auth = None) -> dict[str, Any]:
@@ -84,7 +84,7 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         hub.notices.schedule(await hub.get(game_id))  # the seat may be waiting already
         return {"game": game_id, "seat": seat, "email": body.email, "lang": body.lang}
 
-    @app.get("/api/games/{game_id}/seats/{seat}/notify", response_model=None,
+    @app.get("/api/games/{game_id}/seats/{seat}/notify",
              responses={**ok(NotifyInfo), **errors("unauthorised", "not_found")})
     async def notify_info(game_id: str, seat: int, request: Request, authorization: Auth = None,
                           x_seat_token: Auth = None) -> dict[str, Any]:

@@ -54,7 +54,7 @@ def add_routes(app: FastAPI, hub_of: Callable[[Request], Hub],
                page: Callable[[Request], Response]) -> None:
     """``POST /api/me`` and the page ``/me`` (``page``: the front-end's index page)."""
 
-    @app.post("/api/me", response_model=None, responses=ok(MyGames))
+    @app.post("/api/me", responses=ok(MyGames))
     async def my_games(body: MyGamesBody, request: Request) -> dict[str, Any]:
         """The summaries of the games asked for, each with its ``activity``; the ids of those
         that do not exist (any more) in ``missing``. No token: summaries are public."""

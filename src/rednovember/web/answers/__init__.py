@@ -1,8 +1,9 @@
 """The HTTP API's success answers, for its published interface (docs/openapi.json): the shape of
 every 200, 201 and 202 body, as pydantic models that only declare (the handlers return plain
 dicts; nothing here changes what is sent). Each route names its answer with :func:`ok` next to
-its errors (web/responses.py): ``responses={**ok(Summary), **errors("not_found")}``, with
-``response_model=None`` so that FastAPI adds no shapeless schema of its own.
+its errors (web/responses.py): ``responses={**ok(Summary), **errors("not_found")}``; the
+handler's return type stays ``dict[str, Any]`` (FastAPI's fast serializer; web/responses.py drops
+the shapeless schema FastAPI makes of it).
 
 Every field the server sends is declared, and no other (``additionalProperties: false``), except
 where a body is large, open-ended and described elsewhere: the game's ``view``
