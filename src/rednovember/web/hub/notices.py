@@ -8,7 +8,6 @@ every seat not waiting now, so a restart never leaves a seat silent."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import smtplib
 
@@ -16,7 +15,7 @@ from ...i18n import catalog
 from ..mail import Mailer, claim, rearm
 from .absence import unconnected
 from .live import LiveGame
-from .runtime import Runtime
+from .runtime import Runtime, cancel_all
 
 log = logging.getLogger("rednovember.web")
 
@@ -37,11 +36,7 @@ class Notices:
     async def stop(self) -> None:
         tasks = list(self.tasks.values())
         self.tasks.clear()
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(BaseException):
-                await t
+        await cancel_all(tasks)
 
     def schedule(self, lg: LiveGame) -> None:
         """After a change of the game or of who is connected (as web/hub/away.py)."""
