@@ -182,3 +182,21 @@ def test_a_seat_links_origin_is_what_the_schema_and_the_server_both_take(api: ht
         assert (r.status_code == 200) is good, (origin, r.text)
         if good:
             assert r.json()["url"].startswith(origin + "/g/")
+
+
+def test_the_schema_and_the_server_agree_on_an_email_address(api: httpx.Client) -> None:
+    """The notify body's ``email`` pattern spells out its white space: ``\\s`` means one set to
+    the schema's readers (ECMA-262: U+FEFF) and another to the server (U+0085)."""
+    gid, tokens, _ = seated_game(api, 3)
+    pattern = DOC["components"]["schemas"]["NotifyBody"]["properties"]["email"]["anyOf"][0][
+        "pattern"]
+    check = jsonschema_rs.validator_for({"type": "string", "pattern": pattern})
+    addresses = {"ann@example.org": True, "a\x1cb@example.org": True, "ann@exa\x85mple.org": False,
+                 "ann@exa\ufeffmple.org": False, "a\u3000b@example.org": False,
+                 "ann@example": False, "a@b@example.org": False}
+    for address, good in addresses.items():
+        assert check.is_valid(address) is good, repr(address)
+        r = api.post(f"/api/games/{gid}/seats/0/notify", json={"email": address},
+                     headers={"Authorization": f"Bearer {tokens[0]}"})
+        expect = "no_mail" if good else "bad_message"  # this server sends no emails
+        assert r.json()["error"]["code"] == expect, (repr(address), r.text)

@@ -33,6 +33,31 @@ from ..i18n.describe import VARIANTS as LOG_VARIANTS
 from ..rules import COLOURS, VARIANTS, GameData, load_data
 from ..rules.serialize import to_dict
 from . import PROTOCOL_VERSION
+from .answers import (
+    Bots,
+    Computing,
+    Created,
+    Data,
+    Games,
+    GameState,
+    Handed,
+    Languages,
+    Legal,
+    Meta,
+    Ok,
+    Played,
+    Reclaimed,
+    Replay,
+    RulesReference,
+    Save,
+    SeatLink,
+    SeatTaken,
+    Story,
+    Summary,
+    Texts,
+    WinChance,
+    ok,
+)
 from .assets import Assets, HashedStatic
 from .bodies import (
     ActBody,
@@ -210,12 +235,12 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return seat
 
     # --- meta -----------------------------------------------------------------------------------
-    @app.get("/api/health")
+    @app.get("/api/health", responses=ok(Ok))
     async def health() -> dict[str, Any]:
         """Liveness: the process answers (whether or not its database does)."""
         return {"ok": True}
 
-    @app.get("/api/ready", responses=errors("unavailable"))
+    @app.get("/api/ready", responses={**ok(Ok), **errors("unavailable")})
     async def ready(request: Request) -> dict[str, Any]:
         """Readiness: 200 while the database answers, 503 ``unavailable`` while it does not
         (the container health check and the proxy use it)."""
@@ -227,7 +252,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             raise ProtocolError("unavailable", "the database does not answer") from None
         return {"ok": True}
 
-    @app.get("/api/meta")
+    @app.get("/api/meta", responses=ok(Meta))
     async def meta() -> dict[str, Any]:
         return {
             "protocol": PROTOCOL_VERSION, "server": package_version, "colours": list(COLOURS),
@@ -238,15 +263,15 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             "log_variants": {k: list(v) for k, v in LOG_VARIANTS.items()},
         }
 
-    @app.get("/api/bots")
+    @app.get("/api/bots", responses=ok(Bots))
     async def bots() -> dict[str, Any]:
         return {"bots": sorted(BOTS)}
 
-    @app.get("/api/data")
+    @app.get("/api/data", responses=ok(Data))
     async def data_tables() -> dict[str, Any]:
         return data_json(game_data)
 
-    @app.get("/api/i18n")
+    @app.get("/api/i18n", responses=ok(Languages))
     async def languages() -> dict[str, Any]:
         out = []
         for code in available():
@@ -262,14 +287,16 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         except UnknownLanguage as exc:
             raise ProtocolError("unknown_language", str(exc)) from None
 
-    @app.get("/api/i18n/{lang}", responses=errors("unknown_language"))
+    @app.get("/api/i18n/{lang}",
+             responses={**ok(Texts), **errors("unknown_language")})
     async def i18n(lang: Lang) -> dict[str, Any]:
         cat = _catalog(lang)
         names = set(cat.texts) | (set(cat.fallback.texts) if cat.fallback else set())
         return {"lang": cat.code, "plural_forms": list(plural_forms(cat.code)),
                 "catalog": {name: cat.section(name) for name in sorted(names)}}
 
-    @app.get("/api/rules/{lang}", responses=errors("unknown_language"))
+    @app.get("/api/rules/{lang}",
+             responses={**ok(RulesReference), **errors("unknown_language")})
     async def rules_json(lang: Lang) -> dict[str, Any]:
         return rules_reference(_catalog(lang), game_data)
 
@@ -290,7 +317,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return _rules_page(request, lang, back)
 
     # --- games ----------------------------------------------------------------------------------
-    @app.post("/api/games", status_code=201, responses=errors("bad_config", "rate_limited"))
+    @app.post("/api/games", status_code=201,
+              responses={**ok(Created, 201), **errors("bad_config", "rate_limited")})
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         who = client_of(request)
@@ -300,7 +328,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                                           body.seed, settings=settings, client=who)
         return {"game": hub.summary(lg), "creator_token": token}
 
-    @app.get("/api/games")
+    @app.get("/api/games", responses=ok(Games))
     async def list_games(request: Request,
                          limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
         """The open tables: listed games waiting for players (unlisted ones only by link)."""
@@ -313,13 +341,14 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                 hub.release(lg)
         return {"games": out}
 
-    @app.get("/api/games/{game_id}", responses=errors("not_found"))
+    @app.get("/api/games/{game_id}",
+             responses={**ok(Summary), **errors("not_found")})
     async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         return hub.summary(await hub.get(game_id))
 
-    @app.post("/api/games/{game_id}/seats", responses=errors(
-        "not_found", "seat_taken", "game_over", "rate_limited"))
+    @app.post("/api/games/{game_id}/seats", responses={
+        **ok(SeatTaken), **errors("not_found", "seat_taken", "game_over", "rate_limited")})
     async def take_seat(game_id: str, body: TakeSeat, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         lg = await hub.get(game_id)
@@ -328,7 +357,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         seat, token = await hub.take_seat(lg, body.seat, body.colour, name)
         return {"seat": seat, "token": token, "game": hub.summary(lg)}
 
-    @app.get("/api/games/{game_id}/state", responses=errors("not_found", "unauthorised"))
+    @app.get("/api/games/{game_id}/state",
+             responses={**ok(GameState), **errors("not_found", "unauthorised")})
     async def game_state(game_id: str, request: Request, authorization: Auth = None,
                          x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
@@ -337,7 +367,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         seat = seat_of(lg, token) if token else None
         return hub.state(lg, seat)
 
-    @app.get("/api/games/{game_id}/legal", responses=errors("not_found", "unauthorised"))
+    @app.get("/api/games/{game_id}/legal",
+             responses={**ok(Legal), **errors("not_found", "unauthorised")})
     async def legal(game_id: str, request: Request, authorization: Auth = None,
                     x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
@@ -346,8 +377,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         st = hub.state(lg, seat, len(lg.game.log))
         return {"seat": seat, "version": lg.version, "actions": st["actions"]}
 
-    @app.post("/api/games/{game_id}/act", responses=errors(
-        "not_found", "unauthorised", "forbidden", *PLAY_ERRORS))
+    @app.post("/api/games/{game_id}/act", responses={
+        **ok(Played), **errors("not_found", "unauthorised", "forbidden", *PLAY_ERRORS)})
     async def act(game_id: str, body: ActBody, request: Request, authorization: Auth = None,
                   x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
@@ -356,8 +387,9 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.act(lg, seat, body.action, body.version)
         return {"ok": True, "version": lg.version, "state": hub.state(lg, seat)}
 
-    @app.post("/api/games/{game_id}/undo", responses=errors(
-        "not_found", "unauthorised", "forbidden", "cannot_undo", *PLAY_ERRORS))
+    @app.post("/api/games/{game_id}/undo", responses={
+        **ok(Played),
+        **errors("not_found", "unauthorised", "forbidden", "cannot_undo", *PLAY_ERRORS)})
     async def undo(game_id: str, request: Request, body: UndoBody | None = None,
                    authorization: Auth = None, x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
@@ -366,8 +398,9 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.undo(lg, seat, body.version if body else None)
         return {"ok": True, "version": lg.version, "state": hub.state(lg, seat)}
 
-    @app.post("/api/games/{game_id}/seats/{seat}/bot", responses=errors(
-        "not_found", "unauthorised", "forbidden", "game_over", "unknown_bot"))
+    @app.post("/api/games/{game_id}/seats/{seat}/bot", responses={
+        **ok(Handed), **errors("not_found", "unauthorised", "forbidden", "game_over",
+                               "unknown_bot")})
     async def seat_to_bot(game_id: str, seat: int, body: BotBody, request: Request,
                           authorization: Auth = None, x_seat_token: SeatTok = None,
                           x_creator_token: CreatorTok = None) -> dict[str, Any]:
@@ -386,8 +419,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.hand_to_bot(lg, seat, body.bot, by, creator)
         return {"ok": True, "game": hub.summary(lg)}
 
-    @app.post("/api/games/{game_id}/seat-link", responses=errors(
-        "not_found", "unauthorised", "forbidden"))
+    @app.post("/api/games/{game_id}/seat-link", responses={
+        **ok(SeatLink), **errors("not_found", "unauthorised", "forbidden")})
     async def make_seat_link(game_id: str, request: Request, body: SeatLinkBody | None = None,
                              authorization: Auth = None,
                              x_seat_token: SeatTok = None) -> dict[str, Any]:
@@ -405,7 +438,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             origin += root_of(request)
         return seat_link(lg.id, seat, token, origin)
 
-    @app.get("/api/games/{game_id}/replay/{step}", responses=errors("not_found"))
+    @app.get("/api/games/{game_id}/replay/{step}",
+             responses={**ok(Replay), **errors("not_found")})
     async def replay_at(game_id: str, step: int, request: Request) -> dict[str, Any]:
         """The game after its first ``step`` actions (spectator's rights while it runs)."""
         lg = await hub_of(request).get(game_id)
@@ -413,14 +447,15 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
 
     stories = StoryCache()
 
-    @app.get("/api/games/{game_id}/story", responses=errors("not_found", "not_over"))
+    @app.get("/api/games/{game_id}/story",
+             responses={**ok(Story), **errors("not_found", "not_over")})
     async def story(game_id: str, request: Request) -> dict[str, Any]:
         """A finished game's story for the end screen (409 ``not_over`` before the end)."""
         lg = await hub_of(request).get(game_id)
         return await asyncio.to_thread(stories.story, lg)  # a replay: not on the loop
 
     @app.get("/api/games/{game_id}/winchance", responses={
-        202: {"description": "being computed: ask again"},
+        **ok(WinChance), **ok(Computing, 202),
         **errors("not_found", "not_over", "rate_limited", "busy")})
     async def winchance(game_id: str, request: Request, response: Response) -> dict[str, Any]:
         """A finished game's win-chance curve and turning points (web/winchance.py): 202
@@ -440,8 +475,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                     "progress": winchances.progress(lg)}
         return found
 
-    @app.post("/api/games/{game_id}/seats/{seat}/reclaim", responses=errors(
-        "not_found", "unauthorised", "forbidden", "game_over"))
+    @app.post("/api/games/{game_id}/seats/{seat}/reclaim", responses={
+        **ok(Reclaimed), **errors("not_found", "unauthorised", "forbidden", "game_over")})
     async def reclaim(game_id: str, seat: int, request: Request, body: ReclaimBody | None = None,
                       authorization: Auth = None, x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
@@ -454,7 +489,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.reclaim(lg, seat, token, name)
         return {"ok": True, "seat": seat, "game": hub.summary(lg)}
 
-    @app.get("/api/games/{game_id}/export", responses=errors("not_found", "forbidden"))
+    @app.get("/api/games/{game_id}/export",
+             responses={**ok(Save), **errors("not_found", "forbidden")})
     async def export(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         lg = await hub.get(game_id)

@@ -22,6 +22,7 @@ from ..learn import ALL, LESSONS, MAX_PLAYS, PUZZLES, LessonError, Session
 from ..learn.solution import solution
 from ..rules import parse_action
 from ..rules.view import log_for
+from .answers import LearnState, Lessons, Solution, ok
 from .protocol import ProtocolError, action_info, jsonable, repair_key, result_info, suggestions
 from .responses import errors
 
@@ -125,13 +126,14 @@ def add_routes(app: FastAPI, page: Callable[[Request], Response],
     """The learn endpoints and pages (``page``: the front-end's index page; ``limit`` raises
     ``rate_limited`` when the client has sent too many plays: each one replays the lesson)."""
 
-    @app.get("/api/learn")
+    @app.get("/api/learn", responses=ok(Lessons))
     async def lessons() -> dict[str, Any]:
         """The lessons (in teaching order) and the puzzles."""
         return {"lessons": [lesson_info(x) for x in LESSONS],
                 "puzzles": [lesson_info(x) for x in PUZZLES]}
 
-    @app.post("/api/learn/{lesson_id}", responses=errors("not_found", "illegal", "rate_limited"))
+    @app.post("/api/learn/{lesson_id}", responses={
+        **ok(LearnState), **errors("not_found", "illegal", "rate_limited")})
     async def learn_play(request: Request, lesson_id: LessonId, body: LearnBody) -> dict[str, Any]:
         """Rebuild the lesson from its ``plays``, make ``action`` if given and check it."""
         if limit is not None:
@@ -145,8 +147,8 @@ def add_routes(app: FastAPI, page: Callable[[Request], Response],
                 raise ProtocolError("illegal", str(exc)) from None
         return learn_state(s, check)
 
-    @app.get("/api/learn/{lesson_id}/solution",
-             responses=errors("not_found", "unknown_language", "rate_limited"))
+    @app.get("/api/learn/{lesson_id}/solution", responses={
+        **ok(Solution), **errors("not_found", "unknown_language", "rate_limited")})
     async def learn_solution(request: Request, lesson_id: LessonId,
                              lang: Annotated[str, Query(max_length=8)] = "en") -> dict[str, Any]:
         """A puzzle's (or lesson's) solution as the search bot plays it, in sentences."""

@@ -20,12 +20,16 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..i18n import available, catalog
+from .answers import Notify, NotifyInfo, ok
 from .hub import Hub
 from .mail import Mailer, subscribe, subscription, unsubscribe
 from .protocol import ProtocolError
 from .responses import errors
 
-EMAIL = r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$"  # one @, a dotted domain, no spaces
+# white space spelled out: ``\s`` is not the same set in ECMA-262 (the schema's readers: it has
+# U+FEFF) and in the server's regex engine (Unicode's White_Space: U+0085)
+SPACE = r"\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+EMAIL = rf"^[^@{SPACE}]{{1,64}}@[^@{SPACE}]+\.[^@{SPACE}]+$"  # one @, a dotted domain, no spaces
 SECRET = r"^[A-Za-z0-9_-]{16,64}$"
 Auth = Annotated[str | None, Header()]
 Secret = Annotated[str, Path(pattern=SECRET)]
@@ -69,7 +73,7 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         return hub
 
     @app.post("/api/games/{game_id}/seats/{seat}/notify",
-              responses=errors("unauthorised", "not_found", "no_mail"))
+              responses={**ok(Notify), **errors("unauthorised", "not_found", "no_mail")})
     async def notify(game_id: str, seat: int, body: NotifyBody, request: Request,
                      authorization: Auth = None, x_seat_token: Auth = None) -> dict[str, Any]:
         """The seat's email notices: an address, or null for none."""
@@ -81,7 +85,7 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         return {"game": game_id, "seat": seat, "email": body.email, "lang": body.lang}
 
     @app.get("/api/games/{game_id}/seats/{seat}/notify",
-             responses=errors("unauthorised", "not_found"))
+             responses={**ok(NotifyInfo), **errors("unauthorised", "not_found")})
     async def notify_info(game_id: str, seat: int, request: Request, authorization: Auth = None,
                           x_seat_token: Auth = None) -> dict[str, Any]:
         """What the seat asked for (``email`` null: no emails); ``mail``: whether the server

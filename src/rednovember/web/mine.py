@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 
+from .answers import MyGames, ok
 from .hub import Hub
 from .security import valid_game_id
 from .store import Store, chat_table, games_table
@@ -53,7 +54,7 @@ def add_routes(app: FastAPI, hub_of: Callable[[Request], Hub],
                page: Callable[[Request], Response]) -> None:
     """``POST /api/me`` and the page ``/me`` (``page``: the front-end's index page)."""
 
-    @app.post("/api/me")
+    @app.post("/api/me", responses=ok(MyGames))
     async def my_games(body: MyGamesBody, request: Request) -> dict[str, Any]:
         """The summaries of the games asked for, each with its ``activity``; the ids of those
         that do not exist (any more) in ``missing``. No token: summaries are public."""

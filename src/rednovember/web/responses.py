@@ -1,5 +1,5 @@
 """The HTTP API's declared answers, for its published interface (docs/openapi.json;
-docs/protocol.md §3, §6).
+docs/protocol.md §3, §6). The success answers' shapes are web/answers/.
 
 Each route lists the error codes it can answer (:func:`errors`); their statuses, the error body's
 shape (``{"error": {code, message, detail?, params?}}``, ``code`` one of that route's codes) and
@@ -97,6 +97,16 @@ def _merge(operation: dict[str, Any], extra: Iterable[str]) -> None:
         responses[str(status)] = answer
 
 
+def _shapes_only(operation: dict[str, Any]) -> None:
+    """A success answer declared with its shape (web/answers/) keeps only that: FastAPI merges it
+    into the shapeless object it makes of the handler's ``dict[str, Any]`` (the return type that
+    gives the answer its fast serializer)."""
+    for status, answer in operation.get("responses", {}).items():
+        media = answer.get("content", {}).get("application/json", {})
+        if status[:1] == "2" and "$ref" in media.get("schema", {}):
+            media["schema"] = {"$ref": media["schema"]["$ref"]}
+
+
 def _codes(answer: dict[str, Any]) -> list[str]:
     schema = answer.get("content", {}).get("application/json", {}).get("schema", {})
     code = schema.get("properties", {}).get("error", {}).get("properties", {}).get("code", {})
@@ -123,6 +133,7 @@ def document(app: FastAPI, min_turn_timer: float) -> dict[str, Any]:
     for item in doc.get("paths", {}).values():
         for operation in item.values():
             _merge(operation, edge_errors(operation))
+            _shapes_only(operation)
     _link_games(doc)
     timer_minimum(doc, min_turn_timer)
     schemas = doc.get("components", {}).get("schemas", {})
