@@ -114,3 +114,20 @@ def test_a_flood_of_lesson_plays_is_refused(strict: Server) -> None:
         assert api.get("/api/learn").status_code == 200  # the list costs nothing
         other = {"X-Forwarded-For": "198.51.100.9"}
         assert api.post("/api/learn/moving", json={"plays": []}, headers=other).status_code == 200
+
+
+def test_my_games_lookups_are_limited_per_client(tmp_path: Path) -> None:
+    """Each lookup may rebuild up to 60 games: a client gets --limit-lookups-per-minute of them
+    a minute, then a clear 429 with Retry-After; other clients are not affected."""
+    s = Server(tmp_path / "games.db", limits=True, extra=["--limit-lookups-per-minute", "3"]).start()
+    try:
+        with httpx.Client(base_url=s.url, timeout=10) as api:
+            got = [api.post("/api/me", json={"games": ["abcdefghijkl"]}) for _ in range(4)]
+            assert [r.status_code for r in got] == [200] * 3 + [429]
+            err = got[-1].json()["error"]
+            assert err["code"] == "rate_limited" and "my-games lookups" in err["message"]
+            assert int(got[-1].headers["Retry-After"]) >= 1
+            other = {"X-Forwarded-For": "198.51.100.9"}
+            assert api.post("/api/me", json={"games": []}, headers=other).status_code == 200
+    finally:
+        s.stop()

@@ -570,7 +570,11 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     add_mail_routes(app, mailer, hub_of, bearer)  # email notices: …/notify, /unsubscribe/…
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
     add_app_routes(app, assets, root_of)  # the installable app: manifest, /sw.js (web/pwa.py)
-    add_my_games_routes(app, hub_of, index)  # My games: POST /api/me, /me
+    async def lookup_limit(request: Request) -> None:
+        hub = hub_of(request)
+        await hub.db(hub.rates.lookups.check, client_of(request), time.time())
+
+    add_my_games_routes(app, hub_of, index, lookup_limit)  # My games: POST /api/me, /me
 
     return app
 

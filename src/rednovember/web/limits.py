@@ -1,6 +1,7 @@
 """Limits per client: how many games it may create and seats it may take per minute, how many of
 its games may wait for players at once (and how many may wait on the whole server), how many win-
-chance curves it may have computed per hour, how many messages one connection may send, and how
+chance curves it may have computed per hour, how many My-games lookups it may make per minute
+(each rebuilds up to 60 games), how many messages one connection may send, and how
 many spectators' connections a game and a client take (a seat's holder always gets in). Every
 refusal is ``rate_limited`` (HTTP 429, with ``Retry-After`` where waiting helps). 0: no limit.
 
@@ -38,6 +39,7 @@ class Limits:
     spectators_per_client: int = 0  # spectators' connections of one client, per game
     max_waiting_games: int = 0  # games waiting for players on the whole server
     winchances_per_hour: int = 0  # win-chance curves one client may have computed per hour
+    lookups_per_minute: int = 0  # My-games lookups (POST /api/me) of one client per minute
 
     @classmethod
     def none(cls) -> Limits:

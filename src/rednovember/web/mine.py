@@ -6,7 +6,7 @@ remembers how many it has shown, so it can tell the unread ones)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 
 from .answers import MyGames, ok
 from .hub import Hub
+from .responses import errors
 from .security import valid_game_id
 from .store import Store, chat_table, games_table
 
@@ -51,13 +52,17 @@ def activity(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
 
 
 def add_routes(app: FastAPI, hub_of: Callable[[Request], Hub],
-               page: Callable[[Request], Response]) -> None:
-    """``POST /api/me`` and the page ``/me`` (``page``: the front-end's index page)."""
+               page: Callable[[Request], Response],
+               limit: Callable[[Request], Awaitable[None]] | None = None) -> None:
+    """``POST /api/me`` and the page ``/me`` (``page``: the front-end's index page; ``limit``
+    raises ``rate_limited`` when the client asked too often: each lookup rebuilds its games)."""
 
-    @app.post("/api/me", responses=ok(MyGames))
+    @app.post("/api/me", responses={**ok(MyGames), **errors("rate_limited")})
     async def my_games(body: MyGamesBody, request: Request) -> dict[str, Any]:
         """The summaries of the games asked for, each with its ``activity``; the ids of those
         that do not exist (any more) in ``missing``. No token: summaries are public."""
+        if limit is not None:
+            await limit(request)
         hub = hub_of(request)
         ids = [g for g in dict.fromkeys(body.games) if valid_game_id(g)]
         known = await hub.db(activity, hub.store, ids)

@@ -160,6 +160,7 @@ LIMITS = (
     ("spectators_per_client", 8, "connections one client may watch one game with"),
     ("max_waiting_games", 1000, "games waiting for players on the whole server"),
     ("winchances_per_hour", 12, "win-chance curves one client may have computed per hour"),
+    ("lookups_per_minute", 20, "My-games lookups (POST /api/me) one client may make per minute"),
 )
 
 

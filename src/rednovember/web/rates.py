@@ -77,6 +77,7 @@ class Rates:
         self.learn = SharedWindow(engine, limits.messages_per_10s, 10.0, "lesson requests")
         self.winchances = SharedWindow(engine, limits.winchances_per_hour, 3600.0,
                                        "win-chance curves")
+        self.lookups = SharedWindow(engine, limits.lookups_per_minute, 60.0, "my-games lookups")
 
     def new_game(self, client: str, now: float) -> None:
         """Before ``client`` creates a game: its waiting tables, the server's, its rate."""
