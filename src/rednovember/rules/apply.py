@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from .action import Action, ActionError
@@ -22,18 +23,20 @@ def apply_action(g: State, action: Action | object) -> None:
     if action not in legal_actions(g):
         raise ActionError(_why_illegal(g, action))
     g._legal = None
-    before = _reversible_signature(g)
+    # What an undo may never cross: chance used, cards drawn, a new turn or another decider
+    # (field by field: no tuple to build twice a step).
+    rng = g.rng
+    hi, lo, forced = rng.hi, rng.lo, len(rng.forced)
+    events, items, stock, turn, seat = (len(g.event_deck), len(g.item_deck), g.stock, g.turn,
+                                        g.player_to_move)
     g.history.append(action)
-    handler = _HANDLERS.get(action.kind) or _repair
+    handler = _HANDLERS.get(action.kind, _repair)
     handler(g, action)
-    if _reversible_signature(g) != before:
+    rng = g.rng
+    if (rng.lo != lo or rng.hi != hi or len(rng.forced) != forced
+            or len(g.event_deck) != events or len(g.item_deck) != items or g.stock != stock
+            or g.turn != turn or g.player_to_move != seat):
         g.undo_barrier = len(g.history)
-
-
-def _reversible_signature(g: State) -> tuple[int, ...]:
-    """What an undo may never cross: chance used, cards drawn, a new turn or another decider."""
-    return (g.rng.state, len(g.rng.forced), len(g.event_deck), len(g.item_deck), g.stock, g.turn,
-            g.player_to_move)
 
 
 def _why_illegal(g: State, action: Action) -> str:
@@ -366,7 +369,7 @@ def _decided(g: State) -> None:
         continue_after_decisions(g)
 
 
-_HANDLERS = {
+_HANDLERS: Final[dict[str, Callable[[State, Action], None]]] = {
     "open": _open, "enter": _enter, "stay": _stay, "exit": _exit, "play": _play,
     "draw": _draw, "trade": _trade, "attack": _attack, "no_action": _no_action,
     "abandon": _abandon, "end": _end, "discard": _discard, "keep": _keep, "give": _give,
