@@ -20,7 +20,7 @@ def apply_action(g: State, action: Action | object) -> None:
         raise ActionError("the game is over")
     if not isinstance(action, Action):
         raise ActionError(f"not an action: {action!r}")
-    if action not in legal_actions(g):
+    if not _is_legal(g, action):
         raise ActionError(_why_illegal(g, action))
     g._legal = None
     # What an undo may never cross: chance used, cards drawn, a new turn or another decider
@@ -37,6 +37,16 @@ def apply_action(g: State, action: Action | object) -> None:
             or len(g.event_deck) != events or len(g.item_deck) != items or g.stock != stock
             or g.turn != turn or g.player_to_move != seat):
         g.undo_barrier = len(g.history)
+
+
+def _is_legal(g: State, action: Action) -> bool:
+    """``action in legal_actions(g)``, trying identity first: the actions a player picks from the
+    legal list are the very objects in it."""
+    legal = legal_actions(g)
+    for a in legal:
+        if a is action:
+            return True
+    return action in legal
 
 
 def _why_illegal(g: State, action: Action) -> str:

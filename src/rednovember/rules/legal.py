@@ -36,17 +36,24 @@ def _generate(g: State) -> list[Action]:
         return []
     if g.phase == DECIDE:
         return _decision(g)
+    out: list[Action] = []  # each part adds its actions to the one list
     if g.phase == MOVE:
-        return _plays(g) + _opens(g) + _actions(g)
-    if g.phase == OPENED:
-        out = [ENTER, STAY] if enter_cost(g, g.opened) >= 0 else [STAY]
-        return out + _plays(g)
-    if g.phase == AFTER_ACTION:
-        return [END] + _plays(g)
-    if g.phase == EXTRA_MOVE:
-        exits = [shared(_EXIT, "exit", r) for r in escape_rooms(g)]
-        return exits + _plays(g)
-    return []
+        _plays(out, g)
+        _opens(out, g)
+        _actions(out, g)
+    elif g.phase == OPENED:
+        if enter_cost(g, g.opened) >= 0:
+            out.append(ENTER)
+        out.append(STAY)
+        _plays(out, g)
+    elif g.phase == AFTER_ACTION:
+        out.append(END)
+        _plays(out, g)
+    elif g.phase == EXTRA_MOVE:
+        for r in escape_rooms(g):
+            out.append(shared(_EXIT, "exit", r))
+        _plays(out, g)
+    return out
 
 
 def _kinds(hand: list[int]) -> list[int]:
@@ -56,20 +63,21 @@ def _kinds(hand: list[int]) -> list[int]:
     return sorted(set(hand))
 
 
-def _plays(g: State) -> list[Action]:
-    return [shared(_PLAY, "play", k) for k in _kinds(g.gnomes[g.active].hand)]
+def _plays(out: list[Action], g: State) -> None:
+    for k in _kinds(g.gnomes[g.active].hand):
+        out.append(shared(_PLAY, "play", k))
 
 
-def _opens(g: State) -> list[Action]:
+def _opens(out: list[Action], g: State) -> None:
     if g.ghost < 1:
-        return []
+        return
     room = g.gnomes[g.active].room
     blocked = g.blocked
-    if room != SEA and g.water[room] == LOW:  # R15: not from low water into high water
-        water = g.water
-        return [shared(_OPEN, "open", other) for h, other in g.data.exits[room]
-                if not blocked[h] and water[other] != HIGH]
-    return [shared(_OPEN, "open", other) for h, other in g.data.exits[room] if not blocked[h]]
+    water = g.water
+    low = room != SEA and water[room] == LOW  # R15: not from low water into high water
+    for h, other in g.data.exits[room]:
+        if not blocked[h] and not (low and water[other] == HIGH):
+            out.append(shared(_OPEN, "open", other))
 
 
 def open_refusal(g: State, other: int) -> str:
@@ -153,11 +161,11 @@ _REPAIR_OPTIONS: Final[dict[str, tuple[Action, ...]]] = {}  # by repair (argumen
 _UNBLOCK_OPTIONS: Final[dict[int, tuple[Action, ...]]] = {}  # unblock_hatch, by room
 
 
-def _actions(g: State) -> list[Action]:
+def _actions(out: list[Action], g: State) -> None:
     gn = g.gnomes[g.active]
     room = gn.room
     time = g.ghost
-    out: list[Action] = []
+    start = len(out)
     if room != SEA and g.fire[room]:
         _repair(out, "extinguish_fire", time)
     elif room != SEA and g.water[room] == HIGH:
@@ -165,11 +173,11 @@ def _actions(g: State) -> list[Action]:
             out.append(NO_ACTION)
     else:
         _normal_actions(out, g, gn.room, time)
+    nothing = len(out) == start
     if _can_abandon(g):
         out.append(ABANDON)
-    if not out or (len(out) == 1 and out[0] == ABANDON):
+    if nothing:
         out.append(END)  # nothing affordable: the turn goes on without an action
-    return out
 
 
 def _normal_actions(out: list[Action], g: State, room: int, time: int) -> None:

@@ -4,9 +4,9 @@ The whole generator state is one integer, so it serialises to JSON and copies fo
 Scenarios may queue forced die rolls, consumed before the generator is used.
 
 The state is kept as its two 32-bit halves. Compiled (mypyc), the generator works on them with
-every product taken over 16-bit pieces, so that no intermediate value reaches 2**62 and the
-arithmetic stays on machine integers (on whole 64-bit values it allocates a Python long at every
-operation: three times slower than the pure engine). Pure Python does the opposite: few operations
+every product taken over 16-bit pieces, so that the arithmetic stays on machine integers (on whole
+64-bit values it allocates a Python long at every operation: three times slower than the pure
+engine). Pure Python does the opposite: few operations
 on whole values are cheaper than many on small ones. Both give exactly SplitMix64's numbers
 (tests/test_rng.py checks one against the other).
 """
@@ -20,24 +20,21 @@ _MASK: Final = (1 << 64) - 1
 _GOLDEN: Final = 0x9E3779B97F4A7C15
 _M32: Final = 0xFFFFFFFF
 _M16: Final = 0xFFFF
-_GOLDEN_HI: Final = 0x9E3779B9  # 0x9E3779B97F4A7C15, the state's increment
+_GOLDEN_HI: Final = 0x9E3779B9  # _GOLDEN's halves
 _GOLDEN_LO: Final = 0x7F4A7C15
-_MUL1_HI: Final = 0xBF58476D  # 0xBF58476D1CE4E5B9
-_MUL1_LO: Final = 0x1CE4E5B9
-_MUL2_HI: Final = 0x94D049BB  # 0x94D049BB133111EB
-_MUL2_LO: Final = 0x133111EB
-_SMALL: Final = 1 << 24  # below(n) for n under this uses 32-bit pieces only
+_SMALL: Final = 1 << 24  # below(n) for n under this works on 16-bit pieces
 
 
-def _mul(ah: int, al: int, bh: int, bl: int) -> tuple[int, int]:
-    """(ah·2³² + al)·(bh·2³² + bl) mod 2⁶⁴, as its high and low 32 bits (every piece < 2⁵⁰)."""
-    a1, a0 = al >> 16, al & _M16
-    h1, h0 = ah >> 16, ah & _M16
-    p1 = a1 * bl
-    t = a0 * bl + ((p1 & _M16) << 16)  # al·bl = (p1 >> 16)·2³² + t
-    cross = (h0 * bl + (((h1 * bl) & _M16) << 16)  # ah·bl mod 2³²
-             + a0 * bh + (((a1 * bh) & _M16) << 16))  # al·bh mod 2³²
-    return ((p1 >> 16) + (t >> 32) + cross) & _M32, t & _M32
+def _mul(hi: int, lo: int, b3: int, b2: int, b1: int, b0: int) -> tuple[int, int]:
+    """(hi·2³² + lo)·b mod 2⁶⁴ as its high and low 32 bits, b given by its 16-bit pieces (b3 the
+    highest). Every product is of two 16-bit pieces: compiled, a product of two ints takes the
+    fast path only when both are below 2³⁰."""
+    a3, a2, a1, a0 = hi >> 16, hi & _M16, lo >> 16, lo & _M16
+    c1 = a1 * b0 + a0 * b1  # the columns of the schoolbook product, by powers of 2¹⁶
+    c2 = a2 * b0 + a1 * b1 + a0 * b2
+    c3 = a3 * b0 + a2 * b1 + a1 * b2 + a0 * b3
+    low = a0 * b0 + ((c1 & _M16) << 16)
+    return ((low >> 32) + (c1 >> 16) + c2 + ((c3 & _M16) << 16)) & _M32, low & _M32
 
 
 class Rng:
@@ -88,11 +85,11 @@ class Rng:
         # z ^= z >> 30; z *= MUL1
         lo ^= ((hi << 2) & _M32) | (lo >> 30)
         hi ^= hi >> 30
-        hi, lo = _mul(hi, lo, _MUL1_HI, _MUL1_LO)
+        hi, lo = _mul(hi, lo, 0xBF58, 0x476D, 0x1CE4, 0xE5B9)  # 0xBF58476D1CE4E5B9
         # z ^= z >> 27; z *= MUL2
         lo ^= ((hi << 5) & _M32) | (lo >> 27)
         hi ^= hi >> 27
-        hi, lo = _mul(hi, lo, _MUL2_HI, _MUL2_LO)
+        hi, lo = _mul(hi, lo, 0x94D0, 0x49BB, 0x1331, 0x11EB)  # 0x94D049BB133111EB
         # z ^= z >> 31
         lo ^= ((hi << 1) & _M32) | (lo >> 31)
         hi ^= hi >> 31
@@ -101,8 +98,11 @@ class Rng:
     def below(self, n: int) -> int:
         """A uniform integer in ``0 .. n-1``: (z·n) >> 64 for the next output z."""
         if _COMPILED and 0 <= n < _SMALL:
-            hi, lo = self._next_halves()
-            return (hi * n + ((lo * n) >> 32)) >> 32
+            hi, lo = self._next_halves()  # (z·n) >> 64, 16 bits of z at a time
+            t = ((lo & _M16) * n) >> 16
+            t = (t + (lo >> 16) * n) >> 16
+            t = (t + (hi & _M16) * n) >> 16
+            return (t + (hi >> 16) * n) >> 16
         return (self._next_whole() * n) >> 64
 
     def die(self) -> int:

@@ -53,7 +53,10 @@ def start_turn(g: State) -> None:
             g.phase = OVER
             g.say("won")
         return
-    gn = max(movers, key=lambda x: (x.keeper, x.arrival))
+    gn = movers[0]  # the furthest back, the top of its stack (the first such, as max() would)
+    for other in movers:
+        if other.keeper > gn.keeper or (other.keeper == gn.keeper and other.arrival > gn.arrival):
+            gn = other
     g.active = gn.number
     g.turn += 1
     g.ghost = gn.keeper
