@@ -18,6 +18,7 @@ Usage::
     .venv/bin/python bench/bench_engine.py --checksum   # digest of many seeded games (all configs)
     REDNOVEMBER_PURE=1 .venv/bin/python bench/bench_engine.py   # the pure-Python engine
     .venv/bin/python bench/bench_engine.py --compare 3  # compiled against pure, alternating
+    .venv/bin/python bench/bench_engine.py --compare 3 --cpu-time  # per CPU second (loaded machine)
 
 The engine is the one compiled with mypyc when there is one (setup.py), else the pure-Python modules;
 ``REDNOVEMBER_PURE=1`` forces the pure ones (rednovember/_engine.py). The output names it.
@@ -53,6 +54,9 @@ from rednovember.bots import make_bot  # noqa: E402
 from rednovember.rules import VARIANTS, Config, Game, load_data, new_game, serialize  # noqa: E402
 
 PLAYERS = 4
+# The clock of the games/s and copies/s runs: wall time, or with --cpu-time this process's CPU time
+# (on a shared, loaded machine the wall clock also counts the time other processes had the core).
+CLOCK = {"clock": time.perf_counter}
 
 
 def pin_one_core() -> str:
@@ -80,13 +84,14 @@ def bench_games(seconds: float) -> dict[str, Any]:
     """Whole games (setup included) until ``seconds`` have passed; seeds 0, 1, 2, ..."""
     load_data()
     games = steps = 0
-    start = time.perf_counter()
+    clock = CLOCK["clock"]
+    start = clock()
     elapsed = 0.0
     while elapsed < seconds:
         g = play(games)
         steps += len(g.history)
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
     return {"games": games, "steps": steps, "seconds": elapsed, "games_per_s": games / elapsed,
             "steps_per_s": steps / elapsed, "steps_per_game": steps / games}
 
@@ -136,13 +141,14 @@ def bench_copy(states: list[Game], seconds: float) -> dict[str, Any]:
     res: dict[str, Any] = {}
     for keep_log in (True, False):
         n = 0
-        start = time.perf_counter()
+        clock = CLOCK["clock"]
+        start = clock()
         elapsed = 0.0
         while elapsed < seconds:
             for g in states:
                 g.copy(keep_log)
             n += len(states)
-            elapsed = time.perf_counter() - start
+            elapsed = clock() - start
         res["copies_per_s" if keep_log else "copies_no_log_per_s"] = n / elapsed
     return res
 
@@ -256,7 +262,7 @@ def quick(seconds: float) -> dict[str, Any]:
             "copies_no_log_per_s": copies["copies_no_log_per_s"]}
 
 
-def compare(rounds: int, seconds: float) -> dict[str, Any]:
+def compare(rounds: int, seconds: float, cpu_time: bool = False) -> dict[str, Any]:
     """The compiled and the pure engine in alternate child processes (same seeds, one core each
     in turn), ``rounds`` times; the best round of each, and their ratios. Alternating within one
     run keeps the ratio fair on a shared, noisy machine."""
@@ -264,8 +270,9 @@ def compare(rounds: int, seconds: float) -> dict[str, Any]:
     for _ in range(rounds):
         for pure in ("", "1"):
             env = dict(os.environ, REDNOVEMBER_PURE=pure)
-            out = subprocess.run([sys.executable, __file__, "--quick", "--seconds", str(seconds)],
-                                 env=env, capture_output=True, text=True, check=True).stdout
+            argv = [sys.executable, __file__, "--quick", "--seconds", str(seconds)]
+            argv += ["--cpu-time"] if cpu_time else []
+            out = subprocess.run(argv, env=env, capture_output=True, text=True, check=True).stdout
             row = json.loads(out.splitlines()[-1])
             kind = row.pop("engine")
             for key, value in row.items():
@@ -273,7 +280,8 @@ def compare(rounds: int, seconds: float) -> dict[str, Any]:
     if set(best) != {"compiled", "pure"}:
         raise SystemExit(f"no compiled engine to compare (engines run: {sorted(best)})")
     ratios = {k: best["compiled"][k] / best["pure"][k] for k in best["pure"]}
-    return {"bench": "engine_compare", "rounds": rounds, "seconds": seconds, **best,
+    return {"bench": "engine_compare", "rounds": rounds, "seconds": seconds,
+            "clock": "cpu" if cpu_time else "wall", **best,
             "ratio": ratios}
 
 
@@ -291,12 +299,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --checksum: write one digest per configuration to FILE (JSON)")
     ap.add_argument("--compare", type=int, metavar="ROUNDS",
                     help="compiled against pure: games/s, steps/s, copies/s and their ratios")
+    ap.add_argument("--cpu-time", action="store_true",
+                    help="time the games/s and copies/s runs by this process's CPU time, not the "
+                         "wall clock (a loaded machine)")
     ap.add_argument("--quick", action="store_true", help=argparse.SUPPRESS)  # --compare's child
     args = ap.parse_args(argv)
+    if args.cpu_time:
+        CLOCK["clock"] = time.process_time
     pinned = pin_one_core()
 
     if args.compare:
-        res = compare(args.compare, args.seconds)
+        res = compare(args.compare, args.seconds, args.cpu_time)
         for kind in ("compiled", "pure"):
             r = res[kind]
             print(f"  {kind:<9} {r['games_per_s']:>8,.0f} games/s  {r['steps_per_s']:>10,.0f} steps/s"
@@ -304,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
                   "without log)")
         q = res["ratio"]
         print(f"  compiled/pure: games {q['games_per_s']:.2f}x, steps {q['steps_per_s']:.2f}x, "
-              f"copies {q['copies_per_s']:.2f}x ({pinned})")
+              f"copies {q['copies_per_s']:.2f}x ({pinned}; {res['clock']} clock)")
         print(json.dumps(res))
         return 0
     if args.quick:

@@ -30,8 +30,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # modules: REDNOVEMBER_PURE=1 pytest -m engine.
 ENGINE_TESTS = {"test_actions.py", "test_architecture.py", "test_data.py", "test_death_and_end.py",
                 "test_engine_build.py", "test_events.py", "test_hidden.py", "test_movement.py",
-                "test_properties.py", "test_rulings.py", "test_scenario.py", "test_setup.py",
-                "test_variants.py"}
+                "test_properties.py", "test_rng.py", "test_rulings.py", "test_scenario.py",
+                "test_setup.py", "test_variants.py"}
 
 
 def pytest_configure(config: pytest.Config) -> None:

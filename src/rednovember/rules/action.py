@@ -67,6 +67,34 @@ class Action(NamedTuple):
         return self.kind in REPAIRS
 
 
+# Shared instances: the legal-action lists reuse them rather than build new ones (building a
+# NamedTuple runs Python-level code, compiled or not).
+ENTER: Final = Action("enter")
+STAY: Final = Action("stay")
+END: Final = Action("end")
+NO_ACTION: Final = Action("no_action")
+ABANDON: Final = Action("abandon")
+DONE: Final = Action("done")
+DEFEND: Final = Action("defend")
+YIELD: Final = Action("yield")
+SHARED_ARGS: Final = 64  # a row of shared actions covers arguments 0 .. SHARED_ARGS - 1
+
+
+def shared_row() -> list[Action | None]:
+    """An empty row of shared actions of one kind, filled by :func:`shared` as they are asked."""
+    return [None] * SHARED_ARGS
+
+
+def shared(row: list[Action | None], kind: str, arg: int) -> Action:
+    """``Action(kind, arg)``, the one instance kept in ``row`` (a new one beyond the row)."""
+    if 0 <= arg < SHARED_ARGS:
+        action = row[arg]
+        if action is None:  # two threads may both make it: equal values, either is kept
+            action = row[arg] = Action(kind, arg)
+        return action
+    return Action(kind, arg)
+
+
 def _int(word: str, what: str) -> int:
     try:
         return int(word)

@@ -19,21 +19,32 @@ def apply_action(g: State, action: Action | object) -> None:
         raise ActionError("the game is over")
     if not isinstance(action, Action):
         raise ActionError(f"not an action: {action!r}")
-    if action not in legal_actions(g):
+    if not _is_legal(g, action):
         raise ActionError(_why_illegal(g, action))
     g._legal = None
-    before = _reversible_signature(g)
+    # What an undo may never cross: chance used, cards drawn, a new turn or another decider
+    # (field by field: no tuple to build twice a step).
+    rng = g.rng
+    hi, lo, forced = rng.hi, rng.lo, len(rng.forced)
+    events, items, stock, turn, seat = (len(g.event_deck), len(g.item_deck), g.stock, g.turn,
+                                        g.player_to_move)
     g.history.append(action)
-    handler = _HANDLERS.get(action.kind) or _repair
-    handler(g, action)
-    if _reversible_signature(g) != before:
+    _carry_out(g, action)
+    rng = g.rng
+    if (rng.lo != lo or rng.hi != hi or len(rng.forced) != forced
+            or len(g.event_deck) != events or len(g.item_deck) != items or g.stock != stock
+            or g.turn != turn or g.player_to_move != seat):
         g.undo_barrier = len(g.history)
 
 
-def _reversible_signature(g: State) -> tuple[int, ...]:
-    """What an undo may never cross: chance used, cards drawn, a new turn or another decider."""
-    return (g.rng.state, len(g.rng.forced), len(g.event_deck), len(g.item_deck), g.stock, g.turn,
-            g.player_to_move)
+def _is_legal(g: State, action: Action) -> bool:
+    """``action in legal_actions(g)``, trying identity first: the actions a player picks from the
+    legal list are the very objects in it."""
+    legal = legal_actions(g)
+    for a in legal:
+        if a is action:
+            return True
+    return action in legal
 
 
 def _why_illegal(g: State, action: Action) -> str:
@@ -366,11 +377,50 @@ def _decided(g: State) -> None:
         continue_after_decisions(g)
 
 
-_HANDLERS = {
-    "open": _open, "enter": _enter, "stay": _stay, "exit": _exit, "play": _play,
-    "draw": _draw, "trade": _trade, "attack": _attack, "no_action": _no_action,
-    "abandon": _abandon, "end": _end, "discard": _discard, "keep": _keep, "give": _give,
-    "done": _done, "spread": _spread, "block": _block, "defend": _defend, "yield": _yield,
-}
+def _carry_out(g: State, a: Action) -> None:
+    """Call the action's handler (a chain of tests, the most frequent kinds first: compiled, each
+    handler is then a direct call, not a call through a dict of Python callables)."""
+    kind = a.kind
+    if kind == "play":
+        _play(g, a)
+    elif kind == "open":
+        _open(g, a)
+    elif kind == "enter":
+        _enter(g, a)
+    elif kind == "stay":
+        _stay(g, a)
+    elif kind == "end":
+        _end(g, a)
+    elif kind == "no_action":
+        _no_action(g, a)
+    elif kind == "draw":
+        _draw(g, a)
+    elif kind == "trade":
+        _trade(g, a)
+    elif kind == "give":
+        _give(g, a)
+    elif kind == "done":
+        _done(g, a)
+    elif kind == "discard":
+        _discard(g, a)
+    elif kind == "keep":
+        _keep(g, a)
+    elif kind == "spread":
+        _spread(g, a)
+    elif kind == "block":
+        _block(g, a)
+    elif kind == "exit":
+        _exit(g, a)
+    elif kind == "abandon":
+        _abandon(g, a)
+    elif kind == "attack":
+        _attack(g, a)
+    elif kind == "defend":
+        _defend(g, a)
+    elif kind == "yield":
+        _yield(g, a)
+    else:  # the repairs
+        _repair(g, a)
+
 
 __all__ = ["apply_action", "can_escape", "doomed_token", "is_doomed", "low_water_penalty"]

@@ -74,6 +74,7 @@ class GameData:
     blocked_tokens: int
     draw_rooms: dict[int, tuple[str, int]]  # room -> (source, max cards)
     room_repairs: dict[str, RoomRepair]
+    repairs_in: tuple[tuple[str, ...], ...]  # per room (0 = the Sea): its room repairs, in order
     layout: dict[int, tuple[float, float]]
     event_icons: frozenset[int]
     item_icons: frozenset[int]
@@ -171,8 +172,10 @@ def _tracks(raw: dict[str, Any], rooms: int) -> dict[str, Any]:
         _need(token is None or token in tokens, "board", f"repair {name}: unknown token {token!r}")
         room_repairs[name] = RoomRepair(room, tracks.index(track) if track else -1,
                                         tokens.index(token) if token else -1)
+    repairs_in = tuple(tuple(name for name, rep in room_repairs.items() if rep.room == room)
+                       for room in range(rooms + 1))
     return {"tracks": tracks, "track_length": length, "reset_stars": stars, "tokens": tokens,
-            "room_repairs": room_repairs}
+            "room_repairs": room_repairs, "repairs_in": repairs_in}
 
 
 def _timetrack(raw: dict[str, Any]) -> dict[str, Any]:

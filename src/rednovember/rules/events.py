@@ -6,7 +6,7 @@ effects in order; a handler that needs a player's choice queues a :class:`Decisi
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from .deaths import lose, loss_checks
 from .legal import blockable, spread_rooms
@@ -129,7 +129,7 @@ def _overheated(g: State, e: dict[str, Any]) -> None:
             g.say("overheated", gn.number, gn.intoxication)
 
 
-EFFECTS: dict[str, Callable[[State, dict[str, Any]], None]] = {
+EFFECTS: Final[dict[str, Callable[[State, dict[str, Any]], None]]] = {
     "fire": _fire, "fire_spreads": _fire_spreads, "leak": _leak, "undercurrent": _undercurrent,
     "hatch_blocked": _hatch_blocked, "track": _track, "token": _token, "hand_limit": _hand_limit,
     "stumble": _stumble, "overheated": _overheated,

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-from .action import Action
+from typing import Final
+
+from .action import ABANDON, DEFEND, DONE, END, ENTER, NO_ACTION, STAY, YIELD, Action, shared, shared_row
 from .data import SEA
 from .state import AFTER_ACTION, DECIDE, EXTRA_MOVE, HIGH, LOW, MOVE, OPENED, State
+
+# The shared actions of each kind with an argument (see action.shared)
+_OPEN: Final = shared_row()
+_EXIT: Final = shared_row()
+_PLAY: Final = shared_row()
+_DRAW: Final = shared_row()
+_TRADE: Final = shared_row()
+_ATTACK: Final = shared_row()
+_DISCARD: Final = shared_row()
+_KEEP: Final = shared_row()
+_GIVE: Final = shared_row()
+_SPREAD: Final = shared_row()
+_BLOCK: Final = shared_row()
 
 
 def legal_actions(g: State) -> list[Action]:
@@ -21,35 +36,53 @@ def _generate(g: State) -> list[Action]:
         return []
     if g.phase == DECIDE:
         return _decision(g)
+    out: list[Action] = []  # each part adds its actions to the one list
     if g.phase == MOVE:
-        return _plays(g) + _opens(g) + _actions(g)
-    if g.phase == OPENED:
-        out = [Action("stay")]
+        _plays(out, g)
+        _opens(out, g)
+        _actions(out, g)
+    elif g.phase == OPENED:
         if enter_cost(g, g.opened) >= 0:
-            out.insert(0, Action("enter"))
-        return out + _plays(g)
-    if g.phase == AFTER_ACTION:
-        return [Action("end")] + _plays(g)
-    if g.phase == EXTRA_MOVE:
-        exits = [Action("exit", r) for r in escape_rooms(g)]
-        return exits + _plays(g)
-    return []
+            out.append(ENTER)
+        out.append(STAY)
+        _plays(out, g)
+    elif g.phase == AFTER_ACTION:
+        out.append(END)
+        _plays(out, g)
+    elif g.phase == EXTRA_MOVE:
+        for r in escape_rooms(g):
+            out.append(shared(_EXIT, "exit", r))
+        _plays(out, g)
+    return out
 
 
-def _plays(g: State) -> list[Action]:
-    return [Action("play", k) for k in sorted(set(g.gnomes[g.active].hand))]
+def _kinds(hand: list[int]) -> list[int]:
+    """The distinct item kinds in a hand, in order."""
+    kinds = sorted(hand)  # small lists of small ints: cheaper than sorted(set(hand))
+    i = 1
+    while i < len(kinds):
+        if kinds[i] == kinds[i - 1]:
+            del kinds[i]
+        else:
+            i += 1
+    return kinds
 
 
-def _opens(g: State) -> list[Action]:
+def _plays(out: list[Action], g: State) -> None:
+    for k in _kinds(g.gnomes[g.active].hand):
+        out.append(shared(_PLAY, "play", k))
+
+
+def _opens(out: list[Action], g: State) -> None:
     if g.ghost < 1:
-        return []
+        return
     room = g.gnomes[g.active].room
     blocked = g.blocked
-    if room != SEA and g.water[room] == LOW:  # R15: not from low water into high water
-        water = g.water
-        return [Action("open", other) for h, other in g.data.exits[room]
-                if not blocked[h] and water[other] != HIGH]
-    return [Action("open", other) for h, other in g.data.exits[room] if not blocked[h]]
+    water = g.water
+    low = room != SEA and water[room] == LOW  # R15: not from low water into high water
+    for h, other in g.data.exits[room]:
+        if not blocked[h] and not (low and water[other] == HIGH):
+            out.append(shared(_OPEN, "open", other))
 
 
 def open_refusal(g: State, other: int) -> str:
@@ -114,58 +147,70 @@ def exit_cost(g: State, other: int) -> int:
     return cost if 0 < cost <= g.ghost else -1
 
 
-def _repair(kind: str, avail: int, arg: int = 0) -> list[Action]:
-    """The repair with 1..10 minutes, as many as ``avail`` allows (actions made once, shared)."""
-    options = _REPAIR_OPTIONS.get((kind, arg))
+def _repair(out: list[Action], kind: str, avail: int, arg: int = 0) -> None:
+    """Add the repair with 1..10 minutes, as many as ``avail`` allows (actions made once,
+    shared)."""
+    if avail <= 0:
+        return
+    options = _REPAIR_OPTIONS.get(kind) if kind != "unblock_hatch" else _UNBLOCK_OPTIONS.get(arg)
     if options is None:
-        options = _REPAIR_OPTIONS[(kind, arg)] = tuple(Action(kind, arg, m) for m in range(1, 11))
-    return list(options[:avail]) if avail > 0 else []
+        options = tuple(Action(kind, arg, m) for m in range(1, 11))
+        if kind != "unblock_hatch":
+            _REPAIR_OPTIONS[kind] = options
+        else:
+            _UNBLOCK_OPTIONS[arg] = options
+    out.extend(options[:avail])
 
 
-_REPAIR_OPTIONS: dict[tuple[str, int], tuple[Action, ...]] = {}
+_REPAIR_OPTIONS: Final[dict[str, tuple[Action, ...]]] = {}  # by repair (argument 0)
+_UNBLOCK_OPTIONS: Final[dict[int, tuple[Action, ...]]] = {}  # unblock_hatch, by room
 
 
-def _actions(g: State) -> list[Action]:
+def _actions(out: list[Action], g: State) -> None:
     gn = g.gnomes[g.active]
     room = gn.room
     time = g.ghost
-    out: list[Action] = []
+    start = len(out)
     if room != SEA and g.fire[room]:
-        out = _repair("extinguish_fire", time)
+        _repair(out, "extinguish_fire", time)
     elif room != SEA and g.water[room] == HIGH:
-        out = [Action("no_action")] if time >= 1 else []
+        if time >= 1:
+            out.append(NO_ACTION)
     else:
-        out = _normal_actions(g, gn.room, time)
+        _normal_actions(out, g, gn.room, time)
+    nothing = len(out) == start
     if _can_abandon(g):
-        out.append(Action("abandon"))
-    if not out or out == [Action("abandon")]:
-        out.append(Action("end"))  # nothing affordable: the turn goes on without an action
-    return out
+        out.append(ABANDON)
+    if nothing:
+        out.append(END)  # nothing affordable: the turn goes on without an action
 
 
-def _normal_actions(g: State, room: int, time: int) -> list[Action]:
+def _normal_actions(out: list[Action], g: State, room: int, time: int) -> None:
     low = room != SEA and g.water[room] == LOW
     avail = time - (2 if low else 0)
-    out: list[Action] = []
+    data = g.data
     if room != SEA:
-        for h, other in g.data.exits[room]:
-            if g.blocked[h]:
-                out += _repair("unblock_hatch", avail, other)
+        blocked = g.blocked
+        for h, other in data.exits[room]:
+            if blocked[h]:
+                _repair(out, "unblock_hatch", avail, other)
         if low:
-            out += _repair("pump_water", time)
-    for name, rep in g.data.room_repairs.items():
-        if rep.room == room and room_repair_needed(g, name):
-            out += _repair(name, time if room == SEA else avail)
-    out += _draws(g, room, avail)
+            _repair(out, "pump_water", time)
+    for name in data.repairs_in[room]:
+        if room_repair_needed(g, name):
+            _repair(out, name, time if room == SEA else avail)
+    _draws(out, g, room, avail)
     if avail >= 1:
         gn = g.gnomes[g.active]
-        others = [o.number for o in g.gnomes if o.on_board and o.room == room and o is not gn]
-        out += [Action("trade", o) for o in others]  # R11: fainted gnomes and the Sea too
-        if g.config.has("mad-gnomes") and room != SEA and g.can_attack():
-            out += [Action("attack", o) for o in others]
+        others = [o.number for o in g.gnomes
+                  if o.room == room and o.alive and not o.abandoned and o is not gn]
+        for o in others:  # R11: fainted gnomes and the Sea too
+            out.append(shared(_TRADE, "trade", o))
+        if others and room != SEA and g.config.has("mad-gnomes") and g.can_attack():
+            for o in others:
+                out.append(shared(_ATTACK, "attack", o))
     if time >= 1:
-        out.append(Action("no_action"))
-    return out
+        out.append(NO_ACTION)
 
 
 def room_repair_needed(g: State, name: str) -> bool:
@@ -178,13 +223,16 @@ def room_repair_needed(g: State, name: str) -> bool:
     return space >= 0 or (rep.track >= 0 and g.tracks[rep.track] > 1)
 
 
-def _draws(g: State, room: int, avail: int) -> list[Action]:
+def _draws(out: list[Action], g: State, room: int, avail: int) -> None:
+    if avail < 1:
+        return
     spec = g.data.draw_rooms.get(room)
     if spec is None or g.gnomes[g.active].drew_room == room:  # R10: the flag is per room
-        return []
+        return
     source, most = spec
     have = g.stock if source == "captains_stock" else len(g.item_deck) + len(g.item_discard)
-    return [Action("draw", n) for n in range(1, min(most, have, avail) + 1)]
+    for n in range(1, min(most, have, avail) + 1):
+        out.append(shared(_DRAW, "draw", n))
 
 
 def _can_abandon(g: State) -> bool:
@@ -196,19 +244,19 @@ def _can_abandon(g: State) -> bool:
 def _decision(g: State) -> list[Action]:
     d = g.pending[0]
     gn = g.gnomes[d.gnome]
-    kinds = sorted(set(gn.hand))
+    kinds = _kinds(gn.hand)
     if d.kind == "discard":
-        return [Action("discard", k) for k in kinds]
+        return [shared(_DISCARD, "discard", k) for k in kinds]
     if d.kind == "keep":
-        return [Action("keep", k) for k in kinds]
+        return [shared(_KEEP, "keep", k) for k in kinds]
     if d.kind == "give":
-        return [Action("done")] + [Action("give", k) for k in kinds]
+        return [DONE] + [shared(_GIVE, "give", k) for k in kinds]
     if d.kind == "spread":
-        return [Action("spread", r) for r in spread_rooms(g)]
+        return [shared(_SPREAD, "spread", r) for r in spread_rooms(g)]
     if d.kind == "block":
-        return [Action("block", r) for r in blockable(g, d.info)]
+        return [shared(_BLOCK, "block", r) for r in blockable(g, d.info)]
     if d.kind == "defend":  # only asked of a defender holding a Crowbar (P9)
-        return [Action("defend"), Action("yield")]
+        return [DEFEND, YIELD]
     raise AssertionError(f"unknown decision {d.kind}")
 
 

@@ -53,7 +53,10 @@ def start_turn(g: State) -> None:
             g.phase = OVER
             g.say("won")
         return
-    gn = max(movers, key=lambda x: (x.keeper, x.arrival))
+    gn = movers[0]  # the furthest back, the top of its stack (the first such, as max() would)
+    for other in movers:
+        if other.keeper > gn.keeper or (other.keeper == gn.keeper and other.arrival > gn.arrival):
+            gn = other
     g.active = gn.number
     g.turn += 1
     g.ghost = gn.keeper
@@ -191,8 +194,8 @@ def resolve_event(g: State, space: int) -> None:
     """Draw and resolve one event card; ``space`` is where it was drawn (for tokens)."""
     card = draw_event(g)
     info = g.data.events[card]
-    harder = g.config.has("harder") or g.config.has("hardest")
-    (g.event_out if info.respite and harder else g.event_discard).append(card)
+    harder = info.respite and (g.config.has("harder") or g.config.has("hardest"))
+    (g.event_out if harder else g.event_discard).append(card)
     g.say("event", card, space)
     g.event_space = space
     g.effects = list(info.effects)
