@@ -63,6 +63,8 @@ from .protocol import (
     MAX_TOKENS,
     ProtocolError,
 )
+from .push import Pusher
+from .push_api import add_routes as add_push_routes
 from .pwa import add_routes as add_app_routes
 from .pwa import offline_texts
 from .replay import replay_step
@@ -119,23 +121,27 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
                min_turn_timer: float = MIN_TURN_TIMER, root_path: str = "",
                winchance_rollouts: int = WEB_ROLLOUTS, clock: Clock | None = None,
-               mailer: Mailer | None = None, mail_after: float = MAIL_AFTER) -> FastAPI:
+               mailer: Mailer | None = None, mail_after: float = MAIL_AFTER,
+               pusher: Pusher | None = None) -> FastAPI:
     """The ASGI application. The database is opened (and migrated) on startup. ``limits``:
     per-client limits (web/limits.py); None, none (``rednovember serve`` sets them).
     ``root_path``: the sub-path it is served under (web/rootpath.py), "" for none. ``clock``:
-    the time of turn-based deadlines (a test's, to move days on)."""
+    the time of turn-based deadlines (a test's, to move days on). ``pusher``: how Web Push notices
+    are sent (web/push.py; None: the defaults)."""
     static = static_dir or STATIC_DIR
     assets = Assets(static)
     game_data = data or load_data()
     limit = limits or Limits.none()
     winchances = WinChanceService(winchance_rollouts)
+    push = pusher or Pusher()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         log.info("database schema at revision %s", store.schema)
         hub = Hub(store, game_data, bot_delay, takeover_grace, waiting_expiry, min_turn_timer,
-                  nodes_for(store.shared, db_url, store.node), limit, clock, mailer, mail_after)
+                  nodes_for(store.shared, db_url, store.node), limit, clock, mailer, mail_after,
+                  push)
         app.state.hub = hub
         await hub.start()
         try:
@@ -532,6 +538,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.db(hub.rates.learn.check, client_of(request), time.time())
 
     add_mail_routes(app, mailer, hub_of, bearer)  # email notices: …/notify, /unsubscribe/…
+    add_push_routes(app, hub_of, bearer, mailer is not None, push.test_hosts)  # Web Push: …/push
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
     add_app_routes(app, assets, root_of)  # the installable app: manifest, /sw.js (web/pwa.py)
     add_my_games_routes(app, hub_of, index)  # My games: POST /api/me, /me

@@ -134,7 +134,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_mail_arguments(p: argparse.ArgumentParser) -> None:
-    """The email notices of seats that opted in (web/mail.py): off without --smtp."""
+    """The email notices of seats that opted in (web/mail.py): off without --smtp; and the
+    Web Push ones (web/push.py), always on."""
     p.add_argument("--smtp", default=_env("SMTP", "") or None, metavar="URL",
                    help="the mail server for email notices, smtp://[USER:PASSWORD@]HOST:PORT "
                         "(smtps:// for TLS); none: no emails ($REDNOVEMBER_SMTP)")
@@ -145,8 +146,11 @@ def add_mail_arguments(p: argparse.ArgumentParser) -> None:
                         "($REDNOVEMBER_PUBLIC_URL)")
     p.add_argument("--mail-after", type=seconds, default=_env("MAIL_AFTER", "60"),
                    metavar="SECONDS",
-                   help="how long the seat to move must be away before its email goes "
+                   help="how long the seat to move must be away before its email and pushes go "
                         "(default 60; $REDNOVEMBER_MAIL_AFTER)")
+    p.add_argument("--push-test-host", action="append", default=[], metavar="HOST:PORT",
+                   help="also send Web Push notices over plain http to this host (a test's own "
+                        "push service; never for real players: pushes go to https services)")
 
 
 # (flag, environment variable, default, help) of each per-client limit (web/limits.Limits)
