@@ -26,11 +26,13 @@ from rednovember.web.push import unb64url
 
 pytestmark = SKIP
 
-# The browser's push service, answered by the test: the subscription's JSON is the test's.
+# The browser's push service, answered by the test: the subscription's JSON is the test's. It
+# answers after a moment, as a real one does (the page stays usable meanwhile).
 FAKE_PUSH = """(() => {
   const sub = %s;
   let made = null;
   PushManager.prototype.subscribe = async function (options) {
+    await new Promise((r) => setTimeout(r, 400));
     const key = new Uint8Array(options.applicationServerKey);
     window.rnAskedKey = btoa(String.fromCharCode(...key));
     made = { endpoint: sub.endpoint, expirationTime: null, toJSON: () => sub,
@@ -91,7 +93,8 @@ def test_the_card_opts_in_to_pushes_and_emails_that_come_with_the_page_closed(
     box.check()
     expect(box).to_be_checked()
     key = httpx.get(f"{server.url}/api/notices").json()["push_key"]
-    assert unb64url(key) == base64.b64decode(page.evaluate("() => window.rnAskedKey"))
+    asked = page.wait_for_function("() => window.rnAskedKey").json_value()
+    assert unb64url(key) == base64.b64decode(asked)
     field = card.get_by_test_id("notice-email")
     field.fill("not an address")
     card.get_by_test_id("notice-email-save").click()
@@ -121,11 +124,11 @@ def test_the_card_stops_them_too(new_context: Callable[..., Any], server: Server
     bea = service.browser("bea")
     page, gid = seated_page(new_context, server.url, bea)
     card = page.get_by_test_id("notices")
-    card.get_by_test_id("notice-push").check()
-    expect(card.get_by_test_id("notice-push")).to_be_checked()
+    card.get_by_test_id("notice-push").check()  # the address is given while it subscribes
     card.get_by_test_id("notice-email").fill("bea@example.org")
     card.get_by_test_id("notice-email-save").click()
     expect(card.get_by_test_id("notice-email-stop")).to_be_visible()
+    expect(card.get_by_test_id("notice-push")).to_be_checked()
     card.get_by_test_id("notice-email-stop").click()
     expect(card.get_by_test_id("notice-email-status")).to_have_count(0)
     expect(card.get_by_test_id("notice-email")).to_have_value("")

@@ -64,7 +64,8 @@ export class RemoteNotices {
     this.email = null; // the address the first held seat gave (null: none)
     this.emailOf = null; // "seat:token" it was read for
     this.problem = null; // a sentence saying what went wrong last
-    this.busy = false;
+    this.pushing = false; // a push subscription under way
+    this.mailing = false; // an address on its way to the server
     page.life.listen(part, "change", (e) => this.onChange(e));
     page.life.listen(part, "submit", (e) => this.onSubmit(e));
     page.life.listen(part, "click", (e) => this.onClick(e));
@@ -77,8 +78,8 @@ export class RemoteNotices {
 
   // --- push -------------------------------------------------------------------------------------
   async onChange(e) {
-    if (e.target.dataset.remote !== "push" || this.busy) return;
-    this.busy = true;
+    if (e.target.dataset.remote !== "push" || this.pushing) return;
+    this.pushing = true;
     this.problem = null;
     try {
       if (e.target.checked) await this.subscribe();
@@ -87,7 +88,7 @@ export class RemoteNotices {
       this.problem = e.target.checked ? raw("web", "notices_push_failed") : errorText(err);
       if (e.target.checked) markPushed(this.page.id, false);
     }
-    this.busy = false;
+    this.pushing = false;
     this.render(true);
   }
 
@@ -144,8 +145,8 @@ export class RemoteNotices {
   }
 
   async setEmail(address) {
-    if (this.busy) return;
-    this.busy = true;
+    if (this.mailing) return;
+    this.mailing = true;
     this.problem = null;
     try {
       for (const seat of this.page.held) {
@@ -155,7 +156,7 @@ export class RemoteNotices {
     } catch (err) {
       this.problem = err.code === "bad_message" ? raw("web", "notices_email_bad") : errorText(err);
     }
-    this.busy = false;
+    this.mailing = false;
     this.render(true, address === null ? "" : null);
   }
 
