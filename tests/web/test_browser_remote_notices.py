@@ -151,3 +151,22 @@ def test_a_server_without_mail_shows_no_email_field(new_context: Callable[..., A
     expect(card.get_by_test_id("notice-sound")).to_be_visible()
     expect(card.get_by_test_id("notice-email-form")).to_have_count(0)
     assert page.js_errors == []
+
+
+def test_a_seat_taken_after_opting_in_is_subscribed_too(new_context: Callable[..., Any],
+                                                       server: Server,
+                                                       service: PushService) -> None:
+    """Hot seat: the page opted in for Bea's seat, then takes Ann's as well; with the page
+    closed, Ann's turn is pushed to this browser."""
+    bea = service.browser("both")
+    page, gid = seated_page(new_context, server.url, bea)
+    card = page.get_by_test_id("notices")
+    card.get_by_test_id("notice-push").check()
+    away = card.locator("[data-part=away]")
+    expect(away).to_have_attribute("data-synced", "1")
+    take_seat(page, 0, "Ann")
+    expect(away).to_have_attribute("data-synced", "0,1")
+    assert page.js_errors == []
+    page.context.close()
+    data = bea.read(service.wait("both", 1)[0])  # seed 3: Ann's gnome moves first
+    assert "Ann" in data["body"] and data["game"] == gid

@@ -66,6 +66,8 @@ export class RemoteNotices {
     this.problem = null; // a sentence saying what went wrong last
     this.pushing = false; // a push subscription under way
     this.mailing = false; // an address on its way to the server
+    this.synced = new Set(); // "seat:token" whose push subscription the server has from this page
+    this.tried = new Set(); // "seat:token" syncPush tried (once per page: no retry storm)
     page.life.listen(part, "change", (e) => this.onChange(e));
     page.life.listen(part, "submit", (e) => this.onSubmit(e));
     page.life.listen(part, "click", (e) => this.onClick(e));
@@ -92,7 +94,20 @@ export class RemoteNotices {
     this.render(true);
   }
 
-  async subscribe() {
+  // The seats this page holds whose subscription it has not sent yet (a seat taken since, or a
+  // page opened again: the browser's subscription may have changed), once push is on.
+  syncPush() {
+    const p = this.page;
+    if (!this.pushOn || this.pushing || !this.server?.push_key || !pushSupported()
+        || Notification.permission !== "granted") return;
+    const fresh = p.held.filter((s) => !this.tried.has(`${s}:${p.tokenFor(s)}`));
+    if (!fresh.length) return;
+    for (const s of fresh) this.tried.add(`${s}:${p.tokenFor(s)}`);
+    this.pushing = true;
+    this.subscribe(fresh).catch((e) => console.warn("push", e)).finally(() => { this.pushing = false; });
+  }
+
+  async subscribe(seats = this.page.held) {
     if (Notification.permission !== "granted" && (await Notification.requestPermission()) !== "granted") {
       throw new Error("no permission");
     }
@@ -100,14 +115,21 @@ export class RemoteNotices {
     const sub = (await reg.pushManager.getSubscription())
       || (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(this.server.push_key) }));
     const body = { ...sub.toJSON(), lang: lang() };
-    for (const seat of this.page.held) {
-      await api(this.path(seat, "push"), { method: "POST", token: this.page.tokenFor(seat), body });
+    for (const seat of seats) {
+      const token = this.page.tokenFor(seat);
+      await api(this.path(seat, "push"), { method: "POST", token, body });
+      this.synced.add(`${seat}:${token}`);
+      this.tried.add(`${seat}:${token}`);
     }
+    this.part.dataset.synced = [...this.synced].map((k) => k.split(":")[0]).sort().join(",");
     markPushed(this.page.id, true);
   }
 
   async unsubscribe() {
     markPushed(this.page.id, false);
+    this.synced.clear();
+    this.tried.clear();
+    delete this.part.dataset.synced;
     const reg = await navigator.serviceWorker.getRegistration(url("/"));
     const sub = reg && (await reg.pushManager.getSubscription());
     if (!sub) return;
@@ -165,6 +187,7 @@ export class RemoteNotices {
     const s = this.server;
     if (!s) return;
     this.readEmail();
+    this.syncPush();
     const push = pushSupported() && !!s.push_key;
     const perm = typeof Notification === "undefined" ? "unsupported" : Notification.permission;
     const state = [push, s.mail, this.pushOn, perm, this.email, this.problem, lang()].join("|");
