@@ -148,8 +148,8 @@ def servers(tmp_path: Path) -> Iterator[Callable[..., Server]]:
 
     def start(service: PushService, *extra: str, db_url: str | None = None) -> Server:
         s = Server(tmp_path / f"push{len(started)}.db", db_url=db_url,
-                   extra=["--push-test-host", service.host, "--mail-after", str(AFTER),
-                          *extra]).start()
+                   extra=["--push", "--push-test-host", service.host, "--mail-after",
+                          str(AFTER), *extra]).start()
         started.append(s)
         return s
 
@@ -241,7 +241,7 @@ def test_a_subscription_the_push_service_forgot_is_dropped(
 
 def test_only_the_seats_own_token_subscribes_and_bad_input_is_refused(
         service: PushService, servers: Callable[..., Server]) -> None:
-    server = servers(service)
+    server = servers(service, "--push-service", "push.example.invalid")
     good = service.browser("x").subscription()
     with httpx.Client(base_url=server.url, timeout=10) as api:
         gid, tokens = two_seats(api)
@@ -257,24 +257,38 @@ def test_only_the_seats_own_token_subscribes_and_bad_input_is_refused(
             {}, {"endpoint": good["endpoint"]}, {**good, "extra": 1}, {**good, "lang": "xx"},
             {**good, "keys": {"p256dh": keys["p256dh"]}},
             {**good, "keys": {**keys, "auth": b64url(os.urandom(12))}},  # not 16 bytes
-            {**good, "keys": {**keys, "p256dh": b64url(b"\x04" + os.urandom(64))}},  # off curve
+            {**good, "keys": {**keys, "p256dh": b64url(b"\x02" + os.urandom(32))}},  # compressed
             {**good, "keys": {**keys, "p256dh": "not base64!"}},
             {**good, "endpoint": "http://example.org/push/x"},  # http, not a test host
             {**good, "endpoint": "https://127.0.0.1/push/x"},  # an address: the server's net
             {**good, "endpoint": "https://localhost/push/x"},
-            {**good, "endpoint": "https://push.example.org/" + "x" * 1100},
+            {**good, "endpoint": "https://example.org/push/x"},  # no browser's push service
+            {**good, "endpoint": "https://fcm.googleapis.com.example.org/x"},
+            {**good, "endpoint": "https://push.example.invalid/x\n"},
+            {**good, "endpoint": "https://push.example.invalid/" + "x" * 1100},
         ]
         for bad in bads:
             r = api.post(path, json=bad, headers=auth(tokens[1]))
             assert r.status_code == 422, bad
             assert r.json()["error"]["code"] == "bad_message", r.text
-        r = api.post(path, json={**good, "endpoint": "https://10.0.0.1/x"}, headers=auth(tokens[1]))
-        assert r.json()["error"]["detail"] == "bad_endpoint"
-        # a push service's name is taken (seat 0 decides now: nothing is sent to it)
+        # a push service's address is taken (--push-service; seat 0 decides now: none is sent)
         assert api.get(f"/api/games/{gid}").json()["to_move"] == 0
-        real = {**good, "endpoint": "https://push.example.invalid/send/abc:def"}
+        real = {**good, "endpoint": "https://fcm.push.example.invalid/send/abc:def"}
         assert api.post(path, json=real, headers=auth(tokens[1])).json()["subscriptions"] == 1
     assert service.pushes == []
+
+
+def test_a_server_without_push_says_it_sends_none(tmp_path: Path) -> None:
+    server = Server(tmp_path / "nopush.db").start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            assert api.get("/api/notices").json() == {"push_key": None, "mail": False}
+            gid, tokens = two_seats(api)
+            # (an address the schema allows: this server never posts anywhere)
+            r = subscribe(api, gid, 0, tokens[0], Browser("https://fcm.googleapis.com/fcm/send/x"))
+            assert r.status_code == 409 and r.json()["error"]["code"] == "no_push"
+    finally:
+        server.stop()
 
 
 def test_the_vapid_keys_are_made_once_for_every_process(tmp_path: Path) -> None:

@@ -127,13 +127,12 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
     per-client limits (web/limits.py); None, none (``rednovember serve`` sets them).
     ``root_path``: the sub-path it is served under (web/rootpath.py), "" for none. ``clock``:
     the time of turn-based deadlines (a test's, to move days on). ``pusher``: how Web Push notices
-    are sent (web/push.py; None: the defaults)."""
+    are sent (web/push.py; None: none)."""
     static = static_dir or STATIC_DIR
     assets = Assets(static)
     game_data = data or load_data()
     limit = limits or Limits.none()
     winchances = WinChanceService(winchance_rollouts)
-    push = pusher or Pusher()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -141,7 +140,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         log.info("database schema at revision %s", store.schema)
         hub = Hub(store, game_data, bot_delay, takeover_grace, waiting_expiry, min_turn_timer,
                   nodes_for(store.shared, db_url, store.node), limit, clock, mailer, mail_after,
-                  push)
+                  pusher)
         app.state.hub = hub
         await hub.start()
         try:
@@ -538,7 +537,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.db(hub.rates.learn.check, client_of(request), time.time())
 
     add_mail_routes(app, mailer, hub_of, bearer)  # email notices: …/notify, /unsubscribe/…
-    add_push_routes(app, hub_of, bearer, mailer is not None, push.test_hosts)  # Web Push: …/push
+    add_push_routes(app, hub_of, bearer, mailer is not None, pusher)  # Web Push: …/push
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
     add_app_routes(app, assets, root_of)  # the installable app: manifest, /sw.js (web/pwa.py)
     add_my_games_routes(app, hub_of, index)  # My games: POST /api/me, /me

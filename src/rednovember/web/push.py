@@ -11,9 +11,10 @@ must decide, even with the game's page closed, through the browser's own push se
   (the payload encrypted as RFC 8291 ``aes128gcm``). The payload holds the game, the gnome, the
   player and the game page's path; never a token. A push service that answers 404 or 410 has
   forgotten the subscription: it is dropped.
-- A server only posts to ``https://`` push services with a host name (never an address or
-  ``localhost``): a seat cannot make it post into the server's own network. Tests add a plain
-  ``http://`` host of their own (``--push-test-host``).
+- ``rednovember serve --push`` turns them on (off by default, like the emails). A server only
+  posts to the push services of browsers (:data:`PUSH_SERVICES`, ``https://``; more with
+  ``--push-service HOST``): a seat cannot make it post anywhere else, into the server's own
+  network or the world. Tests add a plain ``http://`` host of their own (``--push-test-host``).
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import secrets
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -54,28 +56,25 @@ def unb64url(text: str) -> bytes:
         raise ValueError("not base64url") from None
 
 
-def public_point(p256dh: str) -> bytes:
-    """The browser's public key (uncompressed P-256 point); ValueError when it is not one."""
-    raw = unb64url(p256dh)
-    ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)  # raises if off the curve
-    return raw
+# The push services of today's browsers (Chrome and its kin, Firefox, Safari, Edge on Windows):
+# an endpoint's host is one of them or a subdomain.
+PUSH_SERVICES = ("fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com",
+                 "notify.windows.com")
 
 
-def endpoint_problem(url: str, test_hosts: frozenset[str] = frozenset()) -> str | None:
+def endpoint_pattern(services: Iterable[str] = PUSH_SERVICES,
+                     test_hosts: Iterable[str] = ()) -> str:
+    """The endpoints the server posts to, as a regular expression (the request's schema says it:
+    what it allows is what is taken)."""
+    https = "|".join(re.escape(h) for h in sorted(services))
+    http = "".join(f"|http://{re.escape(h)}" for h in sorted(test_hosts))
+    return rf"^(?:https://(?:[A-Za-z0-9-]+\.)*(?:{https}){http})(?:/[^\s]*)?$"
+
+
+def endpoint_problem(url: str, pattern: str) -> str | None:
     """Why the server will not post to ``url`` (None: it will)."""
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    try:
-        parts.port  # noqa: B018 (a bad port raises)
-    except ValueError:
-        return "the endpoint's port is not a number"
-    if parts.scheme == "http" and parts.netloc in test_hosts:
-        return None
-    if parts.scheme != "https" or not host:
-        return "the endpoint must be an https:// address"
-    if host == "localhost" or host.endswith(".localhost") or "." not in host \
-            or host.replace(".", "").isdigit() or ":" in host:
-        return "the endpoint must be a push service's host name"
+    if re.fullmatch(pattern, url) is None:
+        return "the endpoint is not a push service's https:// address"
     return None
 
 
@@ -121,10 +120,16 @@ class PushFailed(Exception):
 
 @dataclass(frozen=True)
 class Pusher:
-    """Sends pushes: the VAPID contact (``sub``) and the hosts tests may post to over http."""
+    """Sends pushes: the VAPID contact (``sub``), the push services it posts to, and the hosts
+    tests may post to over http."""
 
     contact: str = DEFAULT_CONTACT
+    services: frozenset[str] = frozenset(PUSH_SERVICES)
     test_hosts: frozenset[str] = frozenset()
+
+    @property
+    def pattern(self) -> str:
+        return endpoint_pattern(self.services, self.test_hosts)
 
     @staticmethod
     def contact_of(public_url: str | None, mail_from: str | None) -> str:
@@ -138,8 +143,8 @@ class Pusher:
         :class:`PushFailed` when it was not taken."""
         from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
 
-        if endpoint_problem(target.endpoint, self.test_hosts) is not None:
-            raise Gone  # (a rule tightened since it was stored)
+        if endpoint_problem(target.endpoint, self.pattern) is not None:
+            raise Gone  # (a server started with other services since it was stored)
         try:
             webpush(target.info(), data, vapid_private_key=keys.private,
                     vapid_claims={"sub": self.contact}, timeout=PUSH_TIMEOUT, ttl=PUSH_TTL,
@@ -150,6 +155,8 @@ class Pusher:
             raise PushFailed(str(exc).splitlines()[0]) from None
         except OSError as exc:  # (requests' errors are OSErrors)
             raise PushFailed(str(exc)) from None
+        except ValueError:  # the browser's key is no P-256 point: it can never be sent to
+            raise Gone from None
 
 
 # --- the database (run in the hub's database threads) ---------------------------------------------
@@ -240,5 +247,6 @@ def targets(engine: Engine, game_id: str, seat: int) -> list[Target]:
     return [Target(r.endpoint, r.p256dh, r.auth, r.lang) for r in rows]
 
 
-__all__ = ["Gone", "Keys", "MAX_PER_SEAT", "PushFailed", "Pusher", "Target", "add", "drop",
-           "endpoint_problem", "payload", "public_point", "remove", "server_keys", "targets"]
+__all__ = ["PUSH_SERVICES", "Gone", "Keys", "MAX_PER_SEAT", "PushFailed", "Pusher", "Target", "add",
+           "drop", "endpoint_pattern", "endpoint_problem", "payload", "remove", "server_keys",
+           "targets"]
