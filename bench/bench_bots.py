@@ -31,12 +31,17 @@ Usage::
     .venv/bin/python bench/bench_bots.py --bots search,oracle --games search=50,oracle=50 \\
         --players 4 --variant mad-gnomes --resume
     .venv/bin/python bench/bench_bots.py --table            # only print the tables of --out
+    .venv/bin/python bench/bench_bots.py --bots search --games search=200 --players 4 \\
+        --cluster tcp://HOST:8786 --resume      # on a Dask cluster's workers (docs/cluster.md)
 
 The full run (1,000 games each for random and heuristic, 200 for search, at 3, 4, 5 and 8
 players) takes hours because of the search bot; ``--resume`` keeps the cells already in the JSON
 file and adds the missing ones, so the run can be split; the games of the slow bots are also kept
 one by one in ``OUT.games.jsonl`` (next to ``--out``), and ``--resume`` reuses them, so a run
 stopped half-way loses no finished game (ask for fewer games to summarise what is there).
+``--cluster ADDRESS`` plays the games on the workers of a Dask distributed scheduler instead of
+``--jobs`` local processes, with the same games and results (the times are measured on the
+workers).
 Results: a Markdown table on stdout and JSON in ``bench/results/bots.json`` (``--out``).
 """
 
@@ -45,20 +50,29 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 # heuristic and search are loaded before the workers fork, so editing the bots during a long run
 # cannot mix two versions in one table
+from rednovember.analysis.cluster import (  # noqa: E402
+    DEFAULT_TIMEOUT,
+    ClusterError,
+    connect,
+    run_tasks,
+)
 from rednovember.analysis.simulate import derive_seed  # noqa: E402
 from rednovember.analysis.stats import wilson  # noqa: E402
 from rednovember.bots import heuristic, make_bot, oracle, search  # noqa: E402, F401
 from rednovember.rules import Config, new_game  # noqa: E402
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 DEFAULT_GAMES = {"random": 1000, "heuristic": 1000, "search": 200, "oracle": 200}
 ORDER = ["random", "heuristic", "search:v1", "search:v2", "search", "search:strong", "oracle"]
@@ -69,7 +83,8 @@ Task = tuple[str, int, int, int, tuple[str, ...]]  # bot, players, deal, seed, v
 
 
 def play_one(task: Task) -> dict[str, Any]:
-    """One game (the pool's worker): every seat played by ``bot``."""
+    """One game (a worker's task, in a local process or on the cluster's workers, which get this
+    function by value since the script runs as ``__main__``): every seat played by ``bot``."""
     bot_name, players, index, seed, variants = task
     config = Config(players=players, variants=frozenset(variants),
                     seed=derive_seed(seed, players, index, "game"))
@@ -244,6 +259,7 @@ def save(out: Path, seed: int, jobs: int, cells: dict[str, dict[str, Any]]) -> N
 
 def keep_game(log: Path, key: str, seed: int, index: int, result: dict[str, Any]) -> None:
     """Append one finished game to OUT.games.jsonl (a stopped run loses no finished game)."""
+    log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("a") as f:
         f.write(json.dumps({"cell": key, "seed": seed, "index": index, "result": result}) + "\n")
 
@@ -278,19 +294,20 @@ def plan_tasks(plan: str, bots: list[str], seed: int,
 
 
 def play_plan(plan: str, bots: list[str], seed: int, jobs: int,
-              done: dict[tuple[str, int, int], dict[str, Any]], log: Path) -> None:
-    """Play ``plan_tasks`` in one pool (no core idles at the end of a cell); every game is
-    appended to ``log`` as it ends and added to ``done``."""
+              done: dict[tuple[str, int, int], dict[str, Any]], log: Path,
+              client: Client | None = None) -> None:
+    """Play ``plan_tasks`` in one pool or on the cluster of ``client`` (no core idles at the end
+    of a cell); every game is appended to ``log`` as it ends and added to ``done``."""
     tasks = plan_tasks(plan, bots, seed, done)
     t0 = time.time()
-    with multiprocessing.Pool(max(1, jobs)) as pool:
-        for n, (task, r) in enumerate(pool.imap_unordered(_play_task, tasks), start=1):
-            key = cell_key(task[0], task[1], task[4])
-            done[(key, seed, task[2])] = r
-            keep_game(log, key, seed, task[2], r)
-            if n % 10 == 0:
-                print(f"  plan: {n}/{len(tasks)} games, {time.time() - t0:.0f}s",
-                      file=sys.stderr, flush=True)
+    games = run_tasks(_play_task, tasks, jobs=jobs, client=client, ordered=False)
+    for n, (task, r) in enumerate(games, start=1):
+        key = cell_key(task[0], task[1], task[4])
+        done[(key, seed, task[2])] = r
+        keep_game(log, key, seed, task[2], r)
+        if n % 10 == 0:
+            print(f"  plan: {n}/{len(tasks)} games, {time.time() - t0:.0f}s",
+                  file=sys.stderr, flush=True)
 
 
 def _play_task(task: Task) -> tuple[Task, dict[str, Any]]:
@@ -303,6 +320,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bots", default="random,heuristic,search", help="bots to run")
     ap.add_argument("--games", default="", help="games per bot, e.g. random=1000,search=200")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--cluster", metavar="ADDRESS",
+                    help="play on the Dask cluster whose scheduler is at ADDRESS, e.g. "
+                         "tcp://HOST:8786, instead of --jobs local processes (docs/cluster.md)")
+    ap.add_argument("--cluster-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                    help="how long to wait for the scheduler, then for a first worker "
+                         f"(default {DEFAULT_TIMEOUT:g})")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--variant", action="append", default=[], help="a variant; repeatable")
     ap.add_argument("--out", default=str(OUT), help="JSON file (default bench/results/bots.json)")
@@ -341,7 +364,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.table or args.merge:
         print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
         return 0
-    variants = tuple(sorted(args.variant))
     log = out.with_suffix(".games.jsonl")
     games_done: dict[tuple[str, int, int], dict[str, Any]] = {}
     if (args.resume or args.collect or args.pair or args.plan) and log.exists():
@@ -352,50 +374,68 @@ def main(argv: list[str] | None = None) -> int:
     if args.pair:
         print(pair_table(games_done, args.pair.split(","), args.seed))
         return 0
-    if args.plan:
-        play_plan(args.plan, bots, args.seed, args.jobs, games_done, log)
-    if args.collect or args.plan:
-        by_cell: dict[str, list[dict[str, Any]]] = {}
-        for (key, seed, _index), r in sorted(games_done.items()):
-            if seed == args.seed:
-                by_cell.setdefault(key, []).append(r)
-        for key, kept in by_cell.items():
-            bot, p_text, *rest = key.split("@")
-            cells[key] = summarize(bot, int(p_text), kept)
-            cells[key]["variants"] = rest[0].split("+") if rest else []
-        save(out, args.seed, args.jobs, cells)
-        print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
-        return 0
-    for bot in bots:
-        for p in players:
-            key = cell_key(bot, p, variants)
-            n = games.get(bot, games.get(bot.partition(":")[0], 200))
-            if key in cells and cells[key]["games"] >= n:
-                continue
-            t0 = time.time()
-            done: list[dict[str, Any]] = [games_done[(key, args.seed, i)] for i in range(n)
-                                          if (key, args.seed, i) in games_done]
-            tasks = [(bot, p, i, args.seed, variants) for i in range(args.first, n)
-                     if (key, args.seed, i) not in games_done]
-            with multiprocessing.Pool(max(1, args.jobs)) as pool:
-                slow = bot.startswith("search") or bot == "oracle"
-                for task, r in zip(tasks, pool.imap(play_one, tasks, chunksize=1 if slow else 16),
-                                   strict=True):
-                    done.append(r)
-                    if slow:  # every slow game is kept at once: a stopped run loses none
-                        keep_game(log, key, args.seed, task[2], r)
-                    if slow and len(done) % 10 == 0:
-                        print(f"  {key}: {len(done)}/{n} games, {time.time() - t0:.0f}s",
-                              file=sys.stderr, flush=True)
-            cells[key] = summarize(bot, p, done)
-            cells[key]["variants"] = list(variants)
-            cells[key]["elapsed_s"] = round(time.time() - t0, 1)
-            print(f"{key}: {cells[key]['wins']}/{n} won in {time.time() - t0:.0f}s",
-                  file=sys.stderr, flush=True)
-            save(out, args.seed, args.jobs, cells)
+    with ExitStack() as stack:
+        client = None
+        if args.cluster and (args.plan or not args.collect):
+            try:
+                client = stack.enter_context(connect(args.cluster, args.cluster_timeout))
+            except ClusterError as exc:
+                print(f"bench_bots.py: error: {exc}", file=sys.stderr)
+                return 2
+        if args.plan:
+            play_plan(args.plan, bots, args.seed, args.jobs, games_done, log, client)
+        if not (args.collect or args.plan):
+            play_cells(args, [(b, p) for b in bots for p in players], games, cells, games_done,
+                       client)
+            print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
+            return 0
+    by_cell: dict[str, list[dict[str, Any]]] = {}
+    for (key, seed, _index), r in sorted(games_done.items()):
+        if seed == args.seed:
+            by_cell.setdefault(key, []).append(r)
+    for key, kept in by_cell.items():
+        bot, p_text, *rest = key.split("@")
+        cells[key] = summarize(bot, int(p_text), kept)
+        cells[key]["variants"] = rest[0].split("+") if rest else []
+    save(out, args.seed, args.jobs, cells)
     print(table(list(cells.values())) + "\n\n" + oracle_table(list(cells.values())))
     return 0
 
+
+def play_cells(args: argparse.Namespace, plan: list[tuple[str, int]], games: dict[str, int],
+               cells: dict[str, dict[str, Any]],
+               games_done: dict[tuple[str, int, int], dict[str, Any]],
+               client: Client | None) -> None:
+    """Play the missing games of every (bot, players) cell of ``plan``, cell after cell, in a
+    local pool or on the cluster of ``client``; each cell is summarised and saved when done."""
+    variants = tuple(sorted(args.variant))
+    out = Path(args.out)
+    log = out.with_suffix(".games.jsonl")
+    for bot, p in plan:
+        key = cell_key(bot, p, variants)
+        n = games.get(bot, games.get(bot.partition(":")[0], 200))
+        if key in cells and cells[key]["games"] >= n:
+            continue
+        t0 = time.time()
+        done: list[dict[str, Any]] = [games_done[(key, args.seed, i)] for i in range(n)
+                                      if (key, args.seed, i) in games_done]
+        tasks = [(bot, p, i, args.seed, variants) for i in range(args.first, n)
+                 if (key, args.seed, i) not in games_done]
+        slow = bot.startswith("search") or bot == "oracle"
+        results = run_tasks(play_one, tasks, jobs=args.jobs, client=client, fast=not slow)
+        for task, r in zip(tasks, results, strict=True):
+            done.append(r)
+            if slow:  # every slow game is kept at once: a stopped run loses none
+                keep_game(log, key, args.seed, task[2], r)
+            if slow and len(done) % 10 == 0:
+                print(f"  {key}: {len(done)}/{n} games, {time.time() - t0:.0f}s",
+                      file=sys.stderr, flush=True)
+        cells[key] = summarize(bot, p, done)
+        cells[key]["variants"] = list(variants)
+        cells[key]["elapsed_s"] = round(time.time() - t0, 1)
+        print(f"{key}: {cells[key]['wins']}/{n} won in {time.time() - t0:.0f}s",
+              file=sys.stderr, flush=True)
+        save(out, args.seed, args.jobs, cells)
 
 if __name__ == "__main__":
     raise SystemExit(main())

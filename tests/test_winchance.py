@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -238,7 +239,10 @@ def test_replay_show_draws_the_chart_with_its_turning_points(
     assert out.startswith("ok: ")
     assert "Chances de victoire au fil de la partie" in out
     assert "100 %│" in out and "0 %│" in out and "└" in out
-    assert "◆ tournant" in out
+    assert "1, 2, 3… : les tournants" in out
+    marks = out.split("100 %│")[0].splitlines()[-1]  # the row of numbers above the chart
+    listed = re.findall(r"^(\d+) Minute", out, re.MULTILINE)
+    assert listed and listed == marks.split()  # the chart and the list: the same numbers
 
 
 def test_replay_without_show_draws_nothing(save: Path, capsys: pytest.CaptureFixture[str]) -> None:

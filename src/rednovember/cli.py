@@ -81,6 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--jobs", type=int, default=0,
                      help="worker processes (default 0: one per core); the output does not "
                           "depend on it")
+    sim.add_argument("--cluster", metavar="ADDRESS",
+                     help="play on the Dask cluster whose scheduler is at ADDRESS, e.g. "
+                          "tcp://HOST:8786 (then --jobs is ignored); the output is the same as "
+                          "here. Needs pip install 'rednovember[cluster]' (docs/cluster.md)")
+    sim.add_argument("--cluster-timeout", type=float, default=10.0, metavar="SECONDS",
+                     help="how long to wait for the scheduler, then for a first worker "
+                          "(default 10)")
     sim.add_argument("--json", action="store_true",
                      help="print one JSON object ({\"runs\": [...]} for several player counts)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")

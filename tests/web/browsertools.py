@@ -31,6 +31,17 @@ expect.set_options(timeout=TIMEOUT)
 SKIP = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")
 
 
+# The window sizes of the phone, tablet and desktop tests (the ``sized`` fixture, conftest.py).
+PHONE = {"width": 390, "height": 844}
+PHONE_SIDEWAYS = {"width": 844, "height": 390}
+TABLET = {"width": 1024, "height": 768}
+TABLET_LARGE = {"width": 1180, "height": 820}
+LAPTOP = {"width": 1366, "height": 768}
+DESKTOP = {"width": 1440, "height": 900}
+TOUCH = {"phone": PHONE, "phone-sideways": PHONE_SIDEWAYS, "tablet": TABLET,
+         "tablet-large": TABLET_LARGE}
+ALL = {**TOUCH, "laptop": LAPTOP, "desktop": DESKTOP}
+
 def _csp_violation(message: Any, errors: list[str]) -> None:
     """Chromium reports what the Content-Security-Policy blocked on the console: an error too."""
     if message.type == "error" and "Content Security Policy" in message.text:

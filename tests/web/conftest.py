@@ -25,7 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from browsertools import ARGS, CHROMIUM, TIMEOUT, VIEWPORT, playwright_api  # noqa: E402
+from browsertools import ALL, ARGS, CHROMIUM, TIMEOUT, TOUCH, VIEWPORT, playwright_api  # noqa: E402
 from webtools import Server, WsClient  # noqa: E402
 
 
@@ -92,6 +92,25 @@ def browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture
+def sized(browser: Any, rn_url: str) -> Iterator[Callable[[str], Any]]:
+    """Makes a browser context of one of the sizes of browsertools.ALL: a touch screen for phones
+    and tablets."""
+    made: list[Any] = []
+
+    def make(size: str) -> Any:
+        touch = size in TOUCH
+        ctx = browser.new_context(viewport=ALL[size], locale="en-GB", base_url=rn_url,
+                                  has_touch=touch, is_mobile=touch)
+        ctx.set_default_timeout(TIMEOUT)
+        made.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in made:
+        ctx.close()
 
 
 @pytest.fixture

@@ -9,44 +9,26 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
-from browsertools import ROOT, SKIP, TIMEOUT, _page, expect, shot, state
+from browsertools import (
+    ALL,
+    ROOT,
+    SKIP,
+    TOUCH,
+    _page,
+    expect,
+    shot,
+    state,
+)
 
 pytestmark = SKIP
 
 Page = Any  # playwright.sync_api.Page
-PHONE = {"width": 390, "height": 844}
-PHONE_SIDEWAYS = {"width": 844, "height": 390}
-TABLET = {"width": 1024, "height": 768}
-TABLET_LARGE = {"width": 1180, "height": 820}
-LAPTOP = {"width": 1366, "height": 768}
-DESKTOP = {"width": 1440, "height": 900}
-TOUCH = {"phone": PHONE, "phone-sideways": PHONE_SIDEWAYS, "tablet": TABLET,
-         "tablet-large": TABLET_LARGE}
-ALL = {**TOUCH, "laptop": LAPTOP, "desktop": DESKTOP}
 I18N = ROOT / "src" / "rednovember" / "i18n"
-
-
-@pytest.fixture
-def sized(browser: Any, rn_url: str) -> Iterator[Callable[[str], Any]]:
-    """Makes a browser context of one of the sizes above: a touch screen for phones and tablets."""
-    made: list[Any] = []
-
-    def make(size: str) -> Any:
-        touch = size in TOUCH
-        ctx = browser.new_context(viewport=ALL[size], locale="en-GB", base_url=rn_url,
-                                  has_touch=touch, is_mobile=touch)
-        ctx.set_default_timeout(TIMEOUT)
-        made.append(ctx)
-        return ctx
-
-    yield make
-    for ctx in made:
-        ctx.close()
 
 
 # --- what the tests read ----------------------------------------------------------------------

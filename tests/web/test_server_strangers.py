@@ -6,9 +6,11 @@ of one IPv6 /64, with a cap on the tables waiting on the whole server."""
 from __future__ import annotations
 
 import contextlib
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -187,3 +189,50 @@ def test_the_waiting_tables_are_counted_across_two_processes(tmp_path: Path) -> 
         third = {"X-Forwarded-For": "203.0.113.10"}  # the server's 3 tables are all waiting
         full = httpx.post(f"{a.url}/api/games", json={"players": 3}, headers=third, timeout=10)
         assert full.status_code == 429 and full.json()["error"]["detail"] == "server_full"
+
+
+def _watch(server: Server, gid: str, client: str) -> tuple[WsClient, dict[str, Any]]:
+    """A spectator's socket from ``client`` (a forwarded address) and the answer to its hello."""
+    ws = WsClient(server.url, gid, hello=False, headers={"X-Forwarded-For": client})
+    ws.send({"type": "hello", "tokens": []})
+    return ws, ws.until(lambda m: m["type"] in ("welcome", "error"))
+
+
+def test_the_spectators_are_counted_across_two_processes(tmp_path: Path) -> None:
+    """Issue 19 §2, §3: the caps per client and per game hold for the server, not per process;
+    a spectator who leaves frees a place on the other process."""
+    extra = ["--limit-spectators-per-client", "3", "--limit-connections-per-game", "5",
+             "--forwarded-allow-ips", "127.0.0.1"]
+    with _two_nodes(tmp_path, extra) as (a, b):
+        with httpx.Client(base_url=a.url, timeout=10) as api:
+            gid, tokens, _ = seated_game(api, 3, seed=4)
+        socks: list[WsClient] = []
+        try:
+            answers = []
+            for n in range(4):  # one client, taking turns between the processes
+                ws, answer = _watch((a, b)[n % 2], gid, "203.0.113.1")
+                socks.append(ws)
+                answers.append(answer)
+            assert [m["type"] for m in answers] == ["welcome"] * 3 + ["error"]
+            assert answers[-1]["detail"] == "spectators" and _refused(socks[-1]) == 4429
+            socks.pop().close()
+            socks.pop(0).close()  # one of the three on process a leaves: a place on b
+            for _ in range(100):
+                ws, answer = _watch(b, gid, "203.0.113.1")
+                if answer["type"] == "welcome":
+                    break
+                ws.close()
+                time.sleep(0.05)  # the leave is written just after the socket closes
+            socks.append(ws)
+            assert answer["type"] == "welcome", answer
+            others = [_watch((b, a)[n % 2], gid, f"203.0.113.{n + 2}") for n in range(3)]
+            socks += [ws for ws, _ in others]
+            assert [m["type"] for _, m in others] == ["welcome", "welcome", "error"]  # 5 a game
+            assert others[-1][1]["detail"] == "connections"
+            with WsClient(b.url, gid, [tokens[1]]) as player:  # a seat's holder always gets in
+                welcome = next(m for m in player.received if m["type"] == "welcome")
+                assert welcome["seats"] == [1]
+        finally:
+            for ws in socks:
+                with contextlib.suppress(Exception):
+                    ws.close()

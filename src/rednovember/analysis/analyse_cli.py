@@ -156,7 +156,8 @@ def text_lines(result: GameAnalysis, lang: str) -> list[str]:
 
 def chart(result: GameAnalysis, lang: str, width: int = 72) -> Text:
     """A text chart of the curve: one column per point (spread over ``width``), the chance as
-    a filled area with eighth blocks, turning points marked ◆ (green up, red down) and listed."""
+    a filled area with eighth blocks, turning points numbered on the chart (◆ from the tenth;
+    green up, red down) and listed under the same numbers."""
     cat = catalog(lang)
     pts = result.points
     n = max(1, len(pts))
@@ -197,7 +198,7 @@ def chart(result: GameAnalysis, lang: str, width: int = 72) -> Text:
     t.append("      " + "".join(ticks) + f"  {cat.raw('analyse', 'axis_minute')}\n")
     t.append(cat.raw("analyse", "marker") + "\n", style="dim")
     for k, tp in enumerate(result.turning, start=1):
-        t.append(f"◆{k} ", style="bold")
+        t.append(f"{k if k < 10 else '◆'} ", style="bold")  # as the chart marks it
         t.append(result.sentence(tp, lang) + "\n", style="green" if tp.delta > 0 else "red")
     return t
 

@@ -2,11 +2,13 @@
 
 Every game is reproducible on its own: game ``i`` of a run with seed ``S`` uses the game seed
 ``derive_seed(S, i, "game")`` and, for seat ``p``, a bot seeded with ``derive_seed(S, i, "seat", p)``.
-Games are played by a process pool over the game indices and the results are added up in index
-order, so the same arguments give byte-identical output whatever ``--jobs`` is; the report holds no
-wall-clock value. With several player counts (``--players 3-5``, ``--players 1,4``, ``--players
-all``) each count is its own run of ``--games`` games with the same seed (game ``i`` of every count
-uses the same game seed: common random numbers, which makes the counts' comparison sharper).
+Games are played by a process pool over the game indices, or by the workers of a Dask cluster
+(``--cluster ADDRESS``: :mod:`.cluster`, docs/cluster.md), and the results are added up in index
+order, so the same arguments give byte-identical output whatever ``--jobs`` is and wherever the
+games ran; the report holds no wall-clock value. With several player counts (``--players 3-5``,
+``--players 1,4``, ``--players all``) each count is its own run of ``--games`` games with the same
+seed (game ``i`` of every count uses the same game seed: common random numbers, which makes the
+counts' comparison sharper).
 
 ``--bot`` names any registered bot (``random``, ``heuristic``, ``search``, ``search:fast`` ...) or
 ``mix``: every seat of every game gets a bot drawn from the *mix pool* — the registered bots other
@@ -57,12 +59,17 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..bots import BOTS, make_bot
 from ..rules import VARIANTS, Config, ConfigError, load_data, new_game
+from .cluster import DEFAULT_TIMEOUT, ClusterError, connect, run_tasks
 from .stats import LAST_TURNS, GameStats, Totals, game_stats, wilson
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 # The ways a gnome dies (the ``death`` log entry's cause), listed even when they never happen.
 DEATH_CAUSES = ("air", "attacked", "fainted_in_sea", "fire", "flood", "trapped")
@@ -150,7 +157,8 @@ def play_game(spec: RunSpec, index: int) -> GameRecord:
         abandoned=sum(gn.abandoned for gn in g.gnomes), stats=game_stats(g))
 
 
-def _play_task(task: tuple[RunSpec, int]) -> GameRecord:
+def play_task(task: tuple[RunSpec, int]) -> GameRecord:
+    """One task of a run (a worker plays it): game ``index`` of ``spec``, as plain values."""
     return play_game(*task)
 
 
@@ -159,29 +167,15 @@ def _workers(jobs: int) -> int:
 
 
 def play_many(specs: Sequence[RunSpec], games: int, jobs: int = 1,
-              progress: Callable[[int], None] | None = None) -> Iterator[GameRecord]:
+              progress: Callable[[int], None] | None = None,
+              client: Client | None = None) -> Iterator[GameRecord]:
     """The records of games 0..games-1 of every spec, spec after spec, each in index order
-    (``jobs`` worker processes, 0 for one per core; ``progress`` is called after each game)."""
+    (``jobs`` worker processes, 0 for one per core, or the Dask cluster of ``client``;
+    ``progress`` is called with the number of games just ended)."""
     tasks = [(spec, i) for spec in specs for i in range(games)]
-    jobs = min(_workers(jobs), len(tasks))
-    if jobs <= 1:
-        results: Iterable[GameRecord] = map(_play_task, tasks)
-        for r in results:
-            if progress:
-                progress(1)
-            yield r
-        return
-    import multiprocessing
-
-    # Random games take about a millisecond: send them in chunks. Thinking bots take far longer
-    # per game, so one game per task keeps every core busy to the end and the progress bar live.
     fast = all(spec.bot in FAST_BOTS for spec in specs)
-    chunk = max(1, min(64, len(tasks) // (jobs * 8))) if fast else 1
-    with multiprocessing.Pool(jobs) as pool:
-        for r in pool.imap(_play_task, tasks, chunksize=chunk):
-            if progress:
-                progress(1)
-            yield r
+    return run_tasks(play_task, tasks, jobs=_workers(jobs), client=client, fast=fast,
+                     progress=progress)
 
 
 def play_games(spec: RunSpec, games: int, jobs: int = 1) -> Iterator[GameRecord]:
@@ -422,8 +416,9 @@ def spec_from_args(args: argparse.Namespace) -> tuple[RunSpec, int, int]:
 
 
 def run_specs(specs: Sequence[RunSpec], games: int, jobs: int, show_progress: bool,
-              label: str = "simulate") -> list[dict[str, Any]]:
-    """Play every spec's games (one pool for all) and return one report per spec, in order."""
+              label: str = "simulate", client: Client | None = None) -> list[dict[str, Any]]:
+    """Play every spec's games (one pool, or the cluster of ``client``, for all) and return one
+    report per spec, in order."""
     total = games * len(specs)
     reports: list[dict[str, Any]] = []
     if show_progress:
@@ -441,10 +436,10 @@ def run_specs(specs: Sequence[RunSpec], games: int, jobs: int, show_progress: bo
                       TimeElapsedColumn(), TimeRemainingColumn(),
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task(f"{label}: {total} games", total=total)
-            stream = play_many(specs, games, jobs, lambda n: bar.advance(task, n))
+            stream = play_many(specs, games, jobs, lambda n: bar.advance(task, n), client)
             reports = _group(specs, games, stream)
     else:
-        reports = _group(specs, games, play_many(specs, games, jobs))
+        reports = _group(specs, games, play_many(specs, games, jobs, client=client))
     return reports
 
 
@@ -460,6 +455,16 @@ def _group(specs: Sequence[RunSpec], games: int, stream: Iterator[GameRecord]
     return reports
 
 
+def cluster_from_args(args: argparse.Namespace) -> tuple[str | None, float]:
+    """``--cluster ADDRESS`` (None: play here) and ``--cluster-timeout SECONDS``."""
+    address = getattr(args, "cluster", None)
+    timeout = getattr(args, "cluster_timeout", None)
+    timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+    if not timeout > 0:
+        raise SimulateError(f"--cluster-timeout must be more than 0 seconds, not {timeout:g}")
+    return address, timeout
+
+
 def progress_wanted(args: argparse.Namespace) -> bool:
     """A progress bar only on a terminal (stderr), and never with --quiet."""
     return not getattr(args, "quiet", False) and sys.stderr.isatty()
@@ -469,10 +474,12 @@ def run_simulate(args: argparse.Namespace) -> int:
     """The ``simulate`` command. Returns the exit code (2 for bad arguments)."""
     try:
         specs, games, jobs = specs_from_args(args)
-    except SimulateError as exc:
+        address, timeout = cluster_from_args(args)
+        with connect(address, timeout) if address else nullcontext() as client:
+            reports = run_specs(specs, games, jobs, progress_wanted(args), client=client)
+    except (SimulateError, ClusterError) as exc:
         print(f"rednovember simulate: error: {exc}", file=sys.stderr)
         return 2
-    reports = run_specs(specs, games, jobs, progress_wanted(args))
     if getattr(args, "json", False):
         print(json.dumps(reports[0] if len(reports) == 1 else {"runs": reports}))
     elif len(reports) == 1:
@@ -487,5 +494,5 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 __all__ = ["DEATH_CAUSES", "GameRecord", "MIX", "RunSpec", "SimulateError", "derive_seed",
            "format_comparison", "format_report", "loss_causes", "mix_pool", "parse_players",
-           "play_game", "play_games", "play_many", "run_simulate", "run_specs", "spec_from_args",
-           "specs_from_args", "summarize"]
+           "play_game", "play_games", "play_many", "play_task", "run_simulate", "run_specs",
+           "spec_from_args", "specs_from_args", "summarize"]

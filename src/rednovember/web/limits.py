@@ -8,10 +8,10 @@ A client is its address as uvicorn gives it (a proxy's X-Forwarded-For only when
 ``--forwarded-allow-ips``), an IPv6 address by its /64 network: one household or server gets a
 whole /64, so rotating addresses inside it is still one client (:func:`client_key`).
 
-The per-minute and per-hour counts and the waiting tables are kept in the database
-(web/rates.py), so they hold however many processes share it; a connection's messages and the
-spectators are counted by the process that holds the connections (in memory, bounded: the least
-recently seen clients are dropped first)."""
+The per-minute and per-hour counts and the waiting tables (web/rates.py) and the spectators
+(web/watchers.py) are counted in the database, so they hold however many processes share it; a
+connection's messages are counted by the process that holds the connection (in memory, bounded:
+the least recently seen clients are dropped first)."""
 
 from __future__ import annotations
 
@@ -96,30 +96,9 @@ def too_many(what: str, limit: int, seconds: float, wait: int) -> ProtocolError:
                          seconds=wait)
 
 
-class Spectators:
-    """The spectators' connections of this process: per game, and per client and game."""
-
-    def __init__(self, limits: Limits) -> None:
-        self.per_game = limits.connections_per_game
-        self.per_client = limits.spectators_per_client
-
-    def check(self, watching: list[str], client: str) -> None:
-        """Before one more spectator of ``client`` joins a game that ``watching`` (their
-        clients) already watch."""
-        if self.per_game > 0 and len(watching) >= self.per_game:
-            raise ProtocolError("rate_limited", f"this game has {len(watching)} spectators (at "
-                                                f"most {self.per_game})", "connections",
-                                limit=self.per_game)
-        mine = sum(1 for c in watching if c == client)
-        if self.per_client > 0 and mine >= self.per_client:
-            raise ProtocolError("rate_limited", f"you watch this game {mine} times already (at "
-                                                f"most {self.per_client})", "spectators",
-                                limit=self.per_client)
-
-
 def message_window(limits: Limits) -> Window:
     """The limit of one connection's messages."""
     return Window(limits.messages_per_10s, 10.0, "messages")
 
 
-__all__ = ["Limits", "Spectators", "Window", "client_key", "message_window", "too_many"]
+__all__ = ["Limits", "Window", "client_key", "message_window", "too_many"]

@@ -165,9 +165,9 @@ LIMITS = (
     ("seats_per_minute", 30, "seats one client may take per minute"),
     ("waiting_games_per_client", 20, "games of one client that may wait for players at once"),
     ("messages_per_10s", 60, "WebSocket messages one connection may send per 10 seconds"),
-    ("connections_per_game", 64, "spectators' connections one game accepts on one process (a "
-                                 "seat's holder always gets in)"),
-    ("spectators_per_client", 8, "connections one client may watch one game with, on one process"),
+    ("connections_per_game", 64, "spectators' connections one game accepts (a seat's holder "
+                                 "always gets in)"),
+    ("spectators_per_client", 8, "connections one client may watch one game with"),
     ("max_waiting_games", 1000, "games waiting for players on the whole server"),
     ("winchances_per_hour", 12, "win-chance curves one client may have computed per hour"),
 )

@@ -129,6 +129,18 @@ winchance_table = Table(
     Column("curve", Text, nullable=False),  # JSON
 )
 
+# The spectators' connections of each process (migration 0008, web/watchers.py): per game and
+# client, so that the caps on spectators hold however many processes share the database. A row
+# whose process stopped refreshing it is ignored once ``expires`` (epoch seconds) has passed.
+watchers_table = Table(
+    "rn_watchers", metadata,
+    Column("node", String(32), primary_key=True),  # the process (a random id per start)
+    Column("game_id", String(32), primary_key=True),
+    Column("client", String(96), primary_key=True),  # web/limits.client_key
+    Column("count", Integer, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
 # A seat's email notices (migration 0007, web/mail.py): the address, the secret of the unsubscribe
 # link, and whether the notice of the current wait was sent (reset when the player is back).
 mail_table = Table(
@@ -141,7 +153,7 @@ mail_table = Table(
     Column("sent", Boolean, nullable=False, default=False),
 )
 
-# A seat's Web Push subscriptions (migration 0008, web/push.py): one per browser that asked, the
+# A seat's Web Push subscriptions (migration 0009, web/push.py): one per browser that asked, the
 # browser's keys to encrypt for it (RFC 8291). The seat's rn_mail row holds the ``sent`` flag.
 push_table = Table(
     "rn_push", metadata,
@@ -154,7 +166,7 @@ push_table = Table(
     Column("created", Float, nullable=False),
 )
 
-# The server's VAPID key pair (migration 0008, web/push.py): one row, made by the first process.
+# The server's VAPID key pair (migration 0009, web/push.py): one row, made by the first process.
 vapid_table = Table(
     "rn_vapid", metadata,
     Column("id", Integer, primary_key=True, autoincrement=False),

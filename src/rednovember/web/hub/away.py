@@ -12,7 +12,6 @@ owner process (web/hub/cluster.py), while the seat to move is away:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 
@@ -20,7 +19,7 @@ from ..protocol import ProtocolError
 from .absence import absent, bot_at, gone_for
 from .live import LiveGame
 from .notices import Notices
-from .runtime import Runtime
+from .runtime import Runtime, cancel_all
 from .seats import Seating
 from .talk import Talk
 
@@ -45,11 +44,7 @@ class Away:
     async def stop(self) -> None:
         tasks = list(self.tasks.values())
         self.tasks.clear()
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(BaseException):
-                await t
+        await cancel_all(tasks)
 
     def schedule(self, lg: LiveGame) -> None:
         """After a change of the game or of who is connected: watch the seat to move if its player

@@ -17,7 +17,6 @@ decided twice. Times are the hub's clock (``Runtime.clock``), which a test repla
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from ...bots import make_bot
@@ -26,7 +25,7 @@ from ..protocol import ProtocolError
 from .clock import HANDOVER_AFTER, stamp
 from .games import GameCache
 from .live import LiveGame
-from .runtime import Runtime
+from .runtime import Runtime, cancel_all
 from .seats import Seating
 from .talk import Talk
 from .writer import Writer
@@ -55,13 +54,9 @@ class Deadlines:
         self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def stop(self) -> None:
-        tasks = [*self.tasks.values(), *([self.sweeper] if self.sweeper else [])]
+        tasks = [*self.tasks.values(), self.sweeper]
         self.tasks.clear()
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(BaseException):
-                await t
+        await cancel_all(tasks)
 
     def schedule(self, lg: LiveGame) -> None:
         """After a change or a load (on the game's owner): store the deadline of the decision in

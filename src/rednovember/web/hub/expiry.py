@@ -5,14 +5,13 @@ by a periodic task; its link then answers "not found"."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 
 from ..rates import forget_old
 from ..tables import DEFAULT_WAITING_EXPIRY
 from .live import LiveGame
-from .runtime import Runtime
+from .runtime import Runtime, cancel_all
 
 log = logging.getLogger("rednovember.web")
 
@@ -31,10 +30,7 @@ class Expiry:
         self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def stop(self) -> None:
-        if self.sweeper is not None:
-            self.sweeper.cancel()
-            with contextlib.suppress(BaseException):
-                await self.sweeper
+        await cancel_all([self.sweeper])
 
     async def _sweep(self) -> None:
         interval = max(0.5, min(60.0, self.waiting_expiry / 4))

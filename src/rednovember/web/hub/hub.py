@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 
 from ...rules import GameData
-from ..limits import Limits, Spectators
+from ..limits import Limits
 from ..mail import Mailer
 from ..push import Pusher
 from ..rates import Rates
 from ..store import Store
 from ..tables import DEFAULT_WAITING_EXPIRY, MIN_TURN_TIMER
+from ..watchers import REFRESH, Watchers
 from .away import Away
 from .cluster import Nodes
 from .deadline import Deadlines
@@ -32,11 +34,13 @@ from .games import GameCache
 from .hints import Hints
 from .live import Clock, Connection, LiveGame, Seat
 from .notices import MAIL_AFTER, Notices
-from .runtime import Runtime
+from .runtime import Runtime, cancel_all
 from .seats import Seating
 from .talk import Talk
 from .views import presence, send_states, state, summary
 from .writer import Writer
+
+log = logging.getLogger("rednovember.web")
 
 
 class Hub:
@@ -52,7 +56,7 @@ class Hub:
         self.store, self.data, self.games = store, data, rt.games
         self.min_turn_timer = min_turn_timer
         self.rates = Rates(store, limits or Limits.none())  # per client, in the database
-        self.spectators = Spectators(limits or Limits.none())  # per game and client, here
+        self.watchers = Watchers(store.engine, limits or Limits.none())  # in the database
         self.cache = GameCache(rt, self._kick)
         self.talk = Talk(rt)
         self.writer = Writer(rt, self.talk, self._kick)
@@ -65,6 +69,7 @@ class Hub:
         self.expiry = Expiry(rt, waiting_expiry)
         self.hints = Hints(rt)  # the advisor (web/hub/hints.py)
         self._claimer: asyncio.Task[None] | None = None
+        self._watching: asyncio.Task[None] | None = None
         # what the endpoints ask of the hub
         self.db, self.spawn = rt.db, rt.spawn
         self.find, self.get, self.release = self.cache.find, self.cache.get, self.cache.release
@@ -96,6 +101,16 @@ class Hub:
         await self.deadlines.start()  # (at once: the deadlines that passed while none ran)
         if self.rt.nodes.shared:
             self._claimer = asyncio.get_running_loop().create_task(self.follower.claim_loop())
+        self._watching = asyncio.get_running_loop().create_task(self._refresh_watchers())
+
+    async def _refresh_watchers(self) -> None:
+        """Keeps this process's spectators counted (web/watchers.py)."""
+        while True:
+            await asyncio.sleep(REFRESH)
+            try:
+                await self.rt.db(self.watchers.refresh, time.time())
+            except Exception:  # a database hiccup: the rows live a TTL; try again next time
+                log.exception("refreshing the spectators' count failed")
 
     async def stop(self) -> None:
         self.rt.closing = True
@@ -104,12 +119,9 @@ class Hub:
         await self.deadlines.stop()
         await self.notices.stop()
         tasks: list[asyncio.Task[None]] = self.driver.stop()
-        tasks += [*self.rt.background(), *([self._claimer] if self._claimer else [])]
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(BaseException):
-                await t
+        await cancel_all([*tasks, *self.rt.background(), self._claimer, self._watching])
+        with contextlib.suppress(Exception):  # else its rows lapse after a TTL
+            await self.rt.db(self.watchers.forget)
         await self.rt.nodes.stop()
         self.rt.shutdown()
 
@@ -137,7 +149,8 @@ class Hub:
                 reclaimable.append({"token": i, "seat": bot_seat})
         c.creator = lg.is_creator(creator)
         if not (c.seats or c.creator or reclaimable) and c not in lg.conns:  # seat holders: always
-            self.spectators.check([x.client for x in lg.conns if not x.seats], c.client)
+            await self.rt.db(self.watchers.join, lg.id, c.client, time.time())
+            c.watching = True
         c.hello = True
         lg.conns.add(c)
         await self.expiry.touch(lg)
@@ -157,6 +170,9 @@ class Hub:
 
     def detach(self, lg: LiveGame, c: Connection) -> None:
         lg.conns.discard(c)
+        if c.watching:
+            c.watching = False
+            self.rt.spawn(self.rt.db(self.watchers.leave, lg.id, c.client))
         self.rt.spawn(self.expiry.touch(lg))
         self.cache.release(lg)
         now = time.monotonic()

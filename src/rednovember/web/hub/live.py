@@ -58,6 +58,7 @@ class Connection:
         self.seats: dict[int, str] = {}  # seat -> token hash it was authenticated with
         self.creator = False
         self.hello = False
+        self.watching = False  # counted among the game's spectators (web/watchers.py)
         self.log_sent: dict[int | None, int] = {}
         self.close_code: int | None = None
         self.chat_limit = RateLimit()

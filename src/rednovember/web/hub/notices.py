@@ -9,7 +9,6 @@ every seat not waiting now, so a restart never leaves a seat silent."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import smtplib
 
@@ -18,7 +17,7 @@ from ..mail import Mailer, Notice, claim, rearm
 from ..push import Gone, Keys, Pusher, PushFailed, drop, payload, server_keys, targets
 from .absence import unconnected
 from .live import LiveGame
-from .runtime import Runtime
+from .runtime import Runtime, cancel_all
 
 log = logging.getLogger("rednovember.web")
 
@@ -49,11 +48,7 @@ class Notices:
     async def stop(self) -> None:
         tasks = list(self.tasks.values())
         self.tasks.clear()
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(BaseException):
-                await t
+        await cancel_all(tasks)
 
     def schedule(self, lg: LiveGame) -> None:
         """After a change of the game or of who is connected (as web/hub/away.py)."""

@@ -4,9 +4,10 @@ memory, the other processes (web/hub/cluster.py) and the background tasks."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -61,4 +62,14 @@ class Runtime:
         self._pool.shutdown(wait=True)
 
 
-__all__ = ["Runtime"]
+async def cancel_all(tasks: Iterable[asyncio.Task[Any] | None]) -> None:
+    """Cancels the tasks (None: none) and waits until each has ended, whatever it raised."""
+    running = [t for t in tasks if t is not None]
+    for t in running:
+        t.cancel()
+    for t in running:
+        with contextlib.suppress(BaseException):
+            await t
+
+
+__all__ = ["Runtime", "cancel_all"]

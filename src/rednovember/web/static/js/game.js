@@ -1,7 +1,7 @@
 // The game page: one WebSocket, one `state` per held seat (hot-seat) or a spectator's, the board,
 // the time track, the action panel, the crew, decks, log, seats table and the end screen.
 
-import { raw, t } from "./i18n.js";
+import { lang, raw, t } from "./i18n.js";
 import { api, GameSocket, store } from "./net.js";
 import { describeDecision, gnomeName } from "./describe.js";
 import { Model, normalizeData } from "./model.js";
@@ -26,6 +26,7 @@ import { Advisor } from "./advisor.js";
 import { AwayBanner } from "./away.js";
 import { PageLife } from "./life.js";
 import { TurnNotices } from "./notices.js";
+import { renderLegend } from "./legend.js";
 
 const SPEC = "spec";
 
@@ -51,6 +52,8 @@ export class GamePage {
     this.status = "idle";
     this.ui = { minutes: {}, pick: null, name: localStorage.getItem("rn.name") || "" };
     this.resultShown = false;
+    this.legendLang = null; // the language the legend was drawn in
+    this.revealEnd = false; // the game has just ended: bring its result into sight after this render
     this.socket = null;
     this.built = false;
     this.chat = new ChatPanel(this);
@@ -371,6 +374,7 @@ export class GamePage {
             <section id="decks" class="card decks-card" data-testid="decks"></section>
             <section id="chat" class="card chat-card" data-testid="chat"></section>
             <section id="log" class="card log-card"></section>
+            <section id="legend" class="card legend-card"></section>
           </aside>
         </div>
       </div>`;
@@ -602,6 +606,10 @@ export class GamePage {
     if (document.activeElement !== nameInput && nameInput.value !== this.ui.name) nameInput.value = this.ui.name;
     setHTML(this.root.querySelector("#crew"), renderCrew(model));
     setHTML(this.root.querySelector("#decks"), renderDecks(model));
+    if (this.legendLang !== lang()) { // drawn once per language: an opened legend stays open
+      this.legendLang = lang();
+      this.root.querySelector("#legend").innerHTML = renderLegend();
+    }
     const logBox = this.root.querySelector("#log");
     const list = logBox.querySelector("ol");
     const atBottom = !list || list.scrollHeight - list.scrollTop - list.clientHeight < 40;
@@ -624,7 +632,7 @@ export class GamePage {
         ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", "rematch"))}</button> ` : "";
       setHTML(res, this.end.render(model) + `<p class="export">${again}<a class="btn small" href="${esc(url(`/g/${encodeURIComponent(this.id)}/replay`))}" data-testid="result-replay">${esc(raw("web", "replay_link"))}</a>
         <a href="${esc(url(`/api/games/${encodeURIComponent(this.id)}/export`))}" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
-      if (!this.resultShown) { this.resultShown = true; res.scrollIntoView({ block: "nearest" }); }
+      if (!this.resultShown) { this.resultShown = true; this.revealEnd = true; }
     } else {
       res.hidden = true;
       setHTML(res, "");
@@ -637,6 +645,13 @@ export class GamePage {
     this.notices.render();
     this.advisor.render(model, st);
     this.mobile.render();
+    // the game just ended: its result in sight (a phone's sheet opens on it), and the board's
+    // overlay saying won or lost too, once the layout has settled
+    if (this.revealEnd) {
+      this.revealEnd = false;
+      res.scrollIntoView({ block: "nearest" });
+      if (!overlay.hidden) overlay.scrollIntoView({ block: "nearest" });
+    }
   }
 }
 

@@ -14,7 +14,7 @@ const TABS = [
   ["crew", ["crew"]],
   ["log", ["log"]],
   ["chat", ["chat"]],
-  ["table", ["seats", "notices", "decks"]],
+  ["table", ["seats", "notices", "decks", "legend"]],
 ];
 export const SHEET_QUERY = "(max-width: 700px)";
 const SIDEWAYS_QUERY = "(min-width: 701px) and (max-height: 500px)";
