@@ -65,6 +65,7 @@ export class RemoteNotices {
     this.emailOf = null; // "seat:token" it was read for
     this.problem = null; // a sentence saying what went wrong last
     this.pushing = false; // a push subscription under way
+    this.pushWant = null; // while the player's click on the box is under way: what it asked for
     this.mailing = false; // an address on its way to the server
     this.synced = new Set(); // "seat:token" whose push subscription the server has from this page
     this.tried = new Set(); // "seat:token" syncPush tried (once per page: no retry storm)
@@ -82,6 +83,7 @@ export class RemoteNotices {
   async onChange(e) {
     if (e.target.dataset.remote !== "push" || this.pushing) return;
     this.pushing = true;
+    this.pushWant = e.target.checked; // what the box shows meanwhile
     this.problem = null;
     try {
       if (e.target.checked) await this.subscribe();
@@ -91,6 +93,7 @@ export class RemoteNotices {
       if (e.target.checked) markPushed(this.page.id, false);
     }
     this.pushing = false;
+    this.pushWant = null;
     this.render(true);
   }
 
@@ -190,13 +193,14 @@ export class RemoteNotices {
     this.syncPush();
     const push = pushSupported() && !!s.push_key;
     const perm = typeof Notification === "undefined" ? "unsupported" : Notification.permission;
-    const state = [push, s.mail, this.pushOn, perm, this.email, this.problem, lang()].join("|");
+    const ticked = this.pushWant ?? (this.pushOn && perm === "granted");
+    const state = [push, s.mail, ticked, perm, this.email, this.problem, lang()].join("|");
     if (!force && this.part.dataset.state === state) return;
     this.part.dataset.state = state;
     const input = this.part.querySelector("[data-testid=notice-email]");
     const value = draft ?? (input && input.value !== (this.email || "") ? input.value : this.email || "");
     this.part.innerHTML = `${push ? `<label class="check"><input type="checkbox" data-remote="push" data-testid="notice-push"
-        ${this.pushOn && perm === "granted" ? "checked" : ""} ${perm === "denied" ? "disabled" : ""}>
+        ${ticked ? "checked" : ""} ${perm === "denied" ? "disabled" : ""}>
         <span>${esc(raw("web", "notices_push"))}</span></label>` : ""}
       ${s.mail ? `<form class="notice-email" data-testid="notice-email-form" novalidate>
         <label class="field"><span>${esc(raw("web", "notices_email"))}</span>
