@@ -8,6 +8,7 @@ operation's every success status, and every body it gets has the declared shape.
 
 from __future__ import annotations
 
+import base64
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -17,11 +18,19 @@ import httpx
 import jsonschema_rs
 import pytest
 from aiosmtpd.controller import Controller
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from webtools import Server, WsClient, free_port
 
 from rednovember.web.app import create_app
 
 DOC = create_app("sqlite://").openapi()
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
 SUCCESS = [(f"{method.upper()} {path}", status) for path, item in DOC["paths"].items()
            for method, op in item.items() for status in op["responses"] if status[0] == "2"]
 OPERATIONS = [(f"{method.upper()} {path}", op) for path, item in DOC["paths"].items()
@@ -136,6 +145,17 @@ def play_a_game(http: httpx.Client, url: str) -> None:
     assert r.status_code == 200, r.text
     assert http.get(f"/api/games/{gid}/seats/0/notify",
                     headers=bearer(tokens[0])).json()["email"] == "ada@rn.example"
+    assert http.get("/api/notices").json()["push_key"]
+    browser = {"endpoint": "https://push.example.invalid/x", "expirationTime": None,
+               "keys": {"p256dh": b64url(ec.generate_private_key(ec.SECP256R1()).public_key()
+                                         .public_bytes(Encoding.X962,
+                                                       PublicFormat.UncompressedPoint)),
+                        "auth": b64url(bytes(16))}}
+    r = http.post(f"/api/games/{gid}/seats/0/push", json=browser, headers=bearer(tokens[0]))
+    assert r.status_code == 200 and r.json()["subscriptions"] == 1, r.text
+    r = http.post(f"/api/games/{gid}/seats/0/push/off", json={"endpoint": browser["endpoint"]},
+                  headers=bearer(tokens[0]))
+    assert r.status_code == 200 and r.json()["subscriptions"] == 0, r.text
     http.post(f"/api/games/{gid}/seat-link", json={"origin": "https://rn.example"},
               headers=bearer(tokens[1]))
     creator_says = {"X-Creator-Token": creator}
@@ -198,7 +218,8 @@ def answers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Answers]:
     smtp.start()
     server = Server(tmp_path_factory.mktemp("answers") / "games.db",
                     extra=["--smtp", f"smtp://127.0.0.1:{smtp.port}", "--mail-from",
-                           "crew@rn.example", "--public-url", "https://rn.example"]).start()
+                           "crew@rn.example", "--public-url", "https://rn.example", "--push",
+                           "--push-service", "push.example.invalid"]).start()
     seen: Answers = {}
 
     def record(r: httpx.Response) -> None:

@@ -88,6 +88,8 @@ from .protocol import (
     MAX_TOKENS,
     ProtocolError,
 )
+from .push import Pusher
+from .push_api import add_routes as add_push_routes
 from .pwa import add_routes as add_app_routes
 from .pwa import offline_texts
 from .replay import replay_step
@@ -144,11 +146,13 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
                waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
                min_turn_timer: float = MIN_TURN_TIMER, root_path: str = "",
                winchance_rollouts: int = WEB_ROLLOUTS, clock: Clock | None = None,
-               mailer: Mailer | None = None, mail_after: float = MAIL_AFTER) -> FastAPI:
+               mailer: Mailer | None = None, mail_after: float = MAIL_AFTER,
+               pusher: Pusher | None = None) -> FastAPI:
     """The ASGI application. The database is opened (and migrated) on startup. ``limits``:
     per-client limits (web/limits.py); None, none (``rednovember serve`` sets them).
     ``root_path``: the sub-path it is served under (web/rootpath.py), "" for none. ``clock``:
-    the time of turn-based deadlines (a test's, to move days on)."""
+    the time of turn-based deadlines (a test's, to move days on). ``pusher``: how Web Push notices
+    are sent (web/push.py; None: none)."""
     static = static_dir or STATIC_DIR
     assets = Assets(static)
     game_data = data or load_data()
@@ -160,7 +164,8 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         store = Store(db_url)
         log.info("database schema at revision %s", store.schema)
         hub = Hub(store, game_data, bot_delay, takeover_grace, waiting_expiry, min_turn_timer,
-                  nodes_for(store.shared, db_url, store.node), limit, clock, mailer, mail_after)
+                  nodes_for(store.shared, db_url, store.node), limit, clock, mailer, mail_after,
+                  pusher)
         app.state.hub = hub
         await hub.start()
         try:
@@ -568,6 +573,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         await hub.db(hub.rates.learn.check, client_of(request), time.time())
 
     add_mail_routes(app, mailer, hub_of, bearer)  # email notices: …/notify, /unsubscribe/…
+    add_push_routes(app, hub_of, bearer, mailer is not None, pusher)  # Web Push: …/push
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
     add_app_routes(app, assets, root_of)  # the installable app: manifest, /sw.js (web/pwa.py)
     async def lookup_limit(request: Request) -> None:

@@ -21,20 +21,21 @@ from email.message import EmailMessage
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, exists, insert, or_, select, update
 from sqlalchemy.engine import Engine
 
 from ..i18n import catalog
-from .store import mail_table
+from .store import mail_table, push_table
 
 SMTP_TIMEOUT = 15.0  # seconds for the mail server to answer
 
 
 @dataclass(frozen=True)
 class Notice:
-    """What one email needs: where, in which language, and the seat's unsubscribe secret."""
+    """What one notice needs: where to email (None: no email, pushes only), in which language,
+    and the seat's unsubscribe secret."""
 
-    email: str
+    email: str | None
     lang: str
     unsub: str
 
@@ -75,6 +76,8 @@ class Mailer:
 
     def message(self, notice: Notice, game_id: str, gnome: str, player: str) -> EmailMessage:
         """The email telling ``player`` that their ``gnome`` must decide in ``game_id``."""
+        if notice.email is None:
+            raise ValueError("no address to email")
         cat = catalog(notice.lang)
         stop = f"{self.public_url}/unsubscribe/{notice.unsub}"
         msg = EmailMessage()
@@ -99,7 +102,8 @@ class Mailer:
 # --- the database (run in the hub's database threads) ---------------------------------------------
 
 def subscribe(engine: Engine, game_id: str, seat: int, email: str | None, lang: str) -> None:
-    """The seat's address (None: no emails), with a fresh unsubscribe secret."""
+    """The seat's address (None: no emails), with a fresh unsubscribe secret (and a fresh wait:
+    its pushes, if any, may go again)."""
     with engine.begin() as c:
         c.execute(delete(mail_table).where(mail_table.c.game_id == game_id,
                                            mail_table.c.seat == seat))
@@ -128,10 +132,12 @@ def unsubscribe(engine: Engine, secret: str) -> tuple[str, str] | None:
 
 
 def claim(engine: Engine, game_id: str, seat: int) -> Notice | None:
-    """The notice to send for the seat's current wait, if it wants one and no process has sent
-    it yet (a compare-and-set of ``sent``: exactly one caller gets it)."""
+    """The notice to send for the seat's current wait, if it wants one (an email address or a
+    push subscription, web/push.py) and no process has sent it yet (a compare-and-set of
+    ``sent``: exactly one caller gets it, for emails and pushes alike)."""
+    pushes = exists().where(push_table.c.game_id == game_id, push_table.c.seat == seat)
     where = (mail_table.c.game_id == game_id, mail_table.c.seat == seat,
-             mail_table.c.sent.is_(False), mail_table.c.email.is_not(None))
+             mail_table.c.sent.is_(False), or_(mail_table.c.email.is_not(None), pushes))
     with engine.begin() as c:
         if c.execute(update(mail_table).where(*where).values(sent=True)).rowcount != 1:
             return None

@@ -57,27 +57,33 @@ def _page(lang: str, title: str, text: str, button: str | None = None) -> HTMLRe
         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
+async def own_seat(hub: Hub, bearer: Callable[[str | None, str | None], str | None],
+                   game_id: str, seat: int, authorization: str | None,
+                   x_seat_token: str | None) -> Hub:
+    """The hub, once the request carries the seat's own token (else 401; 404 for no such seat)."""
+    lg = await hub.get(game_id)
+    if not 0 <= seat < len(lg.seats):
+        raise ProtocolError("not_found", f"no seat {seat} in this game", seat=seat)
+    if lg.seat_for_token(bearer(authorization, x_seat_token)) != seat:
+        raise ProtocolError("unauthorised", "send this seat's own token (Authorization: "
+                                            "Bearer …)")
+    return hub
+
+
 def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], Hub],
                bearer: Callable[[str | None, str | None], str | None]) -> None:
     """The notify endpoint and the unsubscribe page (``hub_of`` and ``bearer``: app.py's)."""
 
-    async def own_seat(request: Request, game_id: str, seat: int, authorization: str | None,
-                       x_seat_token: str | None) -> Hub:
-        hub = hub_of(request)
-        lg = await hub.get(game_id)
-        if not 0 <= seat < len(lg.seats):
-            raise ProtocolError("not_found", f"no seat {seat} in this game", seat=seat)
-        if lg.seat_for_token(bearer(authorization, x_seat_token)) != seat:
-            raise ProtocolError("unauthorised", "send this seat's own token (Authorization: "
-                                                "Bearer …)")
-        return hub
+    async def own(request: Request, game_id: str, seat: int, authorization: str | None,
+                  x_seat_token: str | None) -> Hub:
+        return await own_seat(hub_of(request), bearer, game_id, seat, authorization, x_seat_token)
 
     @app.post("/api/games/{game_id}/seats/{seat}/notify",
               responses={**ok(Notify), **errors("unauthorised", "not_found", "no_mail")})
     async def notify(game_id: str, seat: int, body: NotifyBody, request: Request,
                      authorization: Auth = None, x_seat_token: Auth = None) -> dict[str, Any]:
         """The seat's email notices: an address, or null for none."""
-        hub = await own_seat(request, game_id, seat, authorization, x_seat_token)
+        hub = await own(request, game_id, seat, authorization, x_seat_token)
         if mailer is None:
             raise ProtocolError("no_mail", "this server sends no emails (started without --smtp)")
         await hub.db(subscribe, hub.store.engine, game_id, seat, body.email, body.lang)
@@ -90,7 +96,7 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
                           x_seat_token: Auth = None) -> dict[str, Any]:
         """What the seat asked for (``email`` null: no emails); ``mail``: whether the server
         sends any."""
-        hub = await own_seat(request, game_id, seat, authorization, x_seat_token)
+        hub = await own(request, game_id, seat, authorization, x_seat_token)
         asked = await hub.db(subscription, hub.store.engine, game_id, seat)
         return {"game": game_id, "seat": seat, "mail": mailer is not None, **asked}
 
@@ -109,4 +115,4 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         return _page(cat.code, cat.raw("mail", "stop_title"), text)
 
 
-__all__ = ["NotifyBody", "add_routes"]
+__all__ = ["Auth", "NotifyBody", "add_routes", "own_seat"]

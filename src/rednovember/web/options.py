@@ -55,9 +55,9 @@ def _env_flag(name: str) -> bool:
 
 
 def check_env_flags() -> None:
-    """The on/off variables (``REDNOVEMBER_ACCESS_LOG``, ``REDNOVEMBER_NO_LIMITS``): a value that
+    """The on/off variables (``REDNOVEMBER_ACCESS_LOG``, ``_NO_LIMITS``, ``_PUSH``): a value that
     is neither on nor off is an error (ValueError), not silently off."""
-    for name in ("ACCESS_LOG", "NO_LIMITS"):
+    for name in ("ACCESS_LOG", "NO_LIMITS", "PUSH"):
         value = os.environ.get(f"REDNOVEMBER_{name}", "")
         if value.strip().lower() not in FLAG_WORDS:
             raise ValueError(f"REDNOVEMBER_{name}={value!r}: give 1 or 0 (true/false, yes/no, "
@@ -134,7 +134,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_mail_arguments(p: argparse.ArgumentParser) -> None:
-    """The email notices of seats that opted in (web/mail.py): off without --smtp."""
+    """The email notices of seats that opted in (web/mail.py): off without --smtp; and the
+    Web Push ones (web/push.py): off without --push."""
     p.add_argument("--smtp", default=_env("SMTP", "") or None, metavar="URL",
                    help="the mail server for email notices, smtp://[USER:PASSWORD@]HOST:PORT "
                         "(smtps:// for TLS); none: no emails ($REDNOVEMBER_SMTP)")
@@ -145,8 +146,17 @@ def add_mail_arguments(p: argparse.ArgumentParser) -> None:
                         "($REDNOVEMBER_PUBLIC_URL)")
     p.add_argument("--mail-after", type=seconds, default=_env("MAIL_AFTER", "60"),
                    metavar="SECONDS",
-                   help="how long the seat to move must be away before its email goes "
+                   help="how long the seat to move must be away before its email and pushes go "
                         "(default 60; $REDNOVEMBER_MAIL_AFTER)")
+    p.add_argument("--push", action="store_true", default=_env_flag("PUSH"),
+                   help="Web Push notices: a seat's browser is told even when it is closed "
+                        "($REDNOVEMBER_PUSH)")
+    p.add_argument("--push-service", action="append", default=[], metavar="HOST",
+                   help="also send pushes to this push service (its https host and subdomains; "
+                        "those of today's browsers are known)")
+    p.add_argument("--push-test-host", action="append", default=[], metavar="HOST:PORT",
+                   help="also send pushes over plain http to this host (a test's own push "
+                        "service; never for real players)")
 
 
 # (flag, environment variable, default, help) of each per-client limit (web/limits.Limits)

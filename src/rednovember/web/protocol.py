@@ -41,6 +41,7 @@ HTTP_STATUS = {
     "busy": 503,  # too many win-chance curves being computed (GET /api/games/{id}/winchance)
     "unavailable": 503,  # the database does not answer (GET /api/ready)
     "no_mail": 409,  # the server sends no emails (POST /api/games/{id}/seats/{seat}/notify)
+    "no_push": 409,  # the server sends no pushes (POST /api/games/{id}/seats/{seat}/push)
 }
 
 

@@ -20,6 +20,7 @@ from .limits import Limits
 from .mail import Mailer, MailError
 from .options import LIMITS, check_env_flags, database_url
 from .protocol import MAX_FRAME_BYTES
+from .push import PUSH_SERVICES, Pusher
 from .single import DatabaseInUse, claim
 from .winchance import MAX_WEB_ROLLOUTS
 
@@ -124,6 +125,15 @@ def mailer_of(args: argparse.Namespace) -> Mailer | None | str:
         return str(exc)
 
 
+def pusher_of(args: argparse.Namespace) -> Pusher | None:
+    """How Web Push notices are sent (--push; None: not at all)."""
+    if not args.push:
+        return None
+    return Pusher(Pusher.contact_of(args.public_url, args.mail_from),
+                  frozenset(PUSH_SERVICES) | {h.lower() for h in args.push_service},
+                  frozenset(args.push_test_host))
+
+
 def run_serve(args: argparse.Namespace, data: GameData) -> int:
     try:
         check_env_flags()
@@ -152,7 +162,8 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
                      waiting_expiry=max(1.0, args.waiting_expiry),
                      min_turn_timer=max(1.0, args.turn_timer_min), root_path=args.root_path,
                      winchance_rollouts=min(MAX_WEB_ROLLOUTS, max(1, args.winchance_rollouts)),
-                     mailer=mailer, mail_after=max(0.0, args.mail_after))
+                     mailer=mailer, mail_after=max(0.0, args.mail_after),
+                     pusher=pusher_of(args))
     # The database threads wait for the GIL after each round trip to the database: a shorter
     # switch interval (default 5 ms) gives it back to them sooner while the loop is busy.
     sys.setswitchinterval(SWITCH_INTERVAL)

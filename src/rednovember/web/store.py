@@ -153,6 +153,28 @@ mail_table = Table(
     Column("sent", Boolean, nullable=False, default=False),
 )
 
+# A seat's Web Push subscriptions (migration 0009, web/push.py): one per browser that asked, the
+# browser's keys to encrypt for it (RFC 8291). The seat's rn_mail row holds the ``sent`` flag.
+push_table = Table(
+    "rn_push", metadata,
+    Column("game_id", String(32), ForeignKey("rn_games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("endpoint", String(1024), primary_key=True),  # the push service's address for it
+    Column("p256dh", String(100), nullable=False),  # the browser's public key (base64url)
+    Column("auth", String(32), nullable=False),  # its authentication secret (base64url)
+    Column("lang", String(8), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+# The server's VAPID key pair (migration 0009, web/push.py): one row, made by the first process.
+vapid_table = Table(
+    "rn_vapid", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("private", String(64), nullable=False),  # base64url
+    Column("public", String(100), nullable=False),  # base64url
+    Column("created", Float, nullable=False),
+)
+
 
 # A turn-based table's deadline (migration 0006, web/hub/deadline.py): when the decision in play
 # (the game at ``version``, ``actions`` long) must be made, and each seat's deadlines missed in a

@@ -27,9 +27,11 @@ from .game import (
     Handed,
     Legal,
     MyGames,
+    Notices,
     Notify,
     NotifyInfo,
     Played,
+    PushSeat,
     Reclaimed,
     SeatLink,
     SeatTaken,
@@ -48,6 +50,6 @@ def ok(model: type[BaseModel], status: int = 200) -> dict[int | str, dict[str, A
 
 
 __all__ = ["Bots", "Computing", "Created", "Data", "GameState", "Games", "Handed", "Languages",
-           "LearnState", "Legal", "Lessons", "Meta", "MyGames", "Notify", "NotifyInfo", "Ok",
-           "Played", "Reclaimed", "Replay", "RulesReference", "Save", "SeatLink", "SeatTaken",
-           "Solution", "Story", "Summary", "Texts", "WinChance", "ok"]
+           "LearnState", "Legal", "Lessons", "Meta", "MyGames", "Notices", "Notify", "NotifyInfo",
+           "Ok", "Played", "PushSeat", "Reclaimed", "Replay", "RulesReference", "Save", "SeatLink",
+           "SeatTaken", "Solution", "Story", "Summary", "Texts", "WinChance", "ok"]

@@ -323,7 +323,23 @@ class NotifyInfo(Shape):
     lang: str | None
 
 
+class Notices(Shape):
+    """What this server can tell an away seat (docs/protocol.md §3.12): the VAPID public key
+    to subscribe with (base64url; null: no pushes) and whether it sends emails."""
+
+    push_key: str | None
+    mail: bool
+
+
+class PushSeat(Shape):
+    """The seat's push subscriptions after the change: how many browsers it has."""
+
+    game: str
+    seat: int
+    subscriptions: int
+
+
 __all__ = ["Action", "ActionWarning", "Activity", "Away", "Clock", "Config", "Created", "Deadline",
            "GameState", "Games", "GnomeResult", "Handed", "Legal", "Meets", "MyGame", "MyGames",
-           "Notify", "NotifyInfo", "Played", "Reclaimed", "Result", "Seat", "SeatLink", "SeatTaken",
-           "Settings", "Suggestion", "Summary", "View", "ViewGnome"]
+           "Notices", "Notify", "NotifyInfo", "Played", "PushSeat", "Reclaimed", "Result", "Seat",
+           "SeatLink", "SeatTaken", "Settings", "Suggestion", "Summary", "View", "ViewGnome"]

@@ -19,6 +19,7 @@ import time
 from ...rules import GameData
 from ..limits import Limits
 from ..mail import Mailer
+from ..push import Pusher
 from ..rates import Rates
 from ..store import Store
 from ..tables import DEFAULT_WAITING_EXPIRY, MIN_TURN_TIMER
@@ -49,7 +50,8 @@ class Hub:
                  takeover_grace: float = 30.0, waiting_expiry: float = DEFAULT_WAITING_EXPIRY,
                  min_turn_timer: float = MIN_TURN_TIMER, nodes: Nodes | None = None,
                  limits: Limits | None = None, clock: Clock | None = None,
-                 mailer: Mailer | None = None, mail_after: float = MAIL_AFTER) -> None:
+                 mailer: Mailer | None = None, mail_after: float = MAIL_AFTER,
+                 pusher: Pusher | None = None) -> None:
         self.rt = rt = Runtime(store, data, nodes, takeover_grace, clock)
         self.store, self.data, self.games = store, data, rt.games
         self.min_turn_timer = min_turn_timer
@@ -59,7 +61,7 @@ class Hub:
         self.talk = Talk(rt)
         self.writer = Writer(rt, self.talk, self._kick)
         self.seating = Seating(rt, self.cache, self.writer, self.talk)
-        self.notices = Notices(rt, mailer, mail_after)  # their emails (web/hub/notices.py)
+        self.notices = Notices(rt, mailer, mail_after, pusher)  # emails, pushes (hub/notices.py)
         self.away = Away(rt, self.seating, self.talk, self.notices)  # absent players' seats
         self.follower = Follower(rt, self.cache, self.writer, self.talk, self.away)
         self.deadlines = Deadlines(rt, self.cache, self.writer, self.talk, self.seating)

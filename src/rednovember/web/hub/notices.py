@@ -1,7 +1,8 @@
-"""When a seat's email notice goes out (issue 20 §3; the email itself: web/mail.py). On the game's
-owner process, while the seat to move has no connection on any process (absence.unconnected, at
-any pace) for :attr:`Notices.after` seconds, its notice is claimed in the database (exactly
-once however many processes try) and sent. The seat's next wait is told again once its player has come
+"""When a seat's notices go out (issue 20 §3; the email itself: web/mail.py, the pushes:
+web/push.py). On the game's owner process, while the seat to move has no connection on any process
+(absence.unconnected, at any pace) for :attr:`Notices.after` seconds, its notice is claimed in the
+database (exactly once however many processes try) and sent: an email if the seat gave an address,
+a push to each browser it subscribed. The seat's next wait is told again once its player has come
 back or the turn has passed to another seat (``rearm``); a process that takes a game over rearms
 every seat not waiting now, so a restart never leaves a seat silent."""
 
@@ -12,26 +13,37 @@ import logging
 import smtplib
 
 from ...i18n import catalog
-from ..mail import Mailer, claim, rearm
+from ..mail import Mailer, Notice, claim, rearm
+from ..push import Gone, Keys, Pusher, PushFailed, drop, payload, server_keys, targets
 from .absence import unconnected
 from .live import LiveGame
 from .runtime import Runtime, cancel_all
 
 log = logging.getLogger("rednovember.web")
 
-MAIL_AFTER = 60.0  # seconds the seat to move must be away before its email goes
+MAIL_AFTER = 60.0  # seconds the seat to move must be away before its notices go
 
 
 class Notices:
     """One waiting task per game whose seat to move is away, on the game's owner."""
 
-    def __init__(self, rt: Runtime, mailer: Mailer | None, after: float = MAIL_AFTER) -> None:
+    def __init__(self, rt: Runtime, mailer: Mailer | None, after: float = MAIL_AFTER,
+                 pusher: Pusher | None = None) -> None:
         self.rt = rt
         self.mailer = mailer
+        self.pusher = pusher
+        self._keys: Keys | None = None
         self.after = after
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.told: dict[str, set[int]] = {}  # game -> seats whose current wait was told (here)
         self.sent = 0  # emails sent by this process
+        self.pushed = 0  # pushes taken by push services from this process
+
+    async def keys(self) -> Keys:
+        """The server's VAPID keys (made once in the database, web/push.py)."""
+        if self._keys is None:
+            self._keys = await self.rt.db(server_keys, self.rt.store.engine)
+        return self._keys
 
     async def stop(self) -> None:
         tasks = list(self.tasks.values())
@@ -40,7 +52,8 @@ class Notices:
 
     def schedule(self, lg: LiveGame) -> None:
         """After a change of the game or of who is connected (as web/hub/away.py)."""
-        if self.mailer is None or not self.rt.nodes.owns(lg.id) or self.rt.closing:
+        if (self.mailer is None and self.pusher is None) or not self.rt.nodes.owns(lg.id) \
+                or self.rt.closing:
             return
         try:
             loop = asyncio.get_running_loop()
@@ -67,14 +80,23 @@ class Notices:
             await asyncio.shield(self._tell(lg, seat))
 
     async def _tell(self, lg: LiveGame, seat: int) -> None:
-        assert self.mailer is not None
         notice = await self.rt.db(claim, self.rt.store.engine, lg.id, seat)
-        if notice is None:  # no address (yet), or told already (by this or another process)
+        if notice is None:  # nobody to tell (yet), or told already (by this or another process)
             return
         self.told.setdefault(lg.id, set()).add(seat)
-        cat = catalog(notice.lang)
-        gnome = cat.raw("colours", lg.seats[seat].colours[0])
-        msg = self.mailer.message(notice, lg.id, gnome, lg.seats[seat].name or gnome)
+        if self.mailer is not None and notice.email is not None:
+            await self._email(lg, seat, notice)
+        if self.pusher is not None:
+            await self._push(lg, seat)
+
+    def _names(self, lg: LiveGame, seat: int, lang: str) -> tuple[str, str]:
+        """The seat's gnome (in ``lang``) and its player's name."""
+        gnome = catalog(lang).raw("colours", lg.seats[seat].colours[0])
+        return gnome, lg.seats[seat].name or gnome
+
+    async def _email(self, lg: LiveGame, seat: int, notice: Notice) -> None:
+        assert self.mailer is not None
+        msg = self.mailer.message(notice, lg.id, *self._names(lg, seat, notice.lang))
         try:
             await asyncio.to_thread(self.mailer.send, msg)
         except (OSError, smtplib.SMTPException) as exc:
@@ -83,5 +105,22 @@ class Notices:
         self.sent += 1
         log.info("game %s: seat %d was told by email that it must decide", lg.id, seat)
 
+    async def _push(self, lg: LiveGame, seat: int) -> None:
+        assert self.pusher is not None
+        keys = await self.keys()
+        for target in await self.rt.db(targets, self.rt.store.engine, lg.id, seat):
+            data = payload(target.lang, lg.id, *self._names(lg, seat, target.lang))
+            try:
+                await asyncio.to_thread(self.pusher.send, keys, target, data)
+            except Gone:
+                await self.rt.db(drop, self.rt.store.engine, target.endpoint)
+                log.info("game %s: seat %d's push service forgot a subscription: dropped",
+                         lg.id, seat)
+                continue
+            except PushFailed as exc:
+                log.warning("game %s: a push to seat %d failed: %s", lg.id, seat, exc)
+                continue
+            self.pushed += 1
+            log.info("game %s: seat %d was told by a push that it must decide", lg.id, seat)
 
 __all__ = ["MAIL_AFTER", "Notices"]

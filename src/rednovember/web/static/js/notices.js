@@ -10,6 +10,7 @@
 import { raw, t } from "./i18n.js";
 import { esc } from "./svg.js";
 import { url } from "./root.js";
+import { RemoteNotices } from "./remote.js";
 
 const SOUND_KEY = "rn.notice.sound";
 const NOTIFY_KEY = "rn.notice.notify";
@@ -134,10 +135,13 @@ export class TurnNotices {
     }
   }
 
-  // --- the card with the two choices ------------------------------------------------------------
+  // --- the card with the two choices, and those of remote.js (push, email) below them ----------
   mount(box) {
     this.box = box;
-    this.page.life.listen(box, "change", (e) => this.onChange(e));
+    box.innerHTML = `<div data-part="here"></div><div class="notices-away" data-part="away"></div>`;
+    this.here = box.querySelector("[data-part=here]");
+    this.remote = new RemoteNotices(this.page, box.querySelector("[data-part=away]"));
+    this.page.life.listen(this.here, "change", (e) => this.onChange(e));
   }
 
   async onChange(e) {
@@ -159,12 +163,13 @@ export class TurnNotices {
     const box = this.box;
     if (!box) return;
     box.hidden = !this.page.holdsAny();
+    this.remote.render(force);
     const perm = notePermission();
     const state = `${this.sound}|${this.notify}|${perm}|${raw("web", "notices_title")}`;
-    if (!force && box.dataset.state === state) return;
-    box.dataset.state = state;
+    if (!force && this.here.dataset.state === state) return;
+    this.here.dataset.state = state;
     const why = perm === "denied" ? "notices_blocked" : perm === "unsupported" ? "notices_unsupported" : null;
-    box.innerHTML = `<h3>${esc(raw("web", "notices_title"))}</h3>
+    this.here.innerHTML = `<h3>${esc(raw("web", "notices_title"))}</h3>
       <label class="check"><input type="checkbox" data-notice="sound" data-testid="notice-sound" ${this.sound ? "checked" : ""}>
         <span>${esc(raw("web", "notices_sound"))}</span></label>
       <label class="check"><input type="checkbox" data-notice="notify" data-testid="notice-notify" ${this.notify ? "checked" : ""} ${why ? "disabled" : ""}>

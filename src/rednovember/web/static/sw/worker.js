@@ -7,7 +7,8 @@
 // - a static file: its hashed name never changes content, so the cache first; a plain name (a
 //   style sheet's url()) from the network, the same file by its hashed name when offline.
 // - /api, the WebSocket, /sw.js and anything else: never cached, never answered here.
-// - notifications: a click focuses (or opens) the game's page.
+// - push: the server's notice becomes a notification; a click on any notification focuses (or
+//   opens) the game's page.
 
 const { version, root, page, urls } = self.RN_SHELL;
 const PREFIX = "rn-shell-";
@@ -72,10 +73,38 @@ self.addEventListener("fetch", (event) => {
   // anything else: the network, untouched
 });
 
-// Web Push (later): a "push" listener shows the server's message with
-// self.registration.showNotification(title, { body, tag: `rn-turn-${game}`, data: { url } }), the
-// same tag and data as the page's own notification (static/js/notices.js), so a click below and
-// the page's clearing work for both.
+// Web Push (issue 20 §3; web/push.py): the server's notice that a seat must decide while its
+// player is away, shown even with every page of the site closed. It carries {title, body, url,
+// game, tag}: url is the game page's path relative to the app (never a token: the browser holds
+// it). It is shown with the same tag and data as the page's own notification
+// (static/js/notices.js), so a click below and the page's clearing work for both. Every push
+// shows a notification (browsers allow push only so).
+const ICON = urls.find((u) => /\/img\/icon-192\.[0-9a-f]{12}\.png$/.test(u));
+
+function pushedPage(path) {
+  try {
+    const u = new URL(typeof path === "string" ? path : "", `${self.location.origin}${root}/`);
+    return inApp(u) ? u.href : new URL(page, self.location.origin).href;
+  } catch (e) {
+    return new URL(page, self.location.origin).href;
+  }
+}
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try { data = (event.data && event.data.json()) || {}; } catch (e) { data = {}; }
+  const game = typeof data.game === "string" ? data.game : "";
+  const title = typeof data.title === "string" && data.title ? data.title : "Red November";
+  const options = {
+    body: typeof data.body === "string" ? data.body : "",
+    tag: game ? `rn-turn-${game}` : "rn-turn",
+    data: { url: pushedPage(data.url) },
+    renotify: true,
+  };
+  if (ICON) options.icon = ICON;
+  event.waitUntil(self.registration.showNotification(title, options));
+});
+
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const target = (event.notification.data && event.notification.data.url) || page;

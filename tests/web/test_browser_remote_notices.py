@@ -1,0 +1,176 @@
+"""Opting in to be told with the page closed (issue 20 §3), through the game page's turn-alerts card
+(static/js/remote.js): "Notify me even when the browser is closed" subscribes this browser's push
+for the seat it holds, and the email field gives the seat's address; then, with the page closed,
+the seat's turn brings an email (a real SMTP server, aiosmtpd) and a push (the test's own push
+service, which decrypts it). Chromium's own push service is out of this machine's reach, so the
+page's ``pushManager.subscribe`` answers with a subscription whose keys the test holds (the
+server's key it was asked with is checked). A server without mail or push offers neither.
+Debian's Chromium (fixtures in conftest.py)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from browsertools import SKIP, _page, create_game, expect, take_seat
+from test_server_mail import Inbox, mail_flags, play_until
+from test_server_push import AFTER, Browser, PushService
+from webtools import Server, auth
+
+from rednovember.web.push import unb64url
+
+pytestmark = SKIP
+
+# The browser's push service, answered by the test: the subscription's JSON is the test's. It
+# answers after a moment, as a real one does (the page stays usable meanwhile).
+FAKE_PUSH = """(() => {
+  const sub = %s;
+  let made = null;
+  PushManager.prototype.subscribe = async function (options) {
+    await new Promise((r) => setTimeout(r, 400));
+    const key = new Uint8Array(options.applicationServerKey);
+    window.rnAskedKey = btoa(String.fromCharCode(...key));
+    made = { endpoint: sub.endpoint, expirationTime: null, toJSON: () => sub,
+             unsubscribe: async () => { made = null; return true; } };
+    return made;
+  };
+  PushManager.prototype.getSubscription = async function () { return made; };
+})();"""
+
+
+@pytest.fixture
+def service() -> Iterator[PushService]:
+    s = PushService()
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def inbox() -> Iterator[Inbox]:
+    from aiosmtpd.controller import Controller
+    from webtools import free_port
+
+    handler = Inbox()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    handler.url = f"smtp://127.0.0.1:{controller.port}"  # type: ignore[attr-defined]
+    yield handler
+    controller.stop()
+
+
+@pytest.fixture
+def server(tmp_path: Path, service: PushService, inbox: Inbox) -> Iterator[Server]:
+    flags = [*mail_flags(inbox)[:6], "--mail-after", str(AFTER), "--push", "--push-test-host",
+             service.host]
+    s = Server(tmp_path / "remote.db", extra=flags).start()
+    yield s
+    s.stop()
+
+
+def seated_page(new_context: Callable[..., Any], base: str, browser: Browser) -> tuple[Any, str]:
+    """A page of a new 2-seat game on ``base`` holding seat 1 (Bea), push answered by the test."""
+    ctx = new_context()
+    ctx.grant_permissions(["notifications"], origin=base)
+    ctx.add_init_script(FAKE_PUSH % json.dumps(browser.subscription()))
+    page = _page(ctx, f"{base}/")
+    create_game(page, 2, 3)
+    take_seat(page, 1, "Bea")
+    return page, page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def test_the_card_opts_in_to_pushes_and_emails_that_come_with_the_page_closed(
+        new_context: Callable[..., Any], server: Server, service: PushService,
+        inbox: Inbox) -> None:
+    bea = service.browser("bea")
+    page, gid = seated_page(new_context, server.url, bea)
+    card = page.get_by_test_id("notices")
+    box = card.get_by_test_id("notice-push")
+    expect(box).not_to_be_checked()
+    box.check()
+    expect(box).to_be_checked()
+    key = httpx.get(f"{server.url}/api/notices").json()["push_key"]
+    asked = page.wait_for_function("() => window.rnAskedKey").json_value()
+    assert unb64url(key) == base64.b64decode(asked)
+    field = card.get_by_test_id("notice-email")
+    field.fill("not an address")
+    card.get_by_test_id("notice-email-save").click()
+    expect(card.get_by_test_id("notice-remote-why")).to_have_text("That is not an email address.")
+    field.fill("bea@example.org")
+    card.get_by_test_id("notice-email-save").click()
+    expect(card.get_by_test_id("notice-email-status")).to_have_text(
+        "Emails go to bea@example.org.")
+    expect(card.get_by_test_id("notice-remote-why")).to_have_count(0)
+    page.reload()  # what the seat asked for is the server's: the page reads it back
+    expect(page.get_by_test_id("notice-email-status")).to_have_text("Emails go to bea@example.org.")
+    expect(page.get_by_test_id("notice-push")).to_be_checked()
+    assert page.js_errors == []
+    page.context.close()  # Bea has gone: the browser is closed
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        ann = api.post(f"/api/games/{gid}/seats", json={"seat": 0, "name": "Ann"}).json()["token"]
+        play_until(api, gid, [ann, ""], 1)
+        [msg] = inbox.wait(1)
+        assert msg["To"] == "bea@example.org" and gid in msg["Subject"]
+        [push] = service.wait("bea", 1)
+        assert bea.read(push)["url"] == f"g/{gid}"
+        assert api.get(f"/api/games/{gid}/seats/0/notify", headers=auth(ann)).json()["email"] is None
+
+
+def test_the_card_stops_them_too(new_context: Callable[..., Any], server: Server,
+                                 service: PushService, inbox: Inbox) -> None:
+    bea = service.browser("bea")
+    page, gid = seated_page(new_context, server.url, bea)
+    card = page.get_by_test_id("notices")
+    away = card.locator("[data-part=away]")
+    card.get_by_test_id("notice-push").check()  # the address is given while it subscribes
+    card.get_by_test_id("notice-email").fill("bea@example.org")
+    card.get_by_test_id("notice-email-save").click()
+    expect(card.get_by_test_id("notice-email-stop")).to_be_visible()
+    assert card.get_by_test_id("notice-push").is_checked()  # (redrawn while subscribing: still)
+    expect(away).to_have_attribute("data-synced", "1")
+    card.get_by_test_id("notice-email-stop").click()
+    expect(card.get_by_test_id("notice-email-status")).to_have_count(0)
+    expect(card.get_by_test_id("notice-email")).to_have_value("")
+    card.get_by_test_id("notice-push").uncheck()
+    expect(card.get_by_test_id("notice-push")).not_to_be_checked()
+    assert page.js_errors == []
+    page.context.close()
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        ann = api.post(f"/api/games/{gid}/seats", json={"seat": 0, "name": "Ann"}).json()["token"]
+        play_until(api, gid, [ann, ""], 1)
+    service.stays("bea", 0)
+    assert inbox.messages == []
+
+
+def test_a_server_without_mail_or_push_offers_neither(new_context: Callable[..., Any],
+                                                      rn_url: str) -> None:
+    page, _ = seated_page(new_context, rn_url, Browser("https://push.example.invalid/x"))
+    card = page.get_by_test_id("notices")
+    expect(card.get_by_test_id("notice-sound")).to_be_visible()
+    page.wait_for_function("() => document.querySelector('[data-part=away]').dataset.state")
+    expect(card.get_by_test_id("notice-push")).to_have_count(0)
+    expect(card.get_by_test_id("notice-email-form")).to_have_count(0)
+    assert page.js_errors == []
+
+
+def test_a_seat_taken_after_opting_in_is_subscribed_too(new_context: Callable[..., Any],
+                                                       server: Server,
+                                                       service: PushService) -> None:
+    """Hot seat: the page opted in for Bea's seat, then takes Ann's as well; with the page
+    closed, Ann's turn is pushed to this browser."""
+    bea = service.browser("both")
+    page, gid = seated_page(new_context, server.url, bea)
+    card = page.get_by_test_id("notices")
+    card.get_by_test_id("notice-push").check()
+    away = card.locator("[data-part=away]")
+    expect(away).to_have_attribute("data-synced", "1")
+    take_seat(page, 0, "Ann")
+    expect(away).to_have_attribute("data-synced", "0,1")
+    assert page.js_errors == []
+    page.context.close()
+    data = bea.read(service.wait("both", 1)[0])  # seed 3: Ann's gnome moves first
+    assert "Ann" in data["body"] and data["game"] == gid
