@@ -11,6 +11,8 @@
 - ``api``: an ``httpx.Client`` with ``base_url=live_server``.
 - ``ws_client``: ``connect(game_id, tokens=(), creator=None) -> WsClient`` on ``live_server``
   (closed at the end of the test); see ``webtools.WsClient``.
+- ``inbox``: a real SMTP server (test_server_mail.Inbox); ``service``: a browser push service
+  (test_server_push.PushService).
 """
 
 from __future__ import annotations
@@ -25,8 +27,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from aiosmtpd.controller import Controller  # noqa: E402
 from browsertools import ALL, ARGS, CHROMIUM, TIMEOUT, TOUCH, VIEWPORT, playwright_api  # noqa: E402
-from webtools import Server, WsClient  # noqa: E402
+from test_server_mail import Inbox  # noqa: E402
+from test_server_push import PushService  # noqa: E402
+from webtools import Server, WsClient, free_port  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -137,3 +142,22 @@ def new_context(browser: Any, rn_url: str) -> Iterator[Any]:
             errors.append(exc)
     assert not crashed, f"the page renderer crashed at {crashed}"
     assert not errors, errors
+
+
+@pytest.fixture
+def inbox() -> Iterator[Inbox]:
+    """A real SMTP server (aiosmtpd) on a free loopback port; its ``url`` for ``--smtp``."""
+    handler = Inbox()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    handler.url = f"smtp://127.0.0.1:{controller.port}"  # type: ignore[attr-defined]
+    yield handler
+    controller.stop()
+
+
+@pytest.fixture
+def service() -> Iterator[PushService]:
+    """A browser push service on a free loopback port that keeps every push it gets."""
+    s = PushService()
+    yield s
+    s.close()

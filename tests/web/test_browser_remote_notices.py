@@ -44,26 +44,6 @@ FAKE_PUSH = """(() => {
 
 
 @pytest.fixture
-def service() -> Iterator[PushService]:
-    s = PushService()
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def inbox() -> Iterator[Inbox]:
-    from aiosmtpd.controller import Controller
-    from webtools import free_port
-
-    handler = Inbox()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    handler.url = f"smtp://127.0.0.1:{controller.port}"  # type: ignore[attr-defined]
-    yield handler
-    controller.stop()
-
-
-@pytest.fixture
 def server(tmp_path: Path, service: PushService, inbox: Inbox) -> Iterator[Server]:
     flags = [*mail_flags(inbox)[:6], "--mail-after", str(AFTER), "--push", "--push-test-host",
              service.host]

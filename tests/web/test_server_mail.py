@@ -18,9 +18,8 @@ from typing import Any
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 from pgcluster import cluster
-from webtools import Server, WsClient, auth, free_port, new_game, take
+from webtools import Server, WsClient, auth, new_game, take
 
 AFTER = 0.3  # --mail-after of the test servers: seconds the seat to move is away before its email
 QUIET = 2.5  # seconds in which no further email may come (many times AFTER)
@@ -49,16 +48,6 @@ class Inbox:
         """No email beyond ``count`` comes within :data:`QUIET` seconds."""
         time.sleep(QUIET)
         assert len(self.messages) == count, [m["Subject"] for m in self.messages]
-
-
-@pytest.fixture
-def inbox() -> Iterator[Inbox]:
-    handler = Inbox()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    handler.url = f"smtp://127.0.0.1:{controller.port}"  # type: ignore[attr-defined]
-    yield handler
-    controller.stop()
 
 
 def mail_flags(inbox: Inbox) -> list[str]:

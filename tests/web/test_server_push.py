@@ -24,7 +24,6 @@ from typing import Any
 import http_ece
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
@@ -123,23 +122,6 @@ class PushService:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
-
-
-@pytest.fixture
-def service() -> Iterator[PushService]:
-    s = PushService()
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def inbox() -> Iterator[Inbox]:
-    handler = Inbox()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    handler.url = f"smtp://127.0.0.1:{controller.port}"  # type: ignore[attr-defined]
-    yield handler
-    controller.stop()
 
 
 @pytest.fixture
