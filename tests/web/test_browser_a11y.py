@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from browsertools import SKIP, TIMEOUT, _page, board_shot, expect, shot, state
-from webtools import WsClient
+from webtools import WsClient, get_until
 
 pytestmark = SKIP
 
@@ -101,16 +101,6 @@ def _to_move(api: httpx.Client, gid: str, token: str) -> int:
     raise AssertionError(f"game {gid} did not start")
 
 
-def _wait_over(url: str, gid: str) -> None:
-    """Until the bots have played game ``gid`` to its end (its replay then draws the win chance)."""
-    with httpx.Client(base_url=url, timeout=30) as api:
-        for _ in range(1200):
-            if api.get(f"/api/games/{gid}").json()["status"] == "over":
-                return
-            time.sleep(0.1)
-    raise AssertionError(f"game {gid} did not end")
-
-
 def _act(api: httpx.Client, gid: str, token: str, prefix: str) -> None:
     """Seat ``token`` takes its first legal action starting with ``prefix``."""
     head = {"Authorization": f"Bearer {token}"}
@@ -169,7 +159,8 @@ def _open(sized: Callable[..., Any], size: str, what: str, games: dict[str, Any]
         page = _page(sized(size), f"/g/{games['over']}")
         expect(page.get_by_test_id("end-overlay")).to_be_visible()  # the bots play it to its end
     elif what == "replay":
-        _wait_over(games["url"], games["over"])
+        with httpx.Client(base_url=games["url"], timeout=30) as api:  # the bots play it out
+            get_until(api, f"/api/games/{games['over']}", lambda r: r.json()["status"] == "over")
         page = _page(sized(size), f"/g/{games['over']}/replay")
         page.wait_for_selector("[data-testid=replay-page]")
         # the finished game's win-chance graph, checked once drawn (its marks are the risky part)

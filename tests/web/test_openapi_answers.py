@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import base64
 import re
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -20,7 +19,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from webtools import Server, WsClient, free_port
+from webtools import Server, WsClient, free_port, get_until
 
 from rednovember.web.app import create_app
 
@@ -86,16 +85,6 @@ class Inbox:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
         return "250 OK"
-
-
-def until(http: httpx.Client, path: str, done: Callable[[httpx.Response], bool]) -> httpx.Response:
-    """GET ``path`` until ``done`` says its answer is the awaited one (bots at work, a curve
-    being computed: the server's own progress, asked every 0.2 s)."""
-    deadline = time.monotonic() + WAIT
-    while not done(r := http.get(path)):
-        assert time.monotonic() < deadline, f"{path}: still {r.status_code} {r.text[:200]}"
-        time.sleep(0.2)
-    return r
 
 
 def seat_up(http: httpx.Client, gid: str, seat: int, name: str) -> str:
@@ -167,7 +156,7 @@ def play_a_game(http: httpx.Client, url: str) -> None:
     for seat in range(3):
         http.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
                   headers=creator_says)
-    until(http, f"/api/games/{gid}", lambda r: r.json()["status"] == "over")
+    get_until(http, f"/api/games/{gid}", lambda r: r.json()["status"] == "over", WAIT)
     the_end(http, gid)
 
 
@@ -181,7 +170,7 @@ def the_end(http: httpx.Client, gid: str) -> None:
     http.get(f"/api/games/{gid}/state")
     first = http.get(f"/api/games/{gid}/winchance")
     assert first.status_code == 202, first.text  # the first request starts the computation
-    until(http, f"/api/games/{gid}/winchance", lambda r: r.status_code == 200)
+    get_until(http, f"/api/games/{gid}/winchance", lambda r: r.status_code == 200, WAIT)
 
 
 def other_tables(http: httpx.Client) -> None:

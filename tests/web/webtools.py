@@ -216,3 +216,14 @@ def start_caddy(config: str, tmp_path: Path, port: int) -> subprocess.Popen[byte
     with (tmp_path / "caddy.log").open("wb") as out:
         return subprocess.Popen(["caddy", "run", "--config", str(path), "--adapter", "caddyfile"],
                                 stdout=out, stderr=subprocess.STDOUT, env=env)
+
+
+def get_until(http: httpx.Client, path: str, done: Callable[[httpx.Response], bool],
+              wait: float = 120.0) -> httpx.Response:
+    """GET ``path`` until ``done`` says its answer is the awaited one (bots at work, a curve
+    being computed: the server's own progress, asked every 0.2 s), at most ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    while not done(r := http.get(path)):
+        assert time.monotonic() < deadline, f"{path}: still {r.status_code} {r.text[:200]}"
+        time.sleep(0.2)
+    return r
