@@ -47,6 +47,11 @@ class Watchers:
     limits: Limits
     node: str = field(default_factory=lambda: secrets.token_hex(8))
 
+    @property
+    def capped(self) -> bool:
+        """Whether any cap applies (without one, nothing is counted)."""
+        return self.limits.connections_per_game > 0 or self.limits.spectators_per_client > 0
+
     def join(self, game_id: str, client: str, now: float) -> None:
         """Counts one more spectator of ``client`` in the game, or refuses it (``rate_limited``).
         The count is written first and checked after: on SQLite the write takes the database's

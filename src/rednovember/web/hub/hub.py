@@ -148,7 +148,8 @@ class Hub:
             else:
                 reclaimable.append({"token": i, "seat": bot_seat})
         c.creator = lg.is_creator(creator)
-        if not (c.seats or c.creator or reclaimable) and c not in lg.conns:  # seat holders: always
+        spectator = not (c.seats or c.creator or reclaimable) and c not in lg.conns
+        if spectator and self.watchers.capped:  # (seat holders always get in)
             await self.rt.db(self.watchers.join, lg.id, c.client, time.time())
             c.watching = True
         c.hello = True
