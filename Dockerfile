@@ -4,7 +4,7 @@
 # Settings come from REDNOVEMBER_* environment variables (docs/protocol.md); compose.yaml runs it
 # with PostgreSQL behind Caddy.
 FROM python:3.11-slim AS build
-# A C compiler: mypyc compiles the rules engine into the wheel (setup.py); the image that runs it
+# A C compiler: mypyc compiles the rules engine and the bots into the wheel (setup.py); the image that runs it
 # needs none.
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*

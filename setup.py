@@ -1,8 +1,10 @@
-"""Build: the rules engine (``src/rednovember/rules``) compiled with mypyc when it can be, the pure
-Python modules otherwise. Everything else about the package is in pyproject.toml.
+"""Build: the rules engine (``src/rednovember/rules``) and the bots (``src/rednovember/bots``: their
+planning and rollouts are the hot path of every search, win chance and hint) compiled with mypyc when
+it can be, the pure Python modules otherwise. Everything else about the package is in pyproject.toml.
 
 The compiled modules sit next to their ``.py`` sources (the ``.py`` files are always installed):
-``rednovember/_engine__mypyc*.so`` holds the code, one small ``rules/NAME*.so`` per module loads it,
+``rednovember/_engine__mypyc*.so`` holds the code, one small ``rules/NAME*.so`` or
+``bots/NAME*.so`` per module loads it,
 and ``rednovember/_engine.json`` lists the sources it was compiled from with their SHA-256.
 ``rednovember/_engine.py`` chooses at import time: the compiled modules unless ``REDNOVEMBER_PURE=1``
 is set or a source changed since the build (then the pure modules, with a warning).
@@ -26,11 +28,11 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "src" / "rednovember"
-COMPILED = ["rules"]  # the packages compiled, under src/rednovember
+COMPILED = ["rules", "bots"]  # the packages compiled, under src/rednovember
 # Not compiled: invariants.py (InvariantError derives from AssertionError, which mypyc cannot
 # subclass natively; the checks run on loading a save and in the tests, not in play), and the
-# package's __init__.py (a compiled package cannot import its pure submodules).
-PURE = {"rules/invariants.py", "rules/__init__.py"}
+# packages' __init__.py (a compiled package cannot import its pure submodules).
+PURE = {"rules/invariants.py", "rules/__init__.py", "bots/__init__.py"}
 GROUP = "rednovember._engine"  # the shared library: rednovember/_engine__mypyc*.so
 MANIFEST = "_engine.json"  # written next to it: the sources it was compiled from
 

@@ -2,7 +2,7 @@
 # .venv if needed and installs the project into it ("" the game alone, "test" everything the tests
 # need) at the exact versions of constraints.txt. A stamp in .venv (a hash of pyproject.toml,
 # constraints.txt and this file) records what was installed: when nothing changed, no pip runs.
-# The install compiles the rules engine with mypyc (setup.py); ensure_engine recompiles it in place
+# The install compiles the rules engine and the bots with mypyc (setup.py); ensure_engine recompiles it in place
 # when its sources changed since (another stamp), so an edit never leaves a stale engine behind.
 
 _venv_stamp() {  # the stamp file of an install with this extra
@@ -44,12 +44,12 @@ ensure_venv() {
 }
 
 _engine_sources() {  # what the compiled engine is made of, and whether there is a C compiler
-  { cat setup.py src/rednovember/rules/*.py; command -v cc gcc || true
+  { cat setup.py src/rednovember/rules/*.py src/rednovember/bots/*.py; command -v cc gcc || true
     compgen -G "/usr/include/python3*/Python.h" || true; } | sha256sum
 }
 
-# ensure_engine: recompile the rules engine in place (the same editable build, without touching the
-# dependencies; mypyc, about a minute) if its sources changed since the last build. Without a C
+# ensure_engine: recompile the rules engine and the bots in place (the same editable build, without touching the
+# dependencies; mypyc, a few minutes) if its sources changed since the last build. Without a C
 # compiler setup.py says so and the engine stays pure Python.
 ensure_engine() {
   local want
@@ -57,7 +57,7 @@ ensure_engine() {
   if [ -f .venv/.rednovember-engine ] && [ "$(cat .venv/.rednovember-engine)" = "$want" ]; then
     return 0
   fi
-  echo "== compiling the rules engine (mypyc): its sources changed" >&2
+  echo "== compiling the rules engine and the bots (mypyc): their sources changed" >&2
   _venv_pip install --quiet --no-deps -c constraints.txt --build-constraint constraints.txt -e . \
     >/dev/null
   echo "$want" >.venv/.rednovember-engine

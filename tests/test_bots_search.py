@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rednovember.bots import BOTS, make_bot
-from rednovember.bots import search as search_module
+from rednovember.bots.planning import Weights
 from rednovember.bots.search import LEVELS, SearchBot, SearchLevel
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.state import MOVE
@@ -17,18 +17,19 @@ from rednovember.rules.state import MOVE
 HALVING = SearchLevel(8, 0, 10, rounds=(6, 13, 26))
 
 
-def _fake_rollouts(monkeypatch: pytest.MonkeyPatch, means: dict[tuple[Action, ...], float],
+def _fake_rollouts(bot: SearchBot, means: dict[tuple[Action, ...], float],
                    noise: float, seed: int) -> list[tuple[Action, ...]]:
-    """Replace the rollouts by ``means[steps]`` plus Gaussian noise; return the calls' steps."""
+    """Replace the bot's rollouts by ``means[steps]`` plus Gaussian noise; return the calls'
+    steps (the compiled bot calls the module's ``rollout`` directly: no monkeypatching)."""
     calls: list[tuple[Action, ...]] = []
     rnd = random.Random(seed)
 
     def fake(sim: Game, steps: tuple[Action, ...], player: int, stop: int,
-             w: object) -> float:
+             w: Weights) -> float:
         calls.append(steps)
         return means[steps] + rnd.gauss(0, noise)
 
-    monkeypatch.setattr(search_module, "rollout", fake)
+    bot.rollout = fake
     return calls
 
 
@@ -45,14 +46,13 @@ def test_rollouts_counts_the_halving_schedule() -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_halving_keeps_the_clearly_better_candidate(monkeypatch: pytest.MonkeyPatch,
-                                                    seed: int) -> None:
+def test_halving_keeps_the_clearly_better_candidate(seed: int) -> None:
     count = 8
     cands = _candidates(count)
     best = seed % count
     means = {c: (0.8 if i == best else 0.45 + 0.02 * i) for i, c in enumerate(cands)}
-    calls = _fake_rollouts(monkeypatch, means, 0.15, seed)
     bot = SearchBot(seed)
+    calls = _fake_rollouts(bot, means, 0.15, seed)
     bot.level = HALVING
     g = new_game(Config(players=4, seed=seed))
     scores = bot._search(g, 0, cands, seed)
@@ -66,11 +66,11 @@ def test_halving_keeps_the_clearly_better_candidate(monkeypatch: pytest.MonkeyPa
     assert all(scores[i] < min(scores[j] for j in kept) for i in range(count) if i not in kept)
 
 
-def test_halving_adds_the_bias_to_the_score(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_halving_adds_the_bias_to_the_score() -> None:
     cands = _candidates(3)
     means = {cands[0]: 0.5, cands[1]: 0.52, cands[2]: 0.2}
-    _fake_rollouts(monkeypatch, means, 0.0, 0)
     bot = SearchBot(0)
+    _fake_rollouts(bot, means, 0.0, 0)
     bot.level = HALVING
     g = new_game(Config(players=4, seed=0))
     scores = bot._search(g, 0, cands, 0, [0.0, -0.05, 0.0])

@@ -1,7 +1,7 @@
-"""The compiled rules engine (setup.py compiles ``rules/`` with mypyc) and its pure-Python fallback
-(``rednovember/_engine.py``): the same games both ways, ``REDNOVEMBER_PURE=1`` forcing the pure
-modules, a build older than its sources never used, no C compiler giving a pure build, and a wheel
-built from the sdist carrying the compiled engine."""
+"""The compiled rules engine and bots (setup.py compiles ``rules/`` and ``bots/`` with mypyc) and
+their pure-Python fallback (``rednovember/_engine.py``): the same games both ways,
+``REDNOVEMBER_PURE=1`` forcing the pure modules, a build older than its sources never used, no C
+compiler giving a pure build, and a wheel built from the sdist carrying the compiled engine."""
 
 from __future__ import annotations
 
@@ -51,6 +51,22 @@ print(e.kind(), len(g.history), hashlib.sha256(state).hexdigest())
 """
 
 
+# A seeded 3-player game of the heuristic and the fast search (the bots' compiled hot paths:
+# planning, rollouts, evaluation): the engine, the number of actions and a digest of the final state
+# (its log and every action).
+BOTS_GAME = """
+import hashlib, json, rednovember._engine as e
+from rednovember.bots import make_bot
+from rednovember.rules import Config, new_game, serialize
+g = new_game(Config(3, seed=5))
+bots = [make_bot("search:fast", 7), make_bot("heuristic", 8), make_bot("search:fast", 9)]
+while g.result is None:
+    g.apply(bots[g.player_to_move].choose(g))
+state = json.dumps(serialize.to_dict(g), sort_keys=True).encode()
+print(e.kind(), len(g.history), hashlib.sha256(state).hexdigest())
+"""
+
+
 def python(code: str, pure: bool, path: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, REDNOVEMBER_PURE="1" if pure else "")
     if path is not None:
@@ -68,6 +84,15 @@ def test_the_engine_is_compiled_unless_forced_pure() -> None:
 def test_rednovember_pure_forces_the_pure_modules_with_the_same_game() -> None:
     compiled = python(GAME, pure=False).stdout.split()
     pure = python(GAME, pure=True).stdout.split()
+    assert (compiled[0], pure[0]) == ("compiled", "pure")
+    assert compiled[1:] == pure[1:]
+
+
+@built
+@compiled_run
+def test_the_bots_choose_the_same_compiled_and_pure() -> None:
+    compiled = python(BOTS_GAME, pure=False).stdout.split()
+    pure = python(BOTS_GAME, pure=True).stdout.split()
     assert (compiled[0], pure[0]) == ("compiled", "pure")
     assert compiled[1:] == pure[1:]
 
@@ -141,9 +166,10 @@ def test_a_wheel_built_from_the_sdist_carries_the_compiled_engine(tmp_path: Path
     names = zipfile.ZipFile(wheel).namelist()
     assert "rednovember/_engine.json" in names
     assert [n for n in names if n.startswith("rednovember/_engine__mypyc") and n.endswith(".so")]
-    for module in ("state", "legal", "apply", "turn"):
-        assert f"rednovember/rules/{module}.py" in names
-        assert [n for n in names if n.startswith(f"rednovember/rules/{module}.") and n.endswith(".so")]
+    for module in ("rules/state", "rules/legal", "rules/apply", "rules/turn", "bots/planning",
+                   "bots/heuristic", "bots/search"):
+        assert f"rednovember/{module}.py" in names
+        assert [n for n in names if n.startswith(f"rednovember/{module}.") and n.endswith(".so")]
     installed = tmp_path / "installed"
     zipfile.ZipFile(wheel).extractall(installed)  # what pip install puts in site-packages
     compiled = python(GAME, pure=False, path=installed).stdout.split()

@@ -50,6 +50,7 @@ reproducible.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..rules import Action, Game
@@ -128,6 +129,7 @@ class SearchBot:
         self._plan: list[Action] = []
         self._key: tuple[int, int, int] | None = None
         self.searches = 0  # decisions searched (for benchmarks)
+        self.rollout: Rollout = rollout  # the tests put a fake one here
 
     # -- the interface ---------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
@@ -229,7 +231,7 @@ class SearchBot:
                 break
             twin = self._twin(game, player, (seed * 31 + i * 1_000_033) & _MASK)
             for c, steps in enumerate(candidates):
-                v = rollout(twin.copy(keep_log=False), steps, player, stop, self.weights)
+                v = self.rollout(twin.copy(keep_log=False), steps, player, stop, self.weights)
                 if v is not None:
                     total[c] += v
                     count[c] += 1
@@ -260,7 +262,7 @@ class SearchBot:
             for _ in range(add):
                 twin = self._twin(game, player, (seed * 31 + i * 1_000_033) & _MASK)
                 for c in alive:
-                    v = rollout(twin.copy(keep_log=False), candidates[c], player, stop,
+                    v = self.rollout(twin.copy(keep_log=False), candidates[c], player, stop,
                                 self.weights)
                     if v is not None:
                         total[c] += v
@@ -306,6 +308,9 @@ class Follower:
                 self.key = (g.turn, len(g.history) + 1)
                 return plans[0].steps[0]
         return decide(g, g.player_to_move, self.w)
+
+
+Rollout = Callable[[Game, tuple[Action, ...], int, int, Weights], float | None]
 
 
 def play_steps(sim: Game, steps: tuple[Action, ...]) -> bool:
