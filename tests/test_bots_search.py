@@ -66,6 +66,28 @@ def test_halving_keeps_the_clearly_better_candidate(seed: int) -> None:
     assert all(scores[i] < min(scores[j] for j in kept) for i in range(count) if i not in kept)
 
 
+def test_the_horizon_shrinks_with_the_crew() -> None:
+    assert [LEVELS["default"].horizon_for(g) for g in range(3, 9)] == [10, 10, 9, 8, 6, 6]
+    assert LEVELS["strong"].horizon_for(8) == 6
+    assert LEVELS["v1"].horizon_for(8) == 8 and LEVELS["v2"].horizon_for(8) == 10  # the bench's
+
+
+@pytest.mark.parametrize(("players", "horizon"), [(4, 10), (8, 6)])
+def test_the_rollouts_stop_at_the_crews_horizon(players: int, horizon: int) -> None:
+    g = new_game(Config(players=players, seed=3))
+    bot = SearchBot(3)
+    stops: list[int] = []
+
+    def fake(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights) -> float:
+        stops.append(stop)
+        return 0.5
+
+    bot.rollout = fake
+    bot._search(g, 0, _candidates(3), 3)
+    keeper = max(gn.keeper for gn in g.on_track())
+    assert stops and set(stops) == {keeper - horizon}
+
+
 def test_halving_adds_the_bias_to_the_score() -> None:
     cands = _candidates(3)
     means = {cands[0]: 0.5, cands[1]: 0.52, cands[2]: 0.2}

@@ -32,11 +32,14 @@ heuristic's. Strength levels (iterations = determinisations per candidate):
 name               k    n / rounds  horizon  gap    prior  time per searched decision, one core
 =================  ===  ==========  =======  =====  =====  =====================================
 ``search:fast``    3    6           6        12     0      ~30 ms (under 0.1 s)
-``search``         8    6, 13, 26   10       15     0.3    ~0.43 s mean, ~1.4 s worst (4 players)
+``search``         8    6, 13, 26   10 [*]_  15     0.3    ~0.43 s mean, ~1.4 s worst (4 players)
 ``search:strong``  8    12, 26, 52  10       15     0.3    ~0.9 s mean (twice ``search``)
 ``search:v1``      4    10          8        12     0      ~80-150 ms: ``search`` before issue 10
 ``search:v2``      5    20          10       15     0.3    ~0.3 s: the first ``search`` of issue 10
 =================  ===  ==========  =======  =====  =====  =====================================
+
+.. [*] 10 minutes up to 4 gnomes, fewer with more (``crew_minutes``: 9 at 5, 8 at 6, 6 at 7 and 8),
+   so an 8-player decision costs about what a 4-player one does.
 
 ``search:v1`` and ``search:v2`` are kept for the benchmark only (not in
 :data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
@@ -82,6 +85,15 @@ class SearchLevel:
     # sequential halving: determinisations added per round to every candidate still in; after
     # each round but the last the worse half is dropped (never below two). Empty: ``n`` each.
     rounds: tuple[int, ...] = ()
+    # scale the horizon down with the crew: the rollout covers about this many gnome-minutes
+    # (never under 6 minutes a gnome). 0: ``horizon`` at every crew size.
+    crew_minutes: int = 0
+
+    def horizon_for(self, gnomes: int) -> int:
+        """The rollout horizon (minutes each gnome moves) with ``gnomes`` gnomes in the game."""
+        if not self.crew_minutes:
+            return self.horizon
+        return min(self.horizon, max(6, self.crew_minutes // max(1, gnomes)))
 
     def rollouts(self, candidates: int) -> int:
         """How many rollouts one searched decision with ``candidates`` candidates costs."""
@@ -97,7 +109,9 @@ class SearchLevel:
 
 # 8 candidates, sequential halving: 8 x 6 determinisations, the best 4 get 13 more, the best 2
 # another 26 (45 each): at most 152 rollouts, against 100 for v2
-_DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26))
+# The horizon is 10 minutes up to 4 gnomes, 9 at 5, 8 at 6 and 6 at 7 or 8 (48 gnome-minutes):
+# with 8 gnomes a 10-minute rollout is twice as long as with 4, and a decision took up to 3.7 s.
+_DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_minutes=48)
 
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
@@ -221,7 +235,7 @@ class SearchBot:
         count = [0] * len(candidates)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         keeper = max((gn.keeper for gn in game.on_track()), default=0)
-        stop = keeper - lv.horizon
+        stop = keeper - lv.horizon_for(len(game.gnomes))
         i = 0
         while True:
             if deadline is None:
@@ -248,7 +262,7 @@ class SearchBot:
         last round's."""
         lv = self.level
         keeper = max((gn.keeper for gn in game.on_track()), default=0)
-        stop = keeper - lv.horizon
+        stop = keeper - lv.horizon_for(len(game.gnomes))
         total = [0.0] * len(candidates)
         count = [0] * len(candidates)
         alive = list(range(len(candidates)))

@@ -14,8 +14,9 @@ from ..rules import Game
 
 # Rounds the terminal's advice always completes, whatever the time budget (on a busy machine two
 # rounds gave "99% (42–99%)" next to "2% (2–69%)": noise presented as advice, issue 18 §10). At 16
-# rollouts a plan's 95% interval is at most about 45 points wide.
-SURE_ROUNDS = 16
+# rollouts a plan's 95% interval is at most about 50 points wide. 12 and not more: the 12 rounds
+# of an 8-player game's first turn (the longest rollouts) take about 0.9 s of one core compiled.
+SURE_ROUNDS = 12
 
 
 def why(tip: Tip, game: Game, cat: Catalog) -> str:
