@@ -51,8 +51,9 @@ TIPS = 3  # plans the advice shows
 DEFAULT_CANDIDATES = 4  # plans of the heuristic tried by rollouts
 DEFAULT_ROLLOUTS = 40  # rounds at most (one rollout per candidate each)
 # the default time budget: a hint within 1 s at every player count (issue 21; the bots' compiled
-# rollouts play about as many rounds in 0.9 s as the pure ones did in the 1.6 s of before)
-DEFAULT_BUDGET_S = 0.9
+# rollouts play about as many rounds in 0.8 s as the pure ones did in 1.6 s; the last round may
+# run past the budget by a round's spread)
+DEFAULT_BUDGET_S = 0.8
 MIN_ROUNDS = 2  # a time budget never stops before this many rounds
 
 Progress = Callable[[int, int], None]  # (rollouts done, rollouts planned at most)
