@@ -81,18 +81,10 @@ def test_the_engine_is_compiled_unless_forced_pure() -> None:
 
 
 @built
-def test_rednovember_pure_forces_the_pure_modules_with_the_same_game() -> None:
-    compiled = python(GAME, pure=False).stdout.split()
-    pure = python(GAME, pure=True).stdout.split()
-    assert (compiled[0], pure[0]) == ("compiled", "pure")
-    assert compiled[1:] == pure[1:]
-
-
-@built
-@compiled_run
-def test_the_bots_choose_the_same_compiled_and_pure() -> None:
-    compiled = python(BOTS_GAME, pure=False).stdout.split()
-    pure = python(BOTS_GAME, pure=True).stdout.split()
+@pytest.mark.parametrize("game", [GAME, BOTS_GAME], ids=["random", "heuristic-and-search"])
+def test_rednovember_pure_forces_the_pure_modules_with_the_same_game(game: str) -> None:
+    compiled = python(game, pure=False).stdout.split()
+    pure = python(game, pure=True).stdout.split()
     assert (compiled[0], pure[0]) == ("compiled", "pure")
     assert compiled[1:] == pure[1:]
 
