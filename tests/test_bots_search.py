@@ -67,7 +67,7 @@ def test_halving_keeps_the_clearly_better_candidate(seed: int) -> None:
 
 
 def test_the_horizon_shrinks_with_the_crew() -> None:
-    assert [LEVELS["default"].horizon_for(g) for g in range(3, 9)] == [10, 10, 9, 8, 6, 6]
+    assert [LEVELS["default"].horizon_for(g) for g in range(3, 9)] == [10, 10, 10, 8, 7, 6]
     assert LEVELS["strong"].horizon_for(8) == 6
     assert LEVELS["v1"].horizon_for(8) == 8 and LEVELS["v2"].horizon_for(8) == 10  # the bench's
 

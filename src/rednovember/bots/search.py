@@ -38,7 +38,7 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 ``search:v2``      5    20          10       15     0.3    ~0.3 s: the first ``search`` of issue 10
 =================  ===  ==========  =======  =====  =====  =====================================
 
-.. [*] 10 minutes up to 4 gnomes, fewer with more (``crew_minutes``: 9 at 5, 8 at 6, 6 at 7 and 8),
+.. [*] 10 minutes up to 5 gnomes, fewer with more (``crew_minutes``: 8 at 6, 7 at 7, 6 at 8),
    so an 8-player decision costs about what a 4-player one does.
 
 ``search:v1`` and ``search:v2`` are kept for the benchmark only (not in
@@ -109,9 +109,11 @@ class SearchLevel:
 
 # 8 candidates, sequential halving: 8 x 6 determinisations, the best 4 get 13 more, the best 2
 # another 26 (45 each): at most 152 rollouts, against 100 for v2
-# The horizon is 10 minutes up to 4 gnomes, 9 at 5, 8 at 6 and 6 at 7 or 8 (48 gnome-minutes):
-# with 8 gnomes a 10-minute rollout is twice as long as with 4, and a decision took up to 3.7 s.
-_DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_minutes=48)
+# The horizon is 10 minutes up to 5 gnomes, 8 at 6, 7 at 7 and 6 at 8 (50 gnome-minutes): with 8
+# gnomes a 10-minute rollout is twice as long as with 4, and a decision took up to 3.7 s. Measured
+# at 8 players on paired deals it also wins more (bench/results/bots.md); a shorter horizon at 4
+# players wins less.
+_DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_minutes=50)
 
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
