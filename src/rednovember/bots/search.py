@@ -81,6 +81,7 @@ class SearchLevel:
     # sequential halving: determinisations added per round to every candidate still in; after
     # each round but the last the worse half is dropped (never below two). Empty: ``n`` each.
     rounds: tuple[int, ...] = ()
+    weights: Weights | None = None  # the level's own weights (None: the bot's)
 
     def rollouts(self, candidates: int) -> int:
         """How many rollouts one searched decision with ``candidates`` candidates costs."""
@@ -107,6 +108,8 @@ LEVELS: dict[str, SearchLevel] = {
     # bench only, not offered: the search of before issue 10, and the first default of issue 10
     "v1": SearchLevel(4, 10, 8),
     "v2": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
+    # the default before issue 21, blind to the destruction tokens still in the event deck
+    "v3": replace(_DEFAULT, weights=replace(DEFAULT_WEIGHTS, token_soon=0.0, token_prepare=0.0)),
 }
 
 
@@ -123,7 +126,7 @@ class SearchBot:
         if budget_ms is not None:
             self.name = f"search:ms={budget_ms:g}"
         self.seed = seed
-        self.weights = weights
+        self.weights = weights if base.weights is None else base.weights
         self.budget_ms = budget_ms
         self._plan: list[Action] = []
         self._key: tuple[int, int, int] | None = None
@@ -338,6 +341,31 @@ def rollout(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Wei
     return evaluate(sim, player, w)
 
 
+def coming_failure(an: Analysis) -> float:
+    """For the tokens not on the track, the summed chance that one comes within the horizon and
+    the crew, placed as it is now, fails to remove it: Missile Control burning, under high water
+    or walled off by blocked hatches, no gnome with time near it. The token lands its card's
+    distance beyond the icon where the gnome furthest back draws it; a gnome further ahead has
+    that much more time."""
+    g = an.g
+    crew = [g.gnomes[n] for n in an.crew()]
+    if not crew:
+        return 0.0
+    back = min(gn.keeper for gn in crew)
+    total = 0.0
+    for t, soon in enumerate(an.token_soon):
+        if soon <= 0.0:
+            continue
+        repair = an.token_repair(t)
+        room = g.data.room_repairs[repair].room
+        fail = 1.0
+        for gn in crew:
+            budget = gn.keeper - back + an.token_distance[t] - 1
+            fail *= 1 - 0.85 * an.chance_for(gn.number, repair, room, budget)
+        total += soon * fail
+    return total
+
+
 def evaluate(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     """An estimate of the crew's chance to win from ``g`` (1 won, 0 lost), from public facts."""
     if g.result is not None:
@@ -366,6 +394,7 @@ def evaluate(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS) -> float:
             if gn.alive and not gn.abandoned and gn.keeper >= space:
                 fail *= 1 - 0.85 * an.chance_for(gn.number, repair, room, gn.keeper - space)
         v *= 1 - fail
+    v *= 1 - w.token_prepare * coming_failure(an)
     v *= 0.985 ** an.events_left
     fires = sum(g.fire[r] for r in data.rooms)
     key_fires = sum(1 for r in an.key_weight if r > 0 and g.fire[r])
@@ -381,5 +410,5 @@ def evaluate(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     return v
 
 
-__all__ = ["LEVELS", "Follower", "Plan", "SearchBot", "SearchLevel", "evaluate", "play_steps",
-           "rollout"]
+__all__ = ["LEVELS", "Follower", "Plan", "SearchBot", "SearchLevel", "coming_failure", "evaluate",
+           "play_steps", "rollout"]
