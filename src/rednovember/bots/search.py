@@ -344,14 +344,14 @@ def rollout(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Wei
 def coming_failure(an: Analysis) -> float:
     """For the tokens not on the track, the summed chance that one comes within the horizon and
     the crew, placed as it is now, fails to remove it: Missile Control burning, under high water
-    or walled off by blocked hatches, no gnome with time near it. The token lands its card's
-    distance beyond the icon where the gnome furthest back draws it; a gnome further ahead has
-    that much more time."""
+    or walled off by blocked hatches, no gnome with time near it. The next icons are passed by
+    the gnome that moves next (the highest keeper), so the token lands about its card's distance
+    beyond that keeper; a gnome whose keeper is further on has that much less time."""
     g = an.g
     crew = [g.gnomes[n] for n in an.crew()]
     if not crew:
         return 0.0
-    back = min(gn.keeper for gn in crew)
+    back = max(gn.keeper for gn in crew)
     total = 0.0
     for t, soon in enumerate(an.token_soon):
         if soon <= 0.0:
