@@ -114,6 +114,11 @@ def test_earlier_defaults_stay_reachable_for_the_benchmark_only() -> None:
     v2 = make_bot("search:v2", 1)
     assert isinstance(v2, SearchBot) and v2.level == LEVELS["v2"] and v2.name == "search:v2"
     assert LEVELS["default"].rounds and not LEVELS["v2"].rounds
+    # v3: the default's search with the weights of before issue 21 (no coming tokens)
+    v3 = make_bot("search:v3", 1)
+    assert "search:v3" not in BOTS and isinstance(v3, SearchBot)
+    assert v3.level.rounds == LEVELS["default"].rounds and v3.weights.token_soon == 0.0
+    assert make_bot("search", 1).weights.token_soon > 0.0  # type: ignore[attr-defined]
     # a fixed iteration count (search:it=N) means N determinisations each, no halving
     it = make_bot("search:it=3", 1)
     assert isinstance(it, SearchBot) and it.level.n == 3 and it.level.rounds == ()

@@ -36,9 +36,11 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 ``search:strong``  8    12, 26, 52  10       15     0.3    ~0.9 s mean (twice ``search``)
 ``search:v1``      4    10          8        12     0      ~80-150 ms: ``search`` before issue 10
 ``search:v2``      5    20          10       15     0.3    ~0.3 s: the first ``search`` of issue 10
+``search:v3``      8    6, 13, 26   10       15     0.3    ``search`` before issue 21 (blind to
+                                                           the tokens still in the event deck)
 =================  ===  ==========  =======  =====  =====  =====================================
 
-``search:v1`` and ``search:v2`` are kept for the benchmark only (not in
+``search:v1``, ``search:v2`` and ``search:v3`` are kept for the benchmark only (not in
 :data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
