@@ -70,6 +70,7 @@ def test_the_horizon_shrinks_with_the_crew() -> None:
     assert [LEVELS["default"].horizon_for(g) for g in range(3, 9)] == [10, 10, 10, 8, 7, 6]
     assert LEVELS["strong"].horizon_for(8) == 6
     assert LEVELS["v1"].horizon_for(8) == 8 and LEVELS["v2"].horizon_for(8) == 10  # the bench's
+    assert LEVELS["v3"].horizon_for(8) == 10
 
 
 @pytest.mark.parametrize(("players", "horizon"), [(4, 10), (8, 6)])
@@ -136,6 +137,11 @@ def test_earlier_defaults_stay_reachable_for_the_benchmark_only() -> None:
     v2 = make_bot("search:v2", 1)
     assert isinstance(v2, SearchBot) and v2.level == LEVELS["v2"] and v2.name == "search:v2"
     assert LEVELS["default"].rounds and not LEVELS["v2"].rounds
+    # v3: the default's search with the weights of before issue 21 (no coming tokens)
+    v3 = make_bot("search:v3", 1)
+    assert "search:v3" not in BOTS and isinstance(v3, SearchBot)
+    assert v3.level.rounds == LEVELS["default"].rounds and v3.weights.token_soon == 0.0
+    assert make_bot("search", 1).weights.token_soon > 0.0  # type: ignore[attr-defined]
     # a fixed iteration count (search:it=N) means N determinisations each, no halving
     it = make_bot("search:it=3", 1)
     assert isinstance(it, SearchBot) and it.level.n == 3 and it.level.rounds == ()

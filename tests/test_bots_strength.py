@@ -60,7 +60,9 @@ def test_oracle_is_deterministic_under_a_seed() -> None:
     assert len(first.history) == 250 or first.result is not None
 
 
-@pytest.mark.parametrize("die", [3, 6])
+# not 6 since issue 21: it then plays a 1-minute try, keeping gnome 0's time for the Engine
+# Failure card it sees coming (search's coming_failure), and the Heat needs no fix that soon
+@pytest.mark.parametrize("die", [3, 5])
 def test_oracle_sees_the_die_of_a_repair(die: int) -> None:
     """Heat at 7 of 10, the gnome in the reactor room: the fair bots put 10 minutes into Fix
     Reactor (the heuristic's plan); the oracle reads the die and pays just what it needs."""

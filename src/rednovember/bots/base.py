@@ -65,6 +65,7 @@ HIDDEN_BOTS: dict[str, Callable[[int], Bot]] = {
     "oracle": _oracle,
     "search:v1": partial(_search, "v1"),
     "search:v2": partial(_search, "v2"),
+    "search:v3": partial(_search, "v3"),
 }
 
 

@@ -46,6 +46,11 @@ class Weights:
     item_scale: float = 1.0  # scales every item's holding value
     trade_margin: float = 0.4  # a give needs at least this much gain
     trade_gain: float = 0.5  # how much of the items' value moving in a trade counts
+    # a token repair room's weight per unit of chance that the token's card comes (and lands on
+    # the track) within the horizon: keep the way to Missile Control & co. open beforehand
+    token_soon: float = 2.5
+    # (search) share of the crew's failure at such a coming token counted as a lost game
+    token_prepare: float = 0.3
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -120,6 +125,38 @@ def poisson_tail(lam: float, k: int) -> float:
 
 _DIST_CACHE: dict[tuple[object, ...], list[list[int]]] = {}
 _DECK_CACHE: dict[tuple[object, ...], tuple[list[float], list[float]]] = {}
+_SHARE_CACHE: dict[tuple[object, ...], tuple[list[float], list[int]]] = {}
+
+
+def token_shares(g: Game) -> tuple[list[float], list[int]]:
+    """Per destruction token: the share of the event deck's cards that place it (from the public
+    piles, :func:`deck_counts`; the whole deck if the next draw reshuffles) and how many spaces
+    on such a card places it (the largest; 0 if no card does). Do not modify (cached)."""
+    key = (id(g.data), tuple(g.event_discard), tuple(g.event_out), g.kraken_aside)
+    hit = _SHARE_CACHE.get(key)
+    if hit is None:
+        if len(_SHARE_CACHE) > 4096:
+            _SHARE_CACHE.clear()
+        hit = _SHARE_CACHE[key] = _token_shares(g)
+    return hit
+
+
+def _token_shares(g: Game) -> tuple[list[float], list[int]]:
+    data = g.data
+    counts = deck_counts(g)
+    size = sum(c for c in counts if c > 0)
+    if size <= 0:
+        counts = [1] * len(data.events)
+        size = len(counts)
+    share = [0.0] * len(data.tokens)
+    distance = [0] * len(data.tokens)
+    for c, ev in enumerate(data.events):
+        for e in ev.effects:
+            if e["type"] == "token":
+                t = data.tokens.index(str(e["token"]))
+                distance[t] = max(distance[t], int(e["distance"]))
+                share[t] += max(0, counts[c]) / size
+    return share, distance
 
 
 def room_distances(g: Game, fire_ok: bool = False, opened: int = -1) -> list[list[int]]:
@@ -188,6 +225,9 @@ class Analysis:
     need: dict[str, float] = field(default_factory=dict)  # how much each repair will matter
     key_weight: dict[int, float] = field(default_factory=dict)  # rooms worth standing near
     token_left: list[float] = field(default_factory=list)  # P(the rest of the crew fails a token)
+    # per token not on the track: P(its card comes and places it within the horizon)
+    token_soon: list[float] = field(default_factory=list)
+    token_distance: list[int] = field(default_factory=list)  # spaces on its card places it
     item_ids: dict[str, int] = field(default_factory=dict)
     cache: dict[tuple[object, ...], float] = field(default_factory=dict)
     horizon: float = 0.0
@@ -261,6 +301,7 @@ class Analysis:
         w = self.w
         crew = max(1, len(self.crew()))
         horizon = min(self.events_left, w.track_horizon * crew + 2)
+        self._soon(horizon)
         need: dict[str, float] = {}
         key: dict[int, float] = {}
         late = min(1.0, self.events_left / (6.0 * crew))
@@ -272,8 +313,8 @@ class Analysis:
                 v += 0.25 * late * (1 + lvl / 3)
             if rep.token >= 0 and g.tokens[rep.token] >= 0:
                 v += 6.0
-            elif rep.token >= 0:
-                v += 0.6 * late  # such a token may come
+            elif rep.token >= 0:  # such a token may come: the likelier, the more it matters
+                v += 0.6 * late + w.token_soon * self.token_soon[rep.token]
             need[name] = v
             key[rep.room] = key.get(rep.room, 0.0) + v
         fires = sum(g.fire[r] for r in data.rooms)
@@ -284,6 +325,26 @@ class Analysis:
         self.need = need
         self.key_weight = {r: v for r, v in key.items() if r != SEA}
         self.horizon = horizon
+
+    def _soon(self, horizon: float) -> None:
+        """P(a token's card is drawn, and places it on the track, within ``horizon`` events): only
+        icons at least the card's distance from 0 can place it (R12; beyond 0 it is ignored)."""
+        g = self.g
+        share, distance = token_shares(g)
+        self.token_distance = distance
+        icons = g.data.event_icons
+        soon = [0.0] * len(g.tokens)
+        for t, space in enumerate(g.tokens):
+            if space >= 0 or share[t] <= 0.0:
+                continue
+            d = distance[t]
+            draws = 0
+            for gn in g.gnomes:
+                if gn.alive and not gn.abandoned and gn.keeper > d:
+                    draws += sum(1 for s in icons if d <= s < gn.keeper)
+            n = min(float(draws), horizon)
+            soon[t] = 1.0 - (1.0 - min(1.0, share[t])) ** n if n > 0 else 0.0
+        self.token_soon = soon
 
     def track_gain(self, track: int, level: int, horizon: float | None = None) -> float:
         """Value of resetting ``track`` from ``level`` (percent of a game): the danger of reaching

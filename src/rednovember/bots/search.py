@@ -36,12 +36,14 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 ``search:strong``  8    12, 26, 52  10       15     0.3    ~0.9 s mean (twice ``search``)
 ``search:v1``      4    10          8        12     0      ~80-150 ms: ``search`` before issue 10
 ``search:v2``      5    20          10       15     0.3    ~0.3 s: the first ``search`` of issue 10
+``search:v3``      8    6, 13, 26   10       15     0.3    ``search`` before issue 21 (blind to
+                                                           the tokens still in the event deck)
 =================  ===  ==========  =======  =====  =====  =====================================
 
 .. [*] 10 minutes up to 5 gnomes, fewer with more (``crew_minutes``: 8 at 6, 7 at 7, 6 at 8),
    so an 8-player decision costs about what a 4-player one does.
 
-``search:v1`` and ``search:v2`` are kept for the benchmark only (not in
+``search:v1``, ``search:v2`` and ``search:v3`` are kept for the benchmark only (not in
 :data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
@@ -85,6 +87,7 @@ class SearchLevel:
     # sequential halving: determinisations added per round to every candidate still in; after
     # each round but the last the worse half is dropped (never below two). Empty: ``n`` each.
     rounds: tuple[int, ...] = ()
+    weights: Weights | None = None  # the level's own weights (None: the bot's)
     # scale the horizon down with the crew: the rollout covers about this many gnome-minutes
     # (never under 6 minutes a gnome). 0: ``horizon`` at every crew size.
     crew_minutes: int = 0
@@ -124,6 +127,9 @@ LEVELS: dict[str, SearchLevel] = {
     # bench only, not offered: the search of before issue 10, and the first default of issue 10
     "v1": SearchLevel(4, 10, 8),
     "v2": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
+    # the default before issue 21, blind to the destruction tokens still in the event deck
+    "v3": replace(_DEFAULT, crew_minutes=0,
+                  weights=replace(DEFAULT_WEIGHTS, token_soon=0.0, token_prepare=0.0)),
 }
 
 
@@ -140,7 +146,7 @@ class SearchBot:
         if budget_ms is not None:
             self.name = f"search:ms={budget_ms:g}"
         self.seed = seed
-        self.weights = weights
+        self.weights = weights if base.weights is None else base.weights
         self.budget_ms = budget_ms
         self._plan: list[Action] = []
         self._key: tuple[int, int, int] | None = None
@@ -359,6 +365,31 @@ def rollout(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Wei
     return evaluate(sim, player, w)
 
 
+def coming_failure(an: Analysis) -> float:
+    """For the tokens not on the track, the summed chance that one comes within the horizon and
+    the crew, placed as it is now, fails to remove it: Missile Control burning, under high water
+    or walled off by blocked hatches, no gnome with time near it. The next icons are passed by
+    the gnome that moves next (the highest keeper), so the token lands about its card's distance
+    beyond that keeper; a gnome whose keeper is further on has that much less time."""
+    g = an.g
+    crew = [g.gnomes[n] for n in an.crew()]
+    if not crew:
+        return 0.0
+    back = max(gn.keeper for gn in crew)
+    total = 0.0
+    for t, soon in enumerate(an.token_soon):
+        if soon <= 0.0:
+            continue
+        repair = an.token_repair(t)
+        room = g.data.room_repairs[repair].room
+        fail = 1.0
+        for gn in crew:
+            budget = gn.keeper - back + an.token_distance[t] - 1
+            fail *= 1 - 0.85 * an.chance_for(gn.number, repair, room, budget)
+        total += soon * fail
+    return total
+
+
 def evaluate(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     """An estimate of the crew's chance to win from ``g`` (1 won, 0 lost), from public facts."""
     if g.result is not None:
@@ -387,6 +418,7 @@ def evaluate(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS) -> float:
             if gn.alive and not gn.abandoned and gn.keeper >= space:
                 fail *= 1 - 0.85 * an.chance_for(gn.number, repair, room, gn.keeper - space)
         v *= 1 - fail
+    v *= 1 - w.token_prepare * coming_failure(an)
     v *= 0.985 ** an.events_left
     fires = sum(g.fire[r] for r in data.rooms)
     key_fires = sum(1 for r in an.key_weight if r > 0 and g.fire[r])
@@ -402,5 +434,5 @@ def evaluate(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     return v
 
 
-__all__ = ["LEVELS", "Follower", "Plan", "SearchBot", "SearchLevel", "evaluate", "play_steps",
-           "rollout"]
+__all__ = ["LEVELS", "Follower", "Plan", "SearchBot", "SearchLevel", "coming_failure", "evaluate",
+           "play_steps", "rollout"]
