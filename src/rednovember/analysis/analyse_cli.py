@@ -42,8 +42,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="estimate as seat N saw the game (seats count from 1; default: a "
                         "spectator, who in Mad Gnomes sees no hand)")
     p.add_argument("--rollouts", type=_rollouts, default=ANALYSE_ROLLOUTS, metavar="K",
-                   help=f"rollouts per point (default {ANALYSE_ROLLOUTS}; more is steadier "
-                        "and slower)")
+                   help=f"rollouts per point at most (default {ANALYSE_ROLLOUTS}; a point stops "
+                        "once as precise as K rollouts at an even chance; more is steadier and "
+                        "slower)")
     p.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
     p.add_argument("--lang", default="en",
                    help="language of the texts: en, de, fr, pl, ru or es (default en)")
