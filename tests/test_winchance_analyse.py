@@ -96,9 +96,11 @@ def test_a_rise_is_told_by_good_news_and_a_fall_by_bad_news(players: int, seed: 
         assert all(good_news(e) == (t.delta > 0) for _, e in t.entries), a.sentence(t)
 
 
-def test_the_victory_itself_is_good_news() -> None:
+def test_the_victory_and_an_item_icon_are_good_news() -> None:
     assert headline([(40, ("won",))], up=True) == [(40, ("won",))]
     assert headline([(40, ("won",))], up=False) == []
+    icon = (12, ("item_icon", 1, 48, 7))
+    assert headline([icon], up=True) == [icon] and headline([icon], up=False) == []
 
 
 def test_a_missile_launch_token_never_explains_a_rise() -> None:

@@ -45,7 +45,8 @@ PRIORITY: dict[str, int] = {
     "event": 8, "draw": 9, "trade": 9, "item_icon": 9, "no_action": 9,
 }
 HEADLINES = 2  # log entries told per turning point
-GOOD_NEWS = frozenset({"won", "token_cleared", "track_reset", "fire_out", "draw", "trade"})
+GOOD_NEWS = frozenset({"won", "token_cleared", "track_reset", "fire_out", "draw", "trade",
+                       "item_icon"})
 
 
 @dataclass(frozen=True)
@@ -218,7 +219,7 @@ def _spread(a: Point, b: Point) -> float:
 
 def good_news(entry: Sequence[Any]) -> bool:
     """Whether a log entry is good for the crew (a repair made, a token cleared, a track reset,
-    a fire out, items drawn or traded)."""
+    a fire out, items drawn, traded or picked up at an item icon, the rescue)."""
     if entry[0] == "repair":
         return bool(entry[6])
     return entry[0] in GOOD_NEWS
