@@ -17,6 +17,10 @@ outcome is how that very game went on and ended. The report:
   ``winchance.CORRECTION``'s knots, and the Brier score of the other for comparison; put the knots into
   ``winchance.CORRECTION`` and check them on other seeds (``--seed``, or ``--from`` other
   positions with ``--correction FIT.json``): never judge a correction on its own positions;
+* with ``--adaptive K``: on the same positions also the adaptive estimate of ``analyse`` (at most
+  ``K`` rollouts, stopped once as precise as ``K`` rollouts at an even chance; the same rollout
+  seeds), its Brier score and its mean number of rollouts beside the fixed count's: does stopping
+  early cost calibration?
 * with ``--compare BOT``: on the first ``--compare-positions`` positions also rollouts played by
   ``BOT`` (e.g. ``search:fast``), their time per rollout and Brier score beside the heuristic's on
   the same positions: what search rollouts would cost and buy.
@@ -27,6 +31,7 @@ Usage::
     nice .venv/bin/python bench/calibrate.py --games 150 --seed 2 --out bench/results/calibrate.json
     nice .venv/bin/python bench/calibrate.py --from bench/results/calibrate.json   # table again
     nice .venv/bin/python bench/calibrate.py --games 6 --positions 2 --compare search:fast
+    nice .venv/bin/python bench/calibrate.py --games 40 --seed 5 --rollouts 100 --adaptive 64
 
 Figures are from one machine; ``ms`` per rollout are CPU time of the worker process (so the other
 work on a shared machine does not inflate them).
@@ -61,12 +66,12 @@ from rednovember.rules.state import MOVE  # noqa: E402
 BINS = 10
 
 
-Task = tuple[int, int, str, int, int, int, str | None, int, tuple[str, ...]]
+Task = tuple[int, int, str, int, int, int, str | None, int, tuple[str, ...], int]
 
 
 def play_game(task: Task) -> list[dict[str, Any]]:
     """One game and its sampled positions with their predictions (runs in a worker)."""
-    seed, i, bot, players, positions, rollouts, compare, compare_rollouts, variants = task
+    seed, i, bot, players, positions, rollouts, compare, compare_rollouts, variants, adaptive = task
     data = load_data(None)
     g = new_game(Config(players=players, seed=derive_seed(seed, i, "game"),
                         variants=frozenset(variants)), data)
@@ -93,6 +98,12 @@ def play_game(task: Task) -> list[dict[str, Any]]:
             "game": i, "players": players, "variants": list(variants), "turn": pos.turn,
             "minute": start - pos.gnomes[pos.active].keeper, "seat": seat,
             "wins": est.wins, "n": est.rollouts, "ms": round(ms, 2), "outcome": int(won)}
+        if adaptive:
+            t0 = time.process_time()
+            ad = win_chance(pos, seat, rollouts=adaptive, seed=derive_seed(seed, i, "predict", k),
+                            adaptive=True)
+            row["adaptive"] = {"max": adaptive, "wins": ad.wins, "n": ad.rollouts,
+                               "ms": round((time.process_time() - t0) * 1000, 1)}
         if compare and len(rows) < 1_000_000:
             t0 = time.process_time()
             other = win_chance(pos, seat, rollouts=compare_rollouts, policy=compare,
@@ -206,6 +217,7 @@ def table(rows: list[dict[str, Any]], correction: Knots,
             f"Brier score, base rate ({rate:.3f} always): {rate * (1 - rate):.4f}"]
     ms = [r["ms"] for r in rows]
     out.append(f"heuristic rollout: mean {sum(ms) / len(ms):.1f} ms (one core)")
+    out += adaptive_lines(rows, correction)
     comp = [r for r in rows if "compare" in r]
     if comp:
         bot = comp[0]["compare"]["bot"]
@@ -218,6 +230,27 @@ def table(rows: list[dict[str, Any]], correction: Knots,
                 f"{brier(c_pairs):.4f}; heuristic ({comp[0]['n']} each, corrected) {h_ms:.1f} ms "
                 f"per rollout, Brier {brier(h_pairs):.4f}; cost ratio {c_ms / h_ms:.0f}x"]
     return out
+
+
+def adaptive_lines(rows: list[dict[str, Any]], correction: Knots) -> list[str]:
+    """The adaptive estimate against the fixed count on the same positions (``--adaptive``)."""
+    ad = [r for r in rows if "adaptive" in r]
+    if not ad:
+        return []
+    fixed = [(predicted(r, correction), r["outcome"]) for r in ad]
+    mine = [(predicted(r["adaptive"], correction), r["outcome"]) for r in ad]
+    n_fixed = sum(r["n"] for r in ad) / len(ad)
+    n_ad = sum(r["adaptive"]["n"] for r in ad) / len(ad)
+    ms_fixed = sum(r["ms"] * r["n"] for r in ad) / len(ad)
+    ms_ad = sum(r["adaptive"]["ms"] for r in ad) / len(ad)
+    return ["", f"adaptive (at most {ad[0]['adaptive']['max']}) against fixed ({ad[0]['n']}) on "
+            f"the same {len(ad)} positions: Brier {brier(mine):.4f} against {brier(fixed):.4f}; "
+            f"{n_ad:.1f} rollouts per position against {n_fixed:.0f}; CPU {ms_ad:.0f} ms per "
+            f"position against {ms_fixed:.0f}", "", "The adaptive estimate's table:", "",
+            *table([{k: v for k, v in r.items() if k != "adaptive"}
+                    | {"wins": r["adaptive"]["wins"], "n": r["adaptive"]["n"],
+                       "ms": r["adaptive"]["ms"] / max(1, r["adaptive"]["n"])} for r in ad],
+                   correction)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -237,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
                          "positions it was not fitted on)")
     ap.add_argument("--correction", help="a JSON file's fitted correction instead of "
                                          "winchance.CORRECTION (also its Platt A,B)")
+    ap.add_argument("--adaptive", type=int, default=0, metavar="K",
+                    help="also predict adaptively with at most K rollouts (as analyse does)")
     ap.add_argument("--compare", metavar="BOT", help="also predict with BOT's rollouts")
     ap.add_argument("--compare-rollouts", type=int, default=8)
     ap.add_argument("--out", help="write the positions and figures as JSON")
@@ -254,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
             rows += json.loads(Path(f).read_text())["positions"]
     else:
         tasks: list[Task] = [(args.seed, i, args.bot, int(p), args.positions, args.rollouts,
-                              args.compare, args.compare_rollouts, tuple(args.variant))
+                              args.compare, args.compare_rollouts, tuple(args.variant),
+                              args.adaptive)
                              for p in args.players.split(",") for i in range(args.games)]
         t0 = time.perf_counter()
         with multiprocessing.Pool(args.jobs) as pool:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from ..i18n import UnknownLanguage, catalog
@@ -41,8 +42,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="estimate as seat N saw the game (seats count from 1; default: a "
                         "spectator, who in Mad Gnomes sees no hand)")
     p.add_argument("--rollouts", type=_rollouts, default=ANALYSE_ROLLOUTS, metavar="K",
-                   help=f"rollouts per point (default {ANALYSE_ROLLOUTS}; more is steadier "
-                        "and slower)")
+                   help=f"rollouts per point at most (default {ANALYSE_ROLLOUTS}; a point stops "
+                        "once as precise as K rollouts at an even chance; more is steadier and "
+                        "slower)")
     p.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
     p.add_argument("--lang", default="en",
                    help="language of the texts: en, de, fr, pl, ru or es (default en)")
@@ -89,16 +91,35 @@ def _load(args: argparse.Namespace) -> Game | str:
     return game
 
 
-def _analysis(args: argparse.Namespace, game: Game, quiet: bool) -> GameAnalysis:
+def progress_bar(lang: str, console: Console) -> Progress:
+    """The bar shown on ``console`` while the positions are estimated, in ``lang``: what is
+    done, a bar, "position 12 of 40" and the time so far (it disappears when done)."""
+    cat = catalog(lang)
+    return Progress(TextColumn(cat.raw("analyse", "progress")), BarColumn(),
+                    TextColumn("{task.fields[count]}"), TimeElapsedColumn(),
+                    console=console, transient=True)
+
+
+def _analysis(args: argparse.Namespace, game: Game, console: Console | None) -> GameAnalysis:
+    """The analysis, with a progress bar on ``console`` (None: no bar)."""
     seat = None if args.seat is None else args.seat - 1
-    label = catalog(args.lang).raw("analyse", "progress")
+    if console is None:
+        return analyse(game, seat, rollouts=args.rollouts, seed=args.seed)
+    cat = catalog(args.lang)
+    with progress_bar(args.lang, console) as bar:
+        task = bar.add_task("", total=None, count="")
 
-    def progress(done: int, total: int) -> None:
-        print(f"\r{label}: {done}/{total}", end="" if done < total else "\n",
-              file=sys.stderr, flush=True)
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total,
+                       count=cat.get("analyse", "web_progress", done=done, total=total))
 
-    return analyse(game, seat, rollouts=args.rollouts, seed=args.seed,
-                   progress=None if quiet else progress)
+        return analyse(game, seat, rollouts=args.rollouts, seed=args.seed, progress=progress)
+
+
+def _bar_console() -> Console | None:
+    """Where the progress bar goes: standard error, when it is a terminal (never standard
+    output, which may be the JSON)."""
+    return Console(file=sys.stderr) if sys.stderr.isatty() else None
 
 
 def run_analyse(args: argparse.Namespace) -> int:
@@ -106,7 +127,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     if isinstance(game, str):
         print(f"error: {game}", file=sys.stderr)
         return 1
-    result = _analysis(args, game, quiet=args.json or not sys.stderr.isatty())
+    result = _analysis(args, game, _bar_console())
     if args.json:
         print(json.dumps(result.to_dict(args.lang), ensure_ascii=False, indent=1))
         return 0
@@ -120,7 +141,7 @@ def run_show(args: argparse.Namespace) -> int:
     if isinstance(game, str):
         print(f"error: {game}", file=sys.stderr)
         return 1
-    result = _analysis(args, game, quiet=not sys.stderr.isatty())
+    result = _analysis(args, game, _bar_console())
     console = Console(highlight=False)
     console.print(chart(result, args.lang, width=max(20, min(72, console.width - 18))))
     return 0
@@ -203,5 +224,5 @@ def chart(result: GameAnalysis, lang: str, width: int = 72) -> Text:
     return t
 
 
-__all__ = ["add_parser", "add_report_arguments", "add_show_arguments", "chart", "run_analyse",
-           "run_show", "text_lines"]
+__all__ = ["add_parser", "add_report_arguments", "add_show_arguments", "chart", "progress_bar",
+           "run_analyse", "run_show", "text_lines"]

@@ -2,16 +2,20 @@
 
 :func:`analyse` replays a game from its origin and estimates the crew's chance to win
 (:func:`rednovember.analysis.winchance.win_chance`, from one seat's view or a spectator's) at
-every *point*: the start, after every turn's main action (a repair, a draw, a trade, ...) and at
-the start of every following turn (after the events), and the end (exactly 1 or 0). Every point
-uses the same rollout seeds, so the differences between points are much steadier than the points.
+every *point*: the start, the start of every following turn (after the events) and the end
+(exactly 1 or 0): the rows of ``analyse``'s table. Every point uses the same rollout seeds, so
+the differences between points are much steadier than the points; a point stops its rollouts
+once it is as precise as ``rollouts`` rollouts at an even chance (``adaptive``: a nearly decided
+position needs few).
 
 The *turning points* are the ``limit`` biggest swings between consecutive points (at least
 :data:`MIN_SWING`, and more than the rollouts' noise: :data:`Z_SWING` standard errors of the
-difference), in game order, each with the log entries that made it: the most telling of
-the segment (a loss, a death, a destruction token, a repair, a fire or flood, a track rising...;
-good news for a rise, bad news for a fall; none of that kind: "nothing in particular"),
-told with :mod:`rednovember.i18n.describe` and the catalog's ``analyse`` section, e.g.
+difference), in game order: from one row of the table to the next, told with the minute of the
+row it arrives at and both rows' chances, so every figure of a turning point is in the table.
+Each names the log entries that made it: the most telling of the turn (a loss, a death, a
+destruction token, a repair, a fire or flood, a track rising...; good news for a rise, bad news
+for a fall; none of that kind: "nothing in particular"), told with
+:mod:`rednovember.i18n.describe` and the catalog's ``analyse`` section, e.g.
 ``Minute 31: Fire breaks out in the Engine room: 48% → 22%``.
 """
 
@@ -28,12 +32,11 @@ from ..rules import Game
 from ..rules.serialize import replay
 from .winchance import WinChance, win_chance
 
-ANALYSE_ROLLOUTS = 100  # per point: a game has 30-100 points
+ANALYSE_ROLLOUTS = 64  # per point at most (an even chance; fewer once precise): 15-50 points
 
 MIN_SWING = 0.05  # a smaller swing is never a turning point
 Z_SWING = 1.96  # nor one within this many standard errors of the rollouts' noise
 TURNING_LIMIT = 5
-MAIN_ACTIONS = frozenset({"repair", "draw", "trade", "attack", "no_action", "abandon"})
 # How telling a log entry is for a swing (lower first); ids not listed never headline.
 PRIORITY: dict[str, int] = {
     "lost": 0, "won": 0, "death": 1, "token": 2, "repair": 3, "fire": 4, "fire_spreads": 4,
@@ -42,13 +45,14 @@ PRIORITY: dict[str, int] = {
     "event": 8, "draw": 9, "trade": 9, "item_icon": 9, "no_action": 9,
 }
 HEADLINES = 2  # log entries told per turning point
-GOOD_NEWS = frozenset({"token_cleared", "track_reset", "fire_out", "draw", "trade"})
+GOOD_NEWS = frozenset({"won", "token_cleared", "track_reset", "fire_out", "draw", "trade",
+                       "item_icon"})
 
 
 @dataclass(frozen=True)
 class Point:
-    """The estimate after ``step`` actions: ``kind`` is start, action (after a turn's main
-    action), turn (a new turn begins, the events resolved) or end."""
+    """The estimate after ``step`` actions: ``kind`` is start, turn (a new turn begins, the
+    events resolved) or end."""
 
     step: int
     turn: int
@@ -63,8 +67,8 @@ class Point:
 
 @dataclass(frozen=True)
 class TurningPoint:
-    """A swing from the point at ``from_step`` to the one at ``step``, with the entries behind it
-    (``entries``: log entries with the minute each happened)."""
+    """A swing from the point at ``from_step`` to the one at ``step`` (``minute``: that one's),
+    with the entries behind it (``entries``: log entries with the minute each happened)."""
 
     from_step: int
     step: int
@@ -119,13 +123,10 @@ def percent(x: float, lang: str = DEFAULT) -> str:
 
 
 def _kind(entries: Sequence[tuple[Any, ...]], over: bool) -> str | None:
-    ids = {e[0] for e in entries}
     if over:
         return "end"
-    if "turn" in ids:
+    if any(e[0] == "turn" for e in entries):
         return "turn"
-    if ids & MAIN_ACTIONS:
-        return "action"
     return None
 
 
@@ -165,13 +166,16 @@ def analyse(game: Game, seat: int | None = None, *, rollouts: int = ANALYSE_ROLL
             seed: int = 0, limit: int = TURNING_LIMIT,
             progress: Callable[[int, int], None] | None = None) -> GameAnalysis:
     """The win-chance curve of ``game`` (finished or not) from ``seat``'s view (None: a
-    spectator's) and its ``limit`` turning points. ``progress(done, total)`` is called after
-    every point."""
+    spectator's) and its ``limit`` turning points. ``progress(done, total)`` is called before
+    the first point and after every point. Reproducible: the same game, seat, ``rollouts`` and
+    ``seed`` give the same analysis."""
     result = GameAnalysis(game, seat, rollouts, seed)
     pos = positions(game)
+    if progress is not None:
+        progress(0, len(pos))
     segments: list[list[tuple[int, tuple[Any, ...]]]] = []
     for i, (step, kind, g, segment) in enumerate(pos):
-        est = win_chance(g, seat, rollouts=rollouts, seed=seed)
+        est = win_chance(g, seat, rollouts=rollouts, seed=seed, adaptive=True)
         start = game.data.start_spaces[game.config.gnomes]
         result.points.append(Point(step, g.turn, _minute(g, start), kind, est))
         segments.append(segment)
@@ -185,7 +189,8 @@ def turning_points(points: Sequence[Point],
                    segments: Sequence[Sequence[tuple[int, tuple[Any, ...]]]],
                    limit: int = TURNING_LIMIT) -> list[TurningPoint]:
     """The ``limit`` biggest swings between consecutive points (at least :data:`MIN_SWING`), in
-    game order; ``segments[i]`` holds the log entries between point ``i - 1`` and point ``i``."""
+    game order, each at the minute of the point it arrives at; ``segments[i]`` holds the log
+    entries between point ``i - 1`` and point ``i``."""
     swings = []
     for i in range(1, len(points)):
         a, b = points[i - 1].estimate.chance, points[i].estimate.chance
@@ -195,8 +200,7 @@ def turning_points(points: Sequence[Point],
     out = []
     for i in chosen:
         told = headline(segments[i], points[i].estimate.chance > points[i - 1].estimate.chance)
-        minute = told[0][0] if told else points[i - 1].minute
-        out.append(TurningPoint(points[i - 1].step, points[i].step, minute,
+        out.append(TurningPoint(points[i - 1].step, points[i].step, points[i].minute,
                                 points[i - 1].estimate.chance, points[i].estimate.chance,
                                 tuple(told)))
     return out
@@ -215,7 +219,7 @@ def _spread(a: Point, b: Point) -> float:
 
 def good_news(entry: Sequence[Any]) -> bool:
     """Whether a log entry is good for the crew (a repair made, a token cleared, a track reset,
-    a fire out, items drawn or traded)."""
+    a fire out, items drawn, traded or picked up at an item icon, the rescue)."""
     if entry[0] == "repair":
         return bool(entry[6])
     return entry[0] in GOOD_NEWS

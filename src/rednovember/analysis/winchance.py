@@ -34,7 +34,10 @@ depends only on the position, the seat, ``seed`` and ``rollouts``; and the first
 are the same whatever the count, so positions estimated with the same seed share their random
 futures (common random numbers: the differences between positions are much less noisy than the
 positions themselves). ``budget_s`` stops early on the clock (at least :data:`MIN_ROLLOUTS`): use
-it where speed matters more than reproducibility. A finished game needs no rollout: 1.0 or 0.0.
+it where speed matters more than reproducibility. ``adaptive`` stops early on the rollouts
+themselves, reproducibly: once the estimate is as precise as ``rollouts`` rollouts would make it
+at an even chance (a nearly decided position needs far fewer). A finished game needs no rollout:
+1.0 or 0.0.
 """
 
 from __future__ import annotations
@@ -52,7 +55,8 @@ from .simulate import derive_seed
 from .stats import wilson
 
 DEFAULT_ROLLOUTS = 64
-MIN_ROLLOUTS = 8  # a time budget never stops before this many
+MIN_ROLLOUTS = 8  # a time budget or an adaptive estimate never stops before this many
+BATCH = 8  # an adaptive estimate looks whether it is precise enough every this many rollouts
 MAX_ROLLOUTS = 100_000
 STEP_LIMIT = 20_000  # a rollout that never ends counts as a loss (no game comes near this)
 HEURISTIC = "heuristic"
@@ -156,12 +160,14 @@ def finish(sim: Game, act: Callable[[Game], Action]) -> bool:
 def win_chance(game: Game, seat: int | None = None, *, rollouts: int = DEFAULT_ROLLOUTS,
                seed: int = 0, budget_s: float | None = None, policy: str = HEURISTIC,
                correction: Sequence[tuple[float, float]] | None = None,
-               clock: Callable[[], float] = time.perf_counter) -> WinChance:
+               clock: Callable[[], float] = time.perf_counter,
+               adaptive: bool = False) -> WinChance:
     """The crew's chance to win from ``game`` as seat ``seat`` (None: a spectator) may see it.
 
     ``rollouts`` is the number of rollouts (the most, with ``budget_s``); ``seed`` makes it
     reproducible; ``budget_s`` (seconds) stops earlier on the clock, after at least
-    :data:`MIN_ROLLOUTS`. ``policy`` is the rollout crew: ``heuristic`` (corrected; the default)
+    :data:`MIN_ROLLOUTS`; ``adaptive`` stops as soon as :func:`precise_enough` (``rollouts`` is
+    then the most). ``policy`` is the rollout crew: ``heuristic`` (corrected; the default)
     or any bot name of :func:`rednovember.bots.make_bot` (uncorrected). ``game`` is not changed.
     """
     if not 1 <= rollouts <= MAX_ROLLOUTS:
@@ -176,10 +182,22 @@ def win_chance(game: Game, seat: int | None = None, *, rollouts: int = DEFAULT_R
     while n < rollouts:
         if deadline is not None and n >= MIN_ROLLOUTS and clock() >= deadline:
             break
+        if adaptive and n >= MIN_ROLLOUTS and n % BATCH == 0 and precise_enough(wins, n, rollouts):
+            break
         wins += rollout(game, seat, derive_seed(seed, "rollout", n), policy)
         n += 1
     return estimate(wins, n, policy, correction)
 
 
+def precise_enough(wins: int, n: int, rollouts: int) -> bool:
+    """Whether ``wins`` of ``n`` rollouts estimate the chance at least as precisely as
+    ``rollouts`` rollouts would at an even chance: the variance of the fraction (smoothed, so
+    that a few rollouts all won or all lost never look certain) at most ``0.25 / rollouts``.
+    A position at 50% takes all ``rollouts``; one at 10% about a third of them; one all but
+    decided :data:`MIN_ROLLOUTS` to a few batches."""
+    q = (wins + 0.5) / (n + 1)
+    return q * (1 - q) * rollouts <= 0.25 * n
+
+
 __all__ = ["CORRECTION", "DEFAULT_ROLLOUTS", "HEURISTIC", "WinChance", "correct", "estimate", "finish",
-           "finished", "rollout", "win_chance"]
+           "finished", "precise_enough", "rollout", "win_chance"]

@@ -1,0 +1,172 @@
+"""The analysis of a finished game (issue 21 §2): adaptive rollouts per point, turning points told
+with the very figures of the per-turn table, named by news of their own kind, and the progress
+bar of ``analyse`` and ``replay --show``."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+import threading
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rednovember.analysis.analyse_cli import text_lines
+from rednovember.analysis.turning import GameAnalysis, analyse, good_news, headline
+from rednovember.analysis.winchance import BATCH, MIN_ROLLOUTS, precise_enough, win_chance
+from rednovember.bots import make_bot
+from rednovember.rules import Config, Game, new_game
+from rednovember.rules.scenario import build
+from rednovember.rules.serialize import to_dict
+
+ROW = re.compile(r"^  Turn (\d+), minute (\d+): (\d+)% \(")
+SWING = re.compile(r"^  \d+\. Minute (\d+): .+: (\d+)% → (\d+)%$")
+
+
+@cache
+def played(players: int, seed: int) -> Game:
+    g = new_game(Config(players=players, seed=seed))
+    bots = [make_bot("heuristic", 10 * seed + p) for p in range(players)]
+    while g.result is None:
+        g.apply(bots[g.player_to_move].choose(g))
+    return g
+
+
+@cache
+def analysed(players: int, seed: int) -> GameAnalysis:
+    return analyse(played(players, seed), None, rollouts=16, seed=0)
+
+
+# --- adaptive rollouts ---------------------------------------------------------------------------
+
+def test_precision_is_that_of_the_full_count_at_an_even_chance() -> None:
+    assert not precise_enough(28, 56, 64) and precise_enough(32, 64, 64)  # 50%: all of them
+    assert not precise_enough(0, 8, 64)  # 8 lost rollouts are not yet a certainty
+    assert precise_enough(0, 16, 64) and precise_enough(16, 16, 64)  # all lost / all won
+    assert not precise_enough(5, 24, 64) and precise_enough(5, 48, 64)  # about 20%
+
+
+def test_a_decided_position_stops_early_and_keeps_the_first_rollouts() -> None:
+    near = build({"config": {"players": 3, "seed": 4},
+                  "position": {"gnomes": [{"keeper": 2}, {"keeper": 2}, {"keeper": 2}]}})
+    est = win_chance(near, 0, rollouts=64, seed=3, adaptive=True)
+    assert MIN_ROLLOUTS <= est.rollouts < 64 and est.rollouts % BATCH == 0
+    assert est.chance > 0.9
+    fixed = win_chance(near, 0, rollouts=est.rollouts, seed=3)  # the same rollouts, no more
+    assert (fixed.wins, fixed.rollouts) == (est.wins, est.rollouts)
+    assert win_chance(near, 0, rollouts=64, seed=3, adaptive=True) == est  # reproducible
+
+
+def test_an_open_game_takes_more_rollouts_than_a_decided_one() -> None:
+    a = analysed(4, 1)
+    open_ = [p.estimate.rollouts for p in a.points if 0.3 <= p.estimate.raw <= 0.7]
+    sure = [p.estimate.rollouts for p in a.points
+            if p.estimate.rollouts and p.estimate.raw in (0.0, 1.0)]
+    assert open_ and sure and min(open_) == 16 and max(sure) < 16
+    assert all(p.estimate.rollouts <= 16 for p in a.points)
+
+
+# --- turning points: the table's figures, named by news of their kind ----------------------------
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 1), (3, 1)])
+def test_every_turning_point_is_two_consecutive_rows_of_the_table(players: int, seed: int) -> None:
+    a = analysed(players, seed)
+    lines = text_lines(a, "en")
+    rows = [(int(m[2]), int(m[3])) for m in map(ROW.match, lines) if m]
+    swings = [(int(m[1]), int(m[2]), int(m[3])) for m in map(SWING.match, lines) if m]
+    assert len(rows) == len(a.points) and swings and len(swings) == len(a.turning)
+    pairs = {(after_min, before, after)
+             for (_, before), (after_min, after) in zip(rows, rows[1:], strict=False)}
+    for s in swings:
+        assert s in pairs, (s, rows)
+    steps = [p.step for p in a.points]
+    for t in a.turning:  # the JSON too: from one row to the next
+        assert steps.index(t.step) == steps.index(t.from_step) + 1
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 1), (3, 1)])
+def test_a_rise_is_told_by_good_news_and_a_fall_by_bad_news(players: int, seed: int) -> None:
+    a = analysed(players, seed)
+    for t in a.turning:
+        assert all(good_news(e) == (t.delta > 0) for _, e in t.entries), a.sentence(t)
+
+
+def test_the_victory_and_an_item_icon_are_good_news() -> None:
+    assert headline([(40, ("won",))], up=True) == [(40, ("won",))]
+    assert headline([(40, ("won",))], up=False) == []
+    icon = (12, ("item_icon", 1, 48, 7))
+    assert headline([icon], up=True) == [icon] and headline([icon], up=False) == []
+
+
+def test_a_missile_launch_token_never_explains_a_rise() -> None:
+    segment = [(20, ("token", 5, 30)), (20, ("draw", 1, (3,)))]
+    assert [e[0] for _, e in headline(segment, up=True)] == ["draw"]
+    assert [e[0] for _, e in headline(segment, up=False)] == ["token"]
+
+
+# --- the progress bar ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def save(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("saves") / "game.json"
+    path.write_text(json.dumps(to_dict(played(3, 1))), "utf-8")
+    return path
+
+
+def _on_a_terminal(*args: str) -> tuple[str, str]:
+    """Runs ``rednovember ARGS`` with standard error on a pseudo-terminal and standard output
+    on a pipe, as ``rednovember analyse SAVE --json > out.json`` in a terminal; both outputs."""
+    master, slave = pty.openpty()
+    seen: list[bytes] = []
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the child closed the terminal
+                return
+            if not chunk:
+                return
+            seen.append(chunk)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100"}
+    env.pop("NO_COLOR", None)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "rednovember", *args], stdout=subprocess.PIPE,
+                              stderr=slave, stdin=subprocess.DEVNULL, env=env, check=True)
+    finally:
+        os.close(slave)
+        reader.join()
+        os.close(master)
+    return proc.stdout.decode("utf-8"), b"".join(seen).decode("utf-8", "replace")
+
+
+def test_analyse_shows_a_progress_bar_on_a_terminal_and_keeps_the_json_clean(save: Path) -> None:
+    out, terminal = _on_a_terminal("analyse", str(save), "--json", "--rollouts", "2")
+    doc = json.loads(out)  # nothing but the JSON on standard output
+    total = len(doc["points"])
+    assert "\x1b" not in out and "━" not in out
+    assert "Estimating the win chance" in terminal and "━" in terminal
+    assert f"position {total} of {total}" in terminal
+
+
+def test_replay_show_draws_its_bar_in_the_players_language(save: Path) -> None:
+    out, terminal = _on_a_terminal("replay", str(save), "--show", "--rollouts", "2",
+                                   "--lang", "de")
+    assert "Siegchance wird geschätzt" in terminal and "Stellung" in terminal and "━" in terminal
+    assert out.startswith("ok: ") and "Siegchance wird geschätzt" not in out
+
+
+def test_no_bar_when_standard_error_is_not_a_terminal(save: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from rednovember.cli import main
+    assert main(["analyse", str(save), "--json", "--rollouts", "2"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and json.loads(captured.out)["rollouts"] == 2
