@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from rednovember.cli import main
 from rednovember.i18n import catalog
 from rednovember.learn import ALL, LESSONS, PUZZLES, LessonError, Session
-from rednovember.learn.solution import solution
+from rednovember.learn.solution import TRIES, attempt, solution
 from rednovember.rules.invariants import check
 from rednovember.web.learn_api import solution_info
 
@@ -125,6 +125,11 @@ def test_the_bots_solution_of_each_puzzle_is_legal_and_reaches_the_goal(lid: str
     s = Session.replay(lid, list(sol.plays))  # every play legal, checked again
     assert s.reached and not s.failed
     assert all(c.verdict == "free" for c in s.checks[:-1]) and s.checks[-1].verdict == "goal"
+
+
+def test_the_solution_is_the_first_seed_that_reaches_the_goal() -> None:
+    tries = [attempt("missile", seed) for seed in range(TRIES)]
+    assert solution("missile") == next(t for t in tries if t.reached)
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "ru"])

@@ -41,8 +41,8 @@ def scenario(**position: Any) -> Game:
 
 
 @cache
-def played(players: int = 3, seed: int = 5) -> Game:
-    """A whole game played by the heuristic bot (about 130 actions at three players)."""
+def played(players: int = 3, seed: int = 7) -> Game:
+    """A whole game the heuristic bot wins, with turning points (184 actions, three players)."""
     g = new_game(Config(players=players, seed=seed))
     bots = [make_bot("heuristic", p) for p in range(players)]
     while g.result is None:

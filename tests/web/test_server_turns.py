@@ -287,7 +287,6 @@ def test_two_processes_on_one_database_decide_nothing_twice(db_url: str,
             for c in (a, b):  # both copies follow
                 until(lambda c=c, n=n: c.get(f"/api/games/{gid}").json()["version"]  # type: ignore[misc]
                       >= version + n, "the copies")
-        summary = a.get(f"/api/games/{gid}").json()
     decided = _stored(db_url, gid)
     notes = _system_lines(db_url, gid, "deadline")
     # three deadlines, three decisions, three lines (plus the bot's own moves if it took a seat)
@@ -298,7 +297,11 @@ def test_two_processes_on_one_database_decide_nothing_twice(db_url: str,
             row = [n["missed"] for n in notes if n["for_seat"] == seat]
             assert row == list(range(1, len(row) + 1))
         assert len(_system_lines(db_url, gid, "to_bot")) == (notes[-1]["missed"] == 3)
-    handed = summary["seats"][notes[-1]["for_seat"]]["kind"] == "bot"
+    # the hand-over is read from the database: on SQLite either process may have made it, and
+    # the other one's copy can still show the seat as a person's
+    handed = bool(_system_lines(db_url, gid, "to_bot"))
+    if handed:
+        assert notes[-1]["missed"] == 3
     assert decided[1] == actions + 3 or handed
     if not handed:
         assert decided == (version + 3, actions + 3)

@@ -29,7 +29,7 @@ from typing import Any
 from ..i18n import DEFAULT, catalog
 from ..i18n.describe import describe_entry
 from ..rules import Game
-from ..rules.serialize import replay
+from ..rules.serialize import plain, replay
 from .winchance import WinChance, win_chance
 
 ANALYSE_ROLLOUTS = 64  # per point at most (an even chance; fewer once precise): 15-50 points
@@ -112,7 +112,7 @@ class GameAnalysis:
             "turning": [{"from_step": t.from_step, "step": t.step, "minute": t.minute,
                          "before": round(t.before, 4), "after": round(t.after, 4),
                          "delta": round(t.delta, 4),
-                         "entries": [list(e) for _, e in t.entries],
+                         "entries": [plain(e) for _, e in t.entries],
                          "text": self.sentence(t, lang)} for t in self.turning],
         }
 

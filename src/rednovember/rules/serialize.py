@@ -38,14 +38,15 @@ def to_dict(g: Game) -> dict[str, Any]:
         "config": g.config.to_dict(),
         "origin": g.origin,
         "history": [a.text(g.data) for a in g.history],
-        "log": [list(_plain(e)) for e in g.log],
+        "log": [list(plain(e)) for e in g.log],
         "state": snapshot(g),
     }
 
 
-def _plain(x: Any) -> Any:
+def plain(x: Any) -> Any:
+    """A log entry (or any value) with its tuples made lists, as JSON holds it."""
     if isinstance(x, tuple | list):
-        return [_plain(v) for v in x]
+        return [plain(v) for v in x]
     return x
 
 
