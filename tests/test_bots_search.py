@@ -145,3 +145,15 @@ def test_earlier_defaults_stay_reachable_for_the_benchmark_only() -> None:
     # a fixed iteration count (search:it=N) means N determinisations each, no halving
     it = make_bot("search:it=3", 1)
     assert isinstance(it, SearchBot) and it.level.n == 3 and it.level.rounds == ()
+
+
+@pytest.mark.parametrize(("level", "variants", "weighed"), [
+    ("default", (), False), ("default", ("hardest",), True), ("default", ("harder",), False),
+    ("tokens", (), True), ("v3", ("hardest",), False)])
+def test_the_coming_tokens_are_weighed_in_hardest_only(level: str, variants: tuple[str, ...],
+                                                        weighed: bool) -> None:
+    g = new_game(Config(players=4, seed=2, variants=frozenset(variants)))
+    bot = SearchBot(2, level)
+    bot.choose(g)
+    assert (bot.weights.token_soon > 0 and bot.weights.token_prepare > 0) == weighed
+    assert bot.weights.minute == Weights().minute  # the rest of the weights unchanged

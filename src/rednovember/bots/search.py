@@ -43,7 +43,10 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 .. [*] 10 minutes up to 5 gnomes, fewer with more (``crew_minutes``: 8 at 6, 7 at 7, 6 at 8),
    so an 8-player decision costs about what a 4-player one does.
 
-``search:v1``, ``search:v2`` and ``search:v3`` are kept for the benchmark only (not in
+``search:tokens`` is ``search`` weighing the tokens likely next in every variant; ``search`` weighs them
+in Hardest only (``SearchLevel.token_variants``), where they were measured to help.
+
+``search:v1``, ``search:v2``, ``search:v3`` and ``search:tokens`` are kept for the benchmark only (not in
 :data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
@@ -88,6 +91,9 @@ class SearchLevel:
     # each round but the last the worse half is dropped (never below two). Empty: ``n`` each.
     rounds: tuple[int, ...] = ()
     weights: Weights | None = None  # the level's own weights (None: the bot's)
+    # the variants in which the search prepares for the destruction tokens still in the event
+    # deck (the weights' token_soon and token_prepare); elsewhere they are 0. None: everywhere.
+    token_variants: frozenset[str] | None = None
     # scale the horizon down with the crew: the rollout covers about this many gnome-minutes
     # (never under 6 minutes a gnome). 0: ``horizon`` at every crew size.
     crew_minutes: int = 0
@@ -116,7 +122,11 @@ class SearchLevel:
 # gnomes a 10-minute rollout is twice as long as with 4, and a decision took up to 3.7 s. Measured
 # at 8 players on paired deals it also wins more (bench/results/bots.md); a shorter horizon at 4
 # players wins less.
-_DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_minutes=50)
+# The tokens likely next are weighed in Hardest only: there, on 60 paired deals, the search won
+# 33 with them against 21 without (21 deals against 9, p = 0.04); on the standard rules at 4
+# players it won 38 of 62 with them against 45 without (bench/results/bots.md).
+_DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_minutes=50,
+                       token_variants=frozenset({"hardest"}))
 
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
@@ -130,6 +140,8 @@ LEVELS: dict[str, SearchLevel] = {
     # the default before issue 21, blind to the destruction tokens still in the event deck
     "v3": replace(_DEFAULT, crew_minutes=0,
                   weights=replace(DEFAULT_WEIGHTS, token_soon=0.0, token_prepare=0.0)),
+    # the default weighing the tokens likely next in every variant (measured in bots.md)
+    "tokens": replace(_DEFAULT, token_variants=None),
 }
 
 
@@ -147,6 +159,8 @@ class SearchBot:
             self.name = f"search:ms={budget_ms:g}"
         self.seed = seed
         self.weights = weights if base.weights is None else base.weights
+        self._token_weights = self.weights
+        self._blind_weights = replace(self.weights, token_soon=0.0, token_prepare=0.0)
         self.budget_ms = budget_ms
         self._plan: list[Action] = []
         self._key: tuple[int, int, int] | None = None
@@ -155,6 +169,7 @@ class SearchBot:
 
     # -- the interface ---------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
+        self.weights = self._weights_for(game)
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -177,6 +192,13 @@ class SearchBot:
 
             action = safe_action(legal)
         return action
+
+    def _weights_for(self, game: Game) -> Weights:
+        """The bot's weights, with the coming tokens weighed only in the level's variants."""
+        variants = self.level.token_variants
+        if variants is None or any(game.config.has(v) for v in variants):
+            return self._token_weights
+        return self._blind_weights
 
     def _follow(self, game: Game, legal: list[Action]) -> Action | None:
         """The next step of the plan chosen at the start of this turn, if still on course."""
