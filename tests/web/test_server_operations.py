@@ -308,6 +308,8 @@ BAD_VARIABLES = [
 ]
 
 
+# serve configures logging on the captured stderr before it fails: put the handlers back
+@pytest.mark.usefixtures("logging_restored")
 @pytest.mark.parametrize(("name", "value"), BAD_VARIABLES)
 def test_a_bad_variable_is_one_line_naming_it_and_version_still_works(
         name: str, value: str, monkeypatch: pytest.MonkeyPatch,
@@ -329,6 +331,7 @@ def test_a_bad_variable_is_one_line_naming_it_and_version_still_works(
 @pytest.mark.parametrize("argv", [["--port", "70000"], ["--port", "x"], ["--bot-delay", "-1"],
                                   ["--log-level", "loud"], ["--limit-seats-per-minute", "1.5"],
                                   ["--root-path", "a b"], ["--db", "nonsense"]])
+@pytest.mark.usefixtures("logging_restored")
 def test_a_bad_flag_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     try:
         status = main(["serve", *argv])
