@@ -35,18 +35,21 @@ NOTES_WHEN = """async ([count, ms]) => {
 
 
 def worker_registration(ctx: Any, page: Any) -> tuple[Any, str]:
-    """A DevTools session on the page and the id of the site's service worker registration."""
+    """A DevTools session on the page and the id of the service worker registration that controls
+    this page. Not any registration of the site's scope: the browser also reports those of an
+    earlier test's context (the same scope), and a push delivered there shows nothing here."""
     cdp = ctx.new_cdp_session(page)
-    found: dict[str, str] = {}
-    cdp.on("ServiceWorker.workerRegistrationUpdated",
-           lambda e: found.update({r["scopeURL"]: r["registrationId"]
-                                   for r in e["registrations"] if not r.get("isDeleted")}))
+    me = cdp.send("Target.getTargetInfo")["targetInfo"]["targetId"]
+    found: set[str] = set()
+    cdp.on("ServiceWorker.workerVersionUpdated",
+           lambda e: found.update(v["registrationId"] for v in e["versions"]
+                                  if me in v.get("controlledClients", [])))
     cdp.send("ServiceWorker.enable")
     end = time.monotonic() + TIMEOUT / 1000
     while not found:  # the events come while Playwright waits
-        assert time.monotonic() < end, "no service worker registration reported"
+        assert time.monotonic() < end, "no service worker reported controlling the page"
         page.wait_for_timeout(50)
-    [rid] = found.values()
+    [rid] = found
     return cdp, rid
 
 
