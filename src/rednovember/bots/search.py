@@ -119,12 +119,12 @@ class SearchLevel:
 # 8 candidates, sequential halving: 8 x 6 determinisations, the best 4 get 13 more, the best 2
 # another 26 (45 each): at most 152 rollouts, against 100 for v2
 # The horizon is 10 minutes up to 5 gnomes, 8 at 6, 7 at 7 and 6 at 8 (50 gnome-minutes): with 8
-# gnomes a 10-minute rollout is twice as long as with 4, and a decision took up to 3.7 s. Measured
-# at 8 players on paired deals it also wins more (bench/results/bots.md); a shorter horizon at 4
-# players wins less.
+# gnomes a 10-minute rollout is twice as long as with 4, and a decision took up to 3.7 s. At 8
+# players it won 11 of 31 paired deals against 8 (not significant; bench/results/bots.md); a
+# shorter horizon at 4 players won less.
 # The tokens likely next are weighed in Hardest only: there, on 60 paired deals, the search won
 # 33 with them against 21 without (21 deals against 9, p = 0.04); on the standard rules at 4
-# players it won 38 of 62 with them against 45 without (bench/results/bots.md).
+# players it won 43 of 71 with them against 52 without (bench/results/bots.md).
 _DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_minutes=50,
                        token_variants=frozenset({"hardest"}))
 
