@@ -26,17 +26,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from rednovember.analysis.turning import ANALYSE_ROLLOUTS, analyse  # noqa: E402
-from rednovember.bots import make_bot  # noqa: E402
+from rednovember.bots import make_bot, play_out  # noqa: E402
 from rednovember.rules import Config, Game, load_data, new_game  # noqa: E402
 from rednovember.rules.serialize import from_json  # noqa: E402
 
 
 def played(players: int, seed: int) -> Game:
     g = new_game(Config(players=players, seed=seed))
-    bots = [make_bot("heuristic", 10 * seed + p) for p in range(players)]
-    while g.result is None:
-        g.apply(bots[g.player_to_move].choose(g))
-    return g
+    return play_out(g, [make_bot("heuristic", 10 * seed + p) for p in range(players)])
 
 
 def timed(g: Game, rollouts: int) -> str:

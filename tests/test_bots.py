@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from helpers import HIGH, LOW, act, arrange, give, start
 
-from rednovember.bots import BOTS, make_bot
+from rednovember.bots import BOTS, make_bot, play_out
 from rednovember.bots.base import RandomBot, known_bot
 from rednovember.bots.heuristic import HeuristicBot, decide
 from rednovember.bots.planning import public_twin, routes
@@ -144,6 +144,25 @@ def test_heuristic_games_end(players: int) -> None:
             steps += 1
             assert steps < 20_000
         assert g.result is not None
+
+
+def test_play_out_lets_each_seat_s_bot_play_the_game_to_its_end() -> None:
+    g = new_game(Config(players=3, seed=21))
+    seats: list[int] = []
+
+    class Recording(RandomBot):
+        def __init__(self, seat: int) -> None:
+            super().__init__(seat)
+            self.seat = seat
+
+        def choose(self, game: Game) -> Action:
+            assert game.player_to_move == self.seat
+            seats.append(self.seat)
+            return super().choose(game)
+
+    assert play_out(g, [Recording(p) for p in range(3)]) is g
+    assert g.result is not None and len(seats) == len(g.history)
+    assert set(seats) == {0, 1, 2}
 
 
 def test_bot_games_are_reproducible() -> None:

@@ -9,7 +9,7 @@ import pytest
 from helpers import arrange, stack_events, start
 
 from rednovember.analysis.story import StoryError, game_story
-from rednovember.bots import make_bot
+from rednovember.bots import make_bot, play_out
 from rednovember.rules import Config, Game, new_game, outcome
 from rednovember.rules.data import REPAIRS, SEA
 from rednovember.rules.snapshot import snapshot
@@ -21,10 +21,7 @@ GAMES = [(3, 3, ()), (3, 4, ()), (1, 5, ()), (4, 9, ()), (5, 2, ("less-deadly-de
 
 def _played(players: int, seed: int, variants: tuple[str, ...] = ()) -> Game:
     g = new_game(Config(players, seed=seed, variants=frozenset(variants)))
-    bots = [make_bot("heuristic", seed * 10 + p) for p in range(players)]
-    while g.result is None:
-        g.apply(bots[g.player_to_move].choose(g))
-    return g
+    return play_out(g, [make_bot("heuristic", seed * 10 + p) for p in range(players)])
 
 
 @pytest.fixture(scope="module")
@@ -127,8 +124,7 @@ def test_a_drowning_is_told_with_its_gnome_minute_and_cause() -> None:
     _from_here(g)
     g.apply_text("no_action")  # gnome 0 stays in the flood: dies in its Updates phase
     assert not g.gnomes[0].alive
-    while g.result is None:  # the others play on (the heuristic) to the end
-        g.apply(make_bot("heuristic", 1).choose(g))
+    play_out(g, [make_bot("heuristic", 1)] * g.config.players)  # the others play on to the end
     s = game_story(g)
     first = s["deaths"][0]
     assert (first["gnome"], first["cause"], first["room"]) == (0, "flood", 6)

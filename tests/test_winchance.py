@@ -27,7 +27,7 @@ from rednovember.analysis.winchance import (
     estimate,
     win_chance,
 )
-from rednovember.bots import make_bot
+from rednovember.bots import make_bot, play_out
 from rednovember.cli import main
 from rednovember.rules import Config, Game, new_game
 from rednovember.rules.scenario import build
@@ -44,10 +44,7 @@ def scenario(**position: Any) -> Game:
 def played(players: int = 3, seed: int = 7) -> Game:
     """A whole game the heuristic bot wins, with turning points (184 actions, three players)."""
     g = new_game(Config(players=players, seed=seed))
-    bots = [make_bot("heuristic", p) for p in range(players)]
-    while g.result is None:
-        g.apply(bots[g.player_to_move].choose(g))
-    return g
+    return play_out(g, [make_bot("heuristic", p) for p in range(players)])
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ import pytest
 from rednovember.analysis.analyse_cli import text_lines
 from rednovember.analysis.turning import GameAnalysis, analyse, good_news, headline
 from rednovember.analysis.winchance import BATCH, MIN_ROLLOUTS, precise_enough, win_chance
-from rednovember.bots import make_bot
+from rednovember.bots import make_bot, play_out
 from rednovember.rules import Config, Game, new_game
 from rednovember.rules.scenario import build
 from rednovember.rules.serialize import to_dict
@@ -31,10 +31,7 @@ SWING = re.compile(r"^  \d+\. Minute (\d+): .+: (\d+)% → (\d+)%$")
 @cache
 def played(players: int, seed: int) -> Game:
     g = new_game(Config(players=players, seed=seed))
-    bots = [make_bot("heuristic", 10 * seed + p) for p in range(players)]
-    while g.result is None:
-        g.apply(bots[g.player_to_move].choose(g))
-    return g
+    return play_out(g, [make_bot("heuristic", 10 * seed + p) for p in range(players)])
 
 
 @cache

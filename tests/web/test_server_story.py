@@ -10,7 +10,7 @@ import pytest
 from webtools import WsClient, auth, new_game, seated_game
 
 from rednovember.analysis.story import game_story
-from rednovember.bots import make_bot
+from rednovember.bots import make_bot, play_out
 from rednovember.rules import Config, Game, load_data
 from rednovember.rules import new_game as new_engine_game
 from rednovember.rules.serialize import from_dict
@@ -82,10 +82,7 @@ def test_stories_are_computed_once_per_game_and_the_oldest_go_first() -> None:
     games = []
     for seed in (3, 4, 5):
         g = new_engine_game(Config(3, seed=seed))
-        bots = [make_bot("heuristic", seed * 10 + p) for p in range(3)]
-        while g.result is None:
-            g.apply(bots[g.player_to_move].choose(g))
-        games.append(g)
+        games.append(play_out(g, [make_bot("heuristic", seed * 10 + p) for p in range(3)]))
     cache = StoryCache(limit=2)
     first = cache.story(_live(games[0], gid="a"))
     assert cache.story(_live(games[0], gid="a")) is first and cache.computed == 1

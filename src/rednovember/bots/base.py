@@ -17,7 +17,7 @@ built by :func:`make_bot` for the benchmark only and never offered to players.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Protocol
 
@@ -109,3 +109,10 @@ def _factory(name: str) -> Callable[[int], Bot]:
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A new bot by name (see the module docstring), seeded with ``seed``."""
     return _factory(name)(seed)
+
+
+def play_out(game: Game, bots: Sequence[Bot]) -> Game:
+    """Let ``bots`` (one per player, by seat) play ``game`` to its end; returns the same game."""
+    while game.result is None:
+        game.apply(bots[game.player_to_move].choose(game))
+    return game
