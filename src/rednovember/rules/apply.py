@@ -381,36 +381,36 @@ def _carry_out(g: State, a: Action) -> None:
     """Call the action's handler (a chain of tests, the most frequent kinds first: compiled, each
     handler is then a direct call, not a call through a dict of Python callables)."""
     kind = a.kind
-    if kind == "play":
-        _play(g, a)
-    elif kind == "open":
+    if kind == "open":
         _open(g, a)
-    elif kind == "enter":
-        _enter(g, a)
+    elif kind == "play":
+        _play(g, a)
     elif kind == "stay":
         _stay(g, a)
     elif kind == "end":
         _end(g, a)
+    elif kind == "enter":
+        _enter(g, a)
     elif kind == "no_action":
         _no_action(g, a)
-    elif kind == "draw":
-        _draw(g, a)
+    elif kind == "done":
+        _done(g, a)
+    elif kind == "block":
+        _block(g, a)
     elif kind == "trade":
         _trade(g, a)
     elif kind == "give":
         _give(g, a)
-    elif kind == "done":
-        _done(g, a)
-    elif kind == "discard":
-        _discard(g, a)
-    elif kind == "keep":
-        _keep(g, a)
+    elif kind == "draw":
+        _draw(g, a)
     elif kind == "spread":
         _spread(g, a)
-    elif kind == "block":
-        _block(g, a)
     elif kind == "exit":
         _exit(g, a)
+    elif kind == "keep":
+        _keep(g, a)
+    elif kind == "discard":
+        _discard(g, a)
     elif kind == "abandon":
         _abandon(g, a)
     elif kind == "attack":

@@ -129,6 +129,32 @@ def _overheated(g: State, e: dict[str, Any]) -> None:
             g.say("overheated", gn.number, gn.intoxication)
 
 
+def run_effect(g: State, effect: dict[str, Any]) -> None:
+    """Call the handler of one effect (a chain of tests, the most frequent types first: compiled,
+    each handler is then a direct call, not a Python call through :data:`EFFECTS`)."""
+    kind = effect["type"]
+    if kind == "track":
+        _track(g, effect)
+    elif kind == "hatch_blocked":
+        _hatch_blocked(g, effect)
+    elif kind == "fire":
+        _fire(g, effect)
+    elif kind == "token":
+        _token(g, effect)
+    elif kind == "leak":
+        _leak(g, effect)
+    elif kind == "fire_spreads":
+        _fire_spreads(g, effect)
+    elif kind == "stumble":
+        _stumble(g, effect)
+    elif kind == "undercurrent":
+        _undercurrent(g, effect)
+    elif kind == "hand_limit":
+        _hand_limit(g, effect)
+    else:
+        EFFECTS[kind](g, effect)  # overheated; an unknown type raises KeyError, as before
+
+
 EFFECTS: Final[dict[str, Callable[[State, dict[str, Any]], None]]] = {
     "fire": _fire, "fire_spreads": _fire_spreads, "leak": _leak, "undercurrent": _undercurrent,
     "hatch_blocked": _hatch_blocked, "track": _track, "token": _token, "hand_limit": _hand_limit,
