@@ -291,6 +291,11 @@ def spread_rooms(g: State) -> list[int]:
 
 def blockable(g: State, room: int) -> list[int]:
     """Rooms beyond the unblocked interior hatches of ``room`` (R1: none once tokens run out)."""
-    if sum(g.blocked) >= g.data.blocked_tokens:
+    blocked = g.blocked
+    placed = 0
+    for b in blocked:
+        if b:
+            placed += 1
+    if placed >= g.data.blocked_tokens:
         return []
-    return [o for h, o in g.data.exits[room] if o != SEA and not g.blocked[h]]
+    return [o for h, o in g.data.exits[room] if o != SEA and not blocked[h]]

@@ -50,7 +50,8 @@ class Rng:
     __slots__ = ("hi", "lo", "forced")
 
     def __init__(self, seed: int, forced: list[int] | None = None) -> None:
-        seed &= _MASK
+        if seed < 0 or seed >> 64:  # compiled, masking a small seed would make a Python long
+            seed &= _MASK
         self.hi = seed >> 32  # the state's high and low 32 bits
         self.lo = seed & _M32
         self.forced: list[int] = list(forced or [])

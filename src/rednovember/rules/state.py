@@ -145,9 +145,14 @@ class State:
         self._legal: list[Action] | None = None
 
     # --- copying -------------------------------------------------------------------------------
+    def _blank(self) -> Self:
+        """A new instance of this class with nothing set but data and config (for :meth:`copy`;
+        :class:`~rednovember.rules.game.Game` makes its own by a direct call)."""
+        return type(self)(self.data, self.config, True)
+
     def copy(self, keep_log: bool = True) -> Self:
         """An independent twin. ``keep_log=False`` drops log and history (for look-ahead)."""
-        twin = type(self)(self.data, self.config, True)
+        twin = self._blank()
         twin.rng = self.rng.copy()
         twin.fire = self.fire[:]
         twin.water = self.water[:]

@@ -66,8 +66,10 @@ def start_turn(g: State) -> None:
     g.turn += 1
     g.ghost = gn.keeper
     g.began_in_sea = gn.room == SEA
-    if any(g.played):  # fresh lists only when there is something to forget
-        g.played = [0] * len(g.played)
+    for n in g.played:  # fresh lists only when there is something to forget
+        if n:
+            g.played = [0] * len(g.played)
+            break
     if g.armed_in:
         g.armed_in = []
     g.charms = 0
