@@ -10,7 +10,7 @@ from .deaths import kill, loss_checks
 from .decks import draw_item
 from .events import set_fire
 from .legal import enter_cost, escape_rooms, legal_actions, open_refusal, reflow_result
-from .state import DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, Decision, State
+from .state import DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, State, decision
 from .turn import after_action, continue_after_decisions, end_turn, finish_turn
 
 
@@ -257,7 +257,7 @@ def _draw(g: State, a: Action) -> None:
 def _trade(g: State, a: Action) -> None:
     _pay(g, 1, "trade")
     g.say("trade", g.active, a.arg)
-    g.pending = [Decision("give", g.active, a.arg), Decision("give", a.arg, g.active)]
+    g.pending = [decision("give", g.active, a.arg), decision("give", a.arg, g.active)]
     g.resume = "action"
     g.phase = DECIDE
 
@@ -269,7 +269,7 @@ def _attack(g: State, a: Action) -> None:
         g.say("no_defence", a.arg)
         _slay(g, g.active, a.arg)
         return
-    g.pending = [Decision("defend", a.arg, g.active)]
+    g.pending = [decision("defend", a.arg, g.active)]
     g.resume = "action"
     g.phase = DECIDE
 

@@ -161,7 +161,8 @@ def _repair(out: list[Action], kind: str, avail: int, arg: int = 0) -> None:
             _REPAIR_OPTIONS[kind] = options
         else:
             _UNBLOCK_OPTIONS[arg] = options
-    out.extend(options[:avail])
+    for i in range(min(avail, len(options))):  # no slice to build
+        out.append(options[i])
 
 
 _REPAIR_OPTIONS: Final[dict[str, tuple[Action, ...]]] = {}  # by repair (argument 0)

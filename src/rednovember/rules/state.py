@@ -38,6 +38,19 @@ class Decision(NamedTuple):
     info: int = 0
 
 
+_DECISIONS: Final[dict[tuple[str, int, int], Decision]] = {}
+
+
+def decision(kind: str, gnome: int, info: int = 0) -> Decision:
+    """``Decision(kind, gnome, info)``, one instance per value (immutable, so shared: building a
+    NamedTuple runs Python-level code, compiled or not)."""
+    key = (kind, gnome, info)
+    d = _DECISIONS.get(key)
+    if d is None:  # two threads may both make it: equal values, either is kept
+        d = _DECISIONS[key] = Decision(kind, gnome, info)
+    return d
+
+
 class Gnome:
     """A gnome sailor with its time keeper, card and hand."""
 
