@@ -6,6 +6,8 @@ Measures, with the random legal bot and fixed seeds:
 * complete random 4-player games per second (target: >= 200/s on one core, goal 1,000/s),
 * engine steps (applied actions) per second and the split of one step's cost between
   ``legal_actions``, the bot's choice and ``apply``,
+* the engine alone: the same games replayed from the bots' recorded choices (setup,
+  ``legal_actions`` and ``apply``, no bot), games and steps per second,
 * ``Game.copy()`` per second (with and without the log), on mid-game states,
 * memory per game state: tracemalloc size of a mid-game state and of its copies, and the length of
   its save (``serialize.to_json``).
@@ -94,6 +96,42 @@ def bench_games(seconds: float) -> dict[str, Any]:
         elapsed = clock() - start
     return {"games": games, "steps": steps, "seconds": elapsed, "games_per_s": games / elapsed,
             "steps_per_s": steps / elapsed, "steps_per_game": steps / games}
+
+
+def record_choices(games: int) -> list[list[int]]:
+    """The random bots' choices in games 0 .. games-1 (seeds as :func:`play`), as indices into
+    each step's legal list: replaying them plays the same games without the bots."""
+    out = []
+    for seed in range(games):
+        g = new_game(Config(PLAYERS, seed=seed))
+        bots = [make_bot("random", seed * 16 + p) for p in range(PLAYERS)]
+        picks = []
+        while g.result is None:
+            legal = g.legal_actions()
+            action = bots[g.player_to_move].choose(g)
+            picks.append(next(i for i, a in enumerate(legal) if a is action))
+            g.apply(action)
+        out.append(picks)
+    return out
+
+
+def bench_engine_only(choices: list[list[int]], seconds: float) -> dict[str, Any]:
+    """The engine alone: the recorded games replayed (setup, ``legal_actions`` and ``apply``; no
+    bot, no random.Random), round after round until ``seconds`` have passed."""
+    config = [Config(PLAYERS, seed=seed) for seed in range(len(choices))]
+    games = steps = 0
+    clock = CLOCK["clock"]
+    start = clock()
+    elapsed = 0.0
+    while elapsed < seconds:
+        for seed, picks in enumerate(choices):
+            g = new_game(config[seed])
+            for i in picks:
+                g.apply(g.legal_actions()[i])
+            steps += len(picks)
+        games += len(choices)
+        elapsed = clock() - start
+    return {"engine_games_per_s": games / elapsed, "engine_steps_per_s": steps / elapsed}
 
 
 def bench_split(games: int) -> dict[str, Any]:
@@ -257,9 +295,10 @@ def quick(seconds: float) -> dict[str, Any]:
     """games/s, steps/s and copies/s of the engine this process runs (for --compare)."""
     games = bench_games(seconds)
     copies = bench_copy(midgame_states(50), max(0.5, seconds / 5))
+    alone = bench_engine_only(record_choices(200), max(0.5, seconds / 2))
     return {"engine": engine_kind(), "games_per_s": games["games_per_s"],
             "steps_per_s": games["steps_per_s"], "copies_per_s": copies["copies_per_s"],
-            "copies_no_log_per_s": copies["copies_no_log_per_s"]}
+            "copies_no_log_per_s": copies["copies_no_log_per_s"], **alone}
 
 
 def compare(rounds: int, seconds: float, cpu_time: bool = False) -> dict[str, Any]:
@@ -314,10 +353,11 @@ def main(argv: list[str] | None = None) -> int:
             r = res[kind]
             print(f"  {kind:<9} {r['games_per_s']:>8,.0f} games/s  {r['steps_per_s']:>10,.0f} steps/s"
                   f"  {r['copies_per_s']:>10,.0f} copies/s  ({r['copies_no_log_per_s']:,.0f} "
-                  "without log)")
+                  f"without log)  engine alone {r['engine_games_per_s']:,.0f} games/s")
         q = res["ratio"]
         print(f"  compiled/pure: games {q['games_per_s']:.2f}x, steps {q['steps_per_s']:.2f}x, "
-              f"copies {q['copies_per_s']:.2f}x ({pinned}; {res['clock']} clock)")
+              f"copies {q['copies_per_s']:.2f}x, engine alone {q['engine_games_per_s']:.2f}x "
+              f"({pinned}; {res['clock']} clock)")
         print(json.dumps(res))
         return 0
     if args.quick:
@@ -338,6 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     games = bench_games(args.seconds)
+    alone = bench_engine_only(record_choices(200), max(0.5, args.seconds / 2))
     split = bench_split(max(50, games["games"] // 5))
     states = midgame_states(50)
     copies = bench_copy(states, max(0.5, args.seconds / 5))
@@ -347,6 +388,8 @@ def main(argv: list[str] | None = None) -> int:
          f"{games['games']} games in {games['seconds']:.1f} s; target >= 200, goal 1,000"),
         ("engine steps / s", f"{games['steps_per_s']:,.0f}",
          f"{games['steps_per_game']:.1f} steps per game, bot included"),
+        ("the same games, engine alone / s", f"{alone['engine_games_per_s']:,.0f}",
+         f"{alone['engine_steps_per_s']:,.0f} steps/s: recorded choices replayed, no bot"),
         ("legal_actions + apply / step", f"{split['legal_apply_us']:.2f} µs",
          f"legal {split['legal_us']:.2f} + apply {split['apply_us']:.2f}; "
          f"bot {split['bot_us']:.2f}; setup {split['setup_us_per_game']:.0f} µs/game"),
@@ -369,6 +412,8 @@ def main(argv: list[str] | None = None) -> int:
               "games_per_s": round(games["games_per_s"], 1),
               "steps_per_s": round(games["steps_per_s"]),
               "steps_per_game": round(games["steps_per_game"], 2),
+              "engine_alone_games_per_s": round(alone["engine_games_per_s"], 1),
+              "engine_alone_steps_per_s": round(alone["engine_steps_per_s"]),
               "legal_us_per_step": round(split["legal_us"], 3),
               "apply_us_per_step": round(split["apply_us"], 3),
               "bot_us_per_step": round(split["bot_us"], 3),

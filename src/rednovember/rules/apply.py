@@ -10,7 +10,7 @@ from .deaths import kill, loss_checks
 from .decks import draw_item
 from .events import set_fire
 from .legal import enter_cost, escape_rooms, legal_actions, open_refusal, reflow_result
-from .state import DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, Decision, State
+from .state import DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED, State, decision
 from .turn import after_action, continue_after_decisions, end_turn, finish_turn
 
 
@@ -257,7 +257,7 @@ def _draw(g: State, a: Action) -> None:
 def _trade(g: State, a: Action) -> None:
     _pay(g, 1, "trade")
     g.say("trade", g.active, a.arg)
-    g.pending = [Decision("give", g.active, a.arg), Decision("give", a.arg, g.active)]
+    g.pending = [decision("give", g.active, a.arg), decision("give", a.arg, g.active)]
     g.resume = "action"
     g.phase = DECIDE
 
@@ -269,7 +269,7 @@ def _attack(g: State, a: Action) -> None:
         g.say("no_defence", a.arg)
         _slay(g, g.active, a.arg)
         return
-    g.pending = [Decision("defend", a.arg, g.active)]
+    g.pending = [decision("defend", a.arg, g.active)]
     g.resume = "action"
     g.phase = DECIDE
 
@@ -381,36 +381,36 @@ def _carry_out(g: State, a: Action) -> None:
     """Call the action's handler (a chain of tests, the most frequent kinds first: compiled, each
     handler is then a direct call, not a call through a dict of Python callables)."""
     kind = a.kind
-    if kind == "play":
-        _play(g, a)
-    elif kind == "open":
+    if kind == "open":
         _open(g, a)
-    elif kind == "enter":
-        _enter(g, a)
+    elif kind == "play":
+        _play(g, a)
     elif kind == "stay":
         _stay(g, a)
     elif kind == "end":
         _end(g, a)
+    elif kind == "enter":
+        _enter(g, a)
     elif kind == "no_action":
         _no_action(g, a)
-    elif kind == "draw":
-        _draw(g, a)
+    elif kind == "done":
+        _done(g, a)
+    elif kind == "block":
+        _block(g, a)
     elif kind == "trade":
         _trade(g, a)
     elif kind == "give":
         _give(g, a)
-    elif kind == "done":
-        _done(g, a)
-    elif kind == "discard":
-        _discard(g, a)
-    elif kind == "keep":
-        _keep(g, a)
+    elif kind == "draw":
+        _draw(g, a)
     elif kind == "spread":
         _spread(g, a)
-    elif kind == "block":
-        _block(g, a)
     elif kind == "exit":
         _exit(g, a)
+    elif kind == "keep":
+        _keep(g, a)
+    elif kind == "discard":
+        _discard(g, a)
     elif kind == "abandon":
         _abandon(g, a)
     elif kind == "attack":

@@ -73,11 +73,15 @@ class GameData:
     hatch_between: dict[tuple[int, int], int]
     blocked_tokens: int
     draw_rooms: dict[int, tuple[str, int]]  # room -> (source, max cards)
+    draw_in: tuple[tuple[str, int] | None, ...]  # per room (0 = the Sea): draw_rooms' entry or None
     room_repairs: dict[str, RoomRepair]
     repairs_in: tuple[tuple[str, ...], ...]  # per room (0 = the Sea): its room repairs, in order
+    room_repairs_in: tuple[tuple[RoomRepair, ...], ...]  # the same, as room_repairs' entries
     layout: dict[int, tuple[float, float]]
     event_icons: frozenset[int]
     item_icons: frozenset[int]
+    event_icon_at: tuple[bool, ...]  # per time-track space: an event icon there (the same facts
+    item_icon_at: tuple[bool, ...]  # as the sets, looked up by index in the keeper's walk)
     start_spaces: dict[int, int]
     abandon_below: int
     tracks: tuple[str, ...]
@@ -145,7 +149,7 @@ def _board(raw: dict[str, Any]) -> dict[str, Any]:
             "interior_count": interior_count,
             "exits": tuple(tuple(sorted(e, key=lambda x: x[1])) for e in exits),
             "hatch_between": between, "blocked_tokens": tokens_n, "draw_rooms": draw_rooms,
-            "layout": layout}
+            "draw_in": tuple(draw_rooms.get(r) for r in range(n + 1)), "layout": layout}
 
 
 def _tracks(raw: dict[str, Any], rooms: int) -> dict[str, Any]:
@@ -175,7 +179,9 @@ def _tracks(raw: dict[str, Any], rooms: int) -> dict[str, Any]:
     repairs_in = tuple(tuple(name for name, rep in room_repairs.items() if rep.room == room)
                        for room in range(rooms + 1))
     return {"tracks": tracks, "track_length": length, "reset_stars": stars, "tokens": tokens,
-            "room_repairs": room_repairs, "repairs_in": repairs_in}
+            "room_repairs": room_repairs, "repairs_in": repairs_in,
+            "room_repairs_in": tuple(tuple(room_repairs[name] for name in names)
+                                     for names in repairs_in)}
 
 
 def _timetrack(raw: dict[str, Any]) -> dict[str, Any]:
@@ -189,7 +195,11 @@ def _timetrack(raw: dict[str, Any]) -> dict[str, Any]:
     spaces = {int(k): int(v) for k, v in t.get("start_spaces", {}).items()}
     _need(set(spaces) == set(range(1, 9)), "timetrack", "'start_spaces' must cover 1..8 gnomes")
     _need(all(0 < v <= start for v in spaces.values()), "timetrack", "start space off the track")
-    return {"event_icons": frozenset(t["event_icons"]), "item_icons": frozenset(t["item_icons"]),
+    events, items = frozenset(t["event_icons"]), frozenset(t["item_icons"])
+    spaces_on_track = range(max(start, 60) + 1)  # saves and scenarios may put a keeper up to 60
+    return {"event_icons": events, "item_icons": items,
+            "event_icon_at": tuple(s in events for s in spaces_on_track),
+            "item_icon_at": tuple(s in items for s in spaces_on_track),
             "start_spaces": spaces, "abandon_below": int(t.get("abandon_below", 10))}
 
 

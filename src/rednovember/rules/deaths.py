@@ -9,7 +9,7 @@ from .state import HIGH, OVER, Result, State
 def fainted_deaths(g: State) -> None:
     """During any Updates phase a fainted gnome in a burning or high-water room dies at once."""
     for gn in g.gnomes:
-        if gn.on_board and gn.fainted and gn.room != SEA:
+        if gn.fainted and gn.alive and not gn.abandoned and gn.room != SEA:  # on_board, inlined
             if g.fire[gn.room]:
                 kill(g, gn.number, "fire")
             elif g.water[gn.room] == HIGH:
@@ -40,6 +40,18 @@ def loss_checks(g: State) -> None:
     """R9: the immediate losses — every keeper past a token, or no gnome left aboard."""
     if g.result is not None:
         return
+    tokens = g.tokens
+    placed = False
+    for space in tokens:
+        if space >= 0:
+            placed = True
+            break
+    if not placed:  # no token on the track (the usual case): only "all dead" can strike
+        for gn in g.gnomes:
+            if gn.alive and not gn.abandoned:
+                return
+        lose(g, "all_dead")
+        return
     aboard = False
     top = 0  # the furthest keeper on the track: every keeper has passed a token beyond it
     for gn in g.gnomes:  # a loop, not max(genexpr) over on_track(): cheaper compiled
@@ -49,7 +61,7 @@ def loss_checks(g: State) -> None:
     if not aboard:
         lose(g, "all_dead")
         return
-    for t, space in enumerate(g.tokens):
+    for t, space in enumerate(tokens):
         if space >= 0 and space > top:
             lose(g, g.data.tokens[t])
             return

@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from .deaths import lose, loss_checks
 from .legal import blockable, spread_rooms
-from .state import HIGH, LOW, Decision, State
+from .state import HIGH, LOW, State, decision
 
 
 def advance_track(g: State, track: int, steps: int) -> None:
@@ -43,7 +43,7 @@ def _fire_spreads(g: State, e: dict[str, Any]) -> None:
     elif len(rooms) == 1:
         set_fire(g, rooms[0], "fire_spreads")
     else:
-        g.pending.append(Decision("spread", g.active))
+        g.pending.append(decision("spread", g.active))
 
 
 def _leak(g: State, e: dict[str, Any]) -> None:
@@ -71,7 +71,7 @@ def _hatch_blocked(g: State, e: dict[str, Any]) -> None:
         g.blocked[g.data.hatch_between[(room, options[0])]] = True
         g.say("hatch_blocked", room, options[0])
     else:
-        g.pending.append(Decision("block", g.active, room))
+        g.pending.append(decision("block", g.active, room))
 
 
 def _track(g: State, e: dict[str, Any]) -> None:
@@ -104,7 +104,7 @@ def _hand_limit(g: State, e: dict[str, Any]) -> None:
             g.say("hand_limit", gn.number, tuple(gn.hand[limit:]))
             del gn.hand[limit:]
         else:
-            g.pending.append(Decision("discard", gn.number, limit))
+            g.pending.append(decision("discard", gn.number, limit))
 
 
 def _stumble(g: State, e: dict[str, Any]) -> None:
@@ -116,7 +116,7 @@ def _stumble(g: State, e: dict[str, Any]) -> None:
         g.say("stumble", gn.number, gn.hand[0], tuple(gn.hand[1:]))
         del gn.hand[1:]
     else:
-        g.pending.append(Decision("keep", gn.number))
+        g.pending.append(decision("keep", gn.number))
 
 
 def _overheated(g: State, e: dict[str, Any]) -> None:
@@ -127,6 +127,32 @@ def _overheated(g: State, e: dict[str, Any]) -> None:
             g.item_discard.append(grog)
             gn.intoxication = min(4, gn.intoxication + 1)
             g.say("overheated", gn.number, gn.intoxication)
+
+
+def run_effect(g: State, effect: dict[str, Any]) -> None:
+    """Call the handler of one effect (a chain of tests, the most frequent types first: compiled,
+    each handler is then a direct call, not a Python call through :data:`EFFECTS`)."""
+    kind = effect["type"]
+    if kind == "track":
+        _track(g, effect)
+    elif kind == "hatch_blocked":
+        _hatch_blocked(g, effect)
+    elif kind == "fire":
+        _fire(g, effect)
+    elif kind == "token":
+        _token(g, effect)
+    elif kind == "leak":
+        _leak(g, effect)
+    elif kind == "fire_spreads":
+        _fire_spreads(g, effect)
+    elif kind == "stumble":
+        _stumble(g, effect)
+    elif kind == "undercurrent":
+        _undercurrent(g, effect)
+    elif kind == "hand_limit":
+        _hand_limit(g, effect)
+    else:
+        EFFECTS[kind](g, effect)  # overheated; an unknown type raises KeyError, as before
 
 
 EFFECTS: Final[dict[str, Callable[[State, dict[str, Any]], None]]] = {

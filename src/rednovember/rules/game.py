@@ -3,7 +3,7 @@ legal actions" and "apply this one"."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self, cast
 
 from .action import Action, parse_action
 from .apply import apply_action
@@ -16,6 +16,11 @@ class Game(State):
     """A game of Red November in progress. Use :meth:`legal_actions` and :meth:`apply`."""
 
     __slots__ = ()
+
+    def _blank(self) -> Self:
+        if type(self) is Game:  # compiled, a direct constructor call rather than type(self)(...)
+            return cast(Self, Game(self.data, self.config, True))
+        return super()._blank()
 
     def legal_actions(self) -> list[Action]:
         """Every legal action for :attr:`decider`, in a stable order."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from .action import ABANDON, DEFEND, DONE, END, ENTER, NO_ACTION, STAY, YIELD, Action, shared, shared_row
-from .data import SEA
+from .data import SEA, RoomRepair
 from .state import AFTER_ACTION, DECIDE, EXTRA_MOVE, HIGH, LOW, MOVE, OPENED, State
 
 # The shared actions of each kind with an argument (see action.shared)
@@ -56,21 +56,23 @@ def _generate(g: State) -> list[Action]:
     return out
 
 
-def _kinds(hand: list[int]) -> list[int]:
-    """The distinct item kinds in a hand, in order."""
-    kinds = sorted(hand)  # small lists of small ints: cheaper than sorted(set(hand))
-    i = 1
-    while i < len(kinds):
-        if kinds[i] == kinds[i - 1]:
-            del kinds[i]
-        else:
-            i += 1
-    return kinds
+def _add_kinds(out: list[Action], row: list[Action | None], kind: str, hand: list[int]) -> None:
+    """Add ``Action(kind, k)`` (shared) for each distinct item kind k in the hand, smallest first
+    (a hand holds a few cards: the next kind is found by scanning it, no sorted copy)."""
+    last = -1
+    while True:
+        k = -1
+        for c in hand:
+            if c > last and (k < 0 or c < k):
+                k = c
+        if k < 0:
+            return
+        out.append(shared(row, kind, k))
+        last = k
 
 
 def _plays(out: list[Action], g: State) -> None:
-    for k in _kinds(g.gnomes[g.active].hand):
-        out.append(shared(_PLAY, "play", k))
+    _add_kinds(out, _PLAY, "play", g.gnomes[g.active].hand)
 
 
 def _opens(out: list[Action], g: State) -> None:
@@ -159,7 +161,8 @@ def _repair(out: list[Action], kind: str, avail: int, arg: int = 0) -> None:
             _REPAIR_OPTIONS[kind] = options
         else:
             _UNBLOCK_OPTIONS[arg] = options
-    out.extend(options[:avail])
+    for i in range(min(avail, len(options))):  # no slice to build
+        out.append(options[i])
 
 
 _REPAIR_OPTIONS: Final[dict[str, tuple[Action, ...]]] = {}  # by repair (argument 0)
@@ -196,19 +199,23 @@ def _normal_actions(out: list[Action], g: State, room: int, time: int) -> None:
                 _repair(out, "unblock_hatch", avail, other)
         if low:
             _repair(out, "pump_water", time)
-    for name in data.repairs_in[room]:
-        if room_repair_needed(g, name):
-            _repair(out, name, time if room == SEA else avail)
+    names = data.repairs_in[room]
+    reps = data.room_repairs_in[room]
+    for i in range(len(names)):
+        if _needed(g, reps[i]):
+            _repair(out, names[i], time if room == SEA else avail)
     _draws(out, g, room, avail)
     if avail >= 1:
         gn = g.gnomes[g.active]
-        others = [o.number for o in g.gnomes
-                  if o.room == room and o.alive and not o.abandoned and o is not gn]
-        for o in others:  # R11: fainted gnomes and the Sea too
-            out.append(shared(_TRADE, "trade", o))
+        others = 0
+        for o in g.gnomes:  # R11: fainted gnomes and the Sea too
+            if o.room == room and o.alive and not o.abandoned and o is not gn:
+                out.append(shared(_TRADE, "trade", o.number))
+                others += 1
         if others and room != SEA and g.config.has("mad-gnomes") and g.can_attack():
-            for o in others:
-                out.append(shared(_ATTACK, "attack", o))
+            for o in g.gnomes:  # the same gnomes, in the same order
+                if o.room == room and o.alive and not o.abandoned and o is not gn:
+                    out.append(shared(_ATTACK, "attack", o.number))
     if time >= 1:
         out.append(NO_ACTION)
 
@@ -216,7 +223,11 @@ def _normal_actions(out: list[Action], g: State, room: int, time: int) -> None:
 def room_repair_needed(g: State, name: str) -> bool:
     """R8: a room repair needs a problem: its track above 1, or its token on the track. R7: a
     gnome whose keeper has already passed the token cannot attempt the repair at all."""
-    rep = g.data.room_repairs[name]
+    return _needed(g, g.data.room_repairs[name])
+
+
+def _needed(g: State, rep: RoomRepair) -> bool:
+    """:func:`room_repair_needed`, given the repair's data."""
     space = g.tokens[rep.token] if rep.token >= 0 else -1
     if space >= 0 and g.gnomes[g.active].keeper < space:
         return False
@@ -226,7 +237,7 @@ def room_repair_needed(g: State, name: str) -> bool:
 def _draws(out: list[Action], g: State, room: int, avail: int) -> None:
     if avail < 1:
         return
-    spec = g.data.draw_rooms.get(room)
+    spec = g.data.draw_in[room]
     if spec is None or g.gnomes[g.active].drew_room == room:  # R10: the flag is per room
         return
     source, most = spec
@@ -243,14 +254,18 @@ def _can_abandon(g: State) -> bool:
 
 def _decision(g: State) -> list[Action]:
     d = g.pending[0]
-    gn = g.gnomes[d.gnome]
-    kinds = _kinds(gn.hand)
+    hand = g.gnomes[d.gnome].hand
+    out: list[Action] = []
     if d.kind == "discard":
-        return [shared(_DISCARD, "discard", k) for k in kinds]
+        _add_kinds(out, _DISCARD, "discard", hand)
+        return out
     if d.kind == "keep":
-        return [shared(_KEEP, "keep", k) for k in kinds]
+        _add_kinds(out, _KEEP, "keep", hand)
+        return out
     if d.kind == "give":
-        return [DONE] + [shared(_GIVE, "give", k) for k in kinds]
+        out.append(DONE)
+        _add_kinds(out, _GIVE, "give", hand)
+        return out
     if d.kind == "spread":
         return [shared(_SPREAD, "spread", r) for r in spread_rooms(g)]
     if d.kind == "block":
@@ -263,19 +278,25 @@ def _decision(g: State) -> list[Action]:
 def spread_rooms(g: State) -> list[int]:
     """Rooms Fire Spreads may reach: joined to a burning room by an interior hatch (blocked or
     not), neither burning nor flooded."""
-    out = set()
+    fire, water = g.fire, g.water
+    reached = [False] * len(fire)  # by room: no set to build and sort
     data = g.data
     for h in range(data.interior_count):
         a, b = data.hatches[h]
-        if g.fire[a] and not g.fire[b] and not g.water[b]:
-            out.add(b)
-        if g.fire[b] and not g.fire[a] and not g.water[a]:
-            out.add(a)
-    return sorted(out)
+        if fire[a] and not fire[b] and not water[b]:
+            reached[b] = True
+        if fire[b] and not fire[a] and not water[a]:
+            reached[a] = True
+    return [r for r in range(len(reached)) if reached[r]]
 
 
 def blockable(g: State, room: int) -> list[int]:
     """Rooms beyond the unblocked interior hatches of ``room`` (R1: none once tokens run out)."""
-    if sum(g.blocked) >= g.data.blocked_tokens:
+    blocked = g.blocked
+    placed = 0
+    for b in blocked:
+        if b:
+            placed += 1
+    if placed >= g.data.blocked_tokens:
         return []
-    return [o for h, o in g.data.exits[room] if o != SEA and not g.blocked[h]]
+    return [o for h, o in g.data.exits[room] if o != SEA and not blocked[h]]

@@ -13,7 +13,10 @@ on whole values are cheaper than many on small ones. Both give exactly SplitMix6
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:  # mypyc's native 64-bit integer; plain int when interpreted (values stay < 2⁶³)
+    from mypy_extensions import i64
 
 _COMPILED: Final = not __file__.endswith((".py", ".pyc"))  # this module compiled by mypyc
 _MASK: Final = (1 << 64) - 1
@@ -25,15 +28,19 @@ _GOLDEN_LO: Final = 0x7F4A7C15
 _SMALL: Final = 1 << 24  # below(n) for n under this works on 16-bit pieces
 
 
-def _mul(hi: int, lo: int, b3: int, b2: int, b1: int, b0: int) -> tuple[int, int]:
+def _mul(hi: i64, lo: i64, b3: i64, b2: i64, b1: i64, b0: i64) -> tuple[i64, i64]:
     """(hi·2³² + lo)·b mod 2⁶⁴ as its high and low 32 bits, b given by its 16-bit pieces (b3 the
     highest). Every product is of two 16-bit pieces: compiled, a product of two ints takes the
-    fast path only when both are below 2³⁰."""
-    a3, a2, a1, a0 = hi >> 16, hi & _M16, lo >> 16, lo & _M16
+    fast path only when both are below 2³⁰ (and typed ``i64``, no tag checks at all: every value
+    here stays below 2⁴⁰, so it never wraps)."""
+    a3: i64 = hi >> 16
+    a2: i64 = hi & _M16
+    a1: i64 = lo >> 16
+    a0: i64 = lo & _M16
     c1 = a1 * b0 + a0 * b1  # the columns of the schoolbook product, by powers of 2¹⁶
     c2 = a2 * b0 + a1 * b1 + a0 * b2
     c3 = a3 * b0 + a2 * b1 + a1 * b2 + a0 * b3
-    low = a0 * b0 + ((c1 & _M16) << 16)
+    low: i64 = a0 * b0 + ((c1 & _M16) << 16)
     return ((low >> 32) + (c1 >> 16) + c2 + ((c3 & _M16) << 16)) & _M32, low & _M32
 
 
@@ -43,7 +50,8 @@ class Rng:
     __slots__ = ("hi", "lo", "forced")
 
     def __init__(self, seed: int, forced: list[int] | None = None) -> None:
-        seed &= _MASK
+        if seed < 0 or seed >> 64:  # compiled, masking a small seed would make a Python long
+            seed &= _MASK
         self.hi = seed >> 32  # the state's high and low 32 bits
         self.lo = seed & _M32
         self.forced: list[int] = list(forced or [])
@@ -74,11 +82,13 @@ class Rng:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
 
-    def _next_halves(self) -> tuple[int, int]:
+    def _next_halves(self) -> tuple[i64, i64]:
         """The next 64-bit output as its high and low 32 bits, on 32-bit halves (the compiled
         engine's way)."""
-        lo = self.lo + _GOLDEN_LO
-        hi = (self.hi + _GOLDEN_HI + (lo >> 32)) & _M32
+        lo: i64 = self.lo
+        hi: i64 = self.hi
+        lo += _GOLDEN_LO
+        hi = (hi + _GOLDEN_HI + (lo >> 32)) & _M32
         lo &= _M32
         self.hi = hi
         self.lo = lo
@@ -99,10 +109,11 @@ class Rng:
         """A uniform integer in ``0 .. n-1``: (z·n) >> 64 for the next output z."""
         if _COMPILED and 0 <= n < _SMALL:
             hi, lo = self._next_halves()  # (z·n) >> 64, 16 bits of z at a time
-            t = ((lo & _M16) * n) >> 16
-            t = (t + (lo >> 16) * n) >> 16
-            t = (t + (hi & _M16) * n) >> 16
-            return (t + (hi >> 16) * n) >> 16
+            m: i64 = n
+            t: i64 = ((lo & _M16) * m) >> 16
+            t = (t + (lo >> 16) * m) >> 16
+            t = (t + (hi & _M16) * m) >> 16
+            return (t + (hi >> 16) * m) >> 16
         return (self._next_whole() * n) >> 64
 
     def die(self) -> int:

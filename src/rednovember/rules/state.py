@@ -38,6 +38,19 @@ class Decision(NamedTuple):
     info: int = 0
 
 
+_DECISIONS: Final[dict[tuple[str, int, int], Decision]] = {}
+
+
+def decision(kind: str, gnome: int, info: int = 0) -> Decision:
+    """``Decision(kind, gnome, info)``, one instance per value (immutable, so shared: building a
+    NamedTuple runs Python-level code, compiled or not)."""
+    key = (kind, gnome, info)
+    d = _DECISIONS.get(key)
+    if d is None:  # two threads may both make it: equal values, either is kept
+        d = _DECISIONS[key] = Decision(kind, gnome, info)
+    return d
+
+
 class Gnome:
     """A gnome sailor with its time keeper, card and hand."""
 
@@ -145,9 +158,14 @@ class State:
         self._legal: list[Action] | None = None
 
     # --- copying -------------------------------------------------------------------------------
+    def _blank(self) -> Self:
+        """A new instance of this class with nothing set but data and config (for :meth:`copy`;
+        :class:`~rednovember.rules.game.Game` makes its own by a direct call)."""
+        return type(self)(self.data, self.config, True)
+
     def copy(self, keep_log: bool = True) -> Self:
         """An independent twin. ``keep_log=False`` drops log and history (for look-ahead)."""
-        twin = type(self)(self.data, self.config, True)
+        twin = self._blank()
         twin.rng = self.rng.copy()
         twin.fire = self.fire[:]
         twin.water = self.water[:]

@@ -11,8 +11,8 @@ from __future__ import annotations
 from .data import SEA
 from .deaths import fainted_deaths, kill, lose, loss_checks
 from .decks import draw_event, draw_item
-from .events import EFFECTS
-from .state import AFTER_ACTION, DECIDE, HIGH, MOVE, OVER, Result, State
+from .events import run_effect
+from .state import AFTER_ACTION, DECIDE, HIGH, MOVE, OVER, Gnome, Result, State
 
 
 def begin(g: State) -> None:
@@ -39,37 +39,48 @@ def _setup_events(g: State) -> None:
 
 
 def start_turn(g: State) -> None:
-    board = g.on_track()
-    if not board:
+    # The gnome to move: the furthest back, the top of its stack (the first such, as max() would);
+    # one pass over the gnomes, no lists.
+    aboard = False
+    mover: Gnome | None = None
+    for other in g.gnomes:
+        if other.alive and not other.abandoned:
+            aboard = True
+            if other.keeper > 0 and (mover is None or other.keeper > mover.keeper or (
+                    other.keeper == mover.keeper and other.arrival > mover.arrival)):
+                mover = other
+    if not aboard:
         lose(g, "all_dead")
         return
-    movers = [gn for gn in board if gn.keeper > 0]
-    if not movers:
-        placed = [t for t, space in enumerate(g.tokens) if space >= 0]
-        if placed:  # R12: a token left on 0 strikes when the last keeper arrives
-            lose(g, g.data.tokens[placed[0]])
-        else:
-            g.result = Result(True, "rescued")
-            g.phase = OVER
-            g.say("won")
+    if mover is None:
+        for t, space in enumerate(g.tokens):
+            if space >= 0:  # R12: a token left on 0 strikes when the last keeper arrives
+                lose(g, g.data.tokens[t])
+                return
+        g.result = Result(True, "rescued")
+        g.phase = OVER
+        g.say("won")
         return
-    gn = movers[0]  # the furthest back, the top of its stack (the first such, as max() would)
-    for other in movers:
-        if other.keeper > gn.keeper or (other.keeper == gn.keeper and other.arrival > gn.arrival):
-            gn = other
+    gn = mover
     g.active = gn.number
     g.turn += 1
     g.ghost = gn.keeper
     g.began_in_sea = gn.room == SEA
-    g.played = [0] * len(g.played)
-    g.armed_in = []
+    for n in g.played:  # fresh lists only when there is something to forget
+        if n:
+            g.played = [0] * len(g.played)
+            break
+    if g.armed_in:
+        g.armed_in = []
     g.charms = 0
     g.grog_used = False
     g.skip_check = False
     g.in_updates = False
     g.item_here = False
-    g.effects = []
-    g.pending = []
+    if g.effects:
+        g.effects = []
+    if g.pending:
+        g.pending = []
     g.phase = MOVE
     g.say("turn", gn.number, gn.keeper)
     if gn.fainted:
@@ -151,8 +162,8 @@ def advance(g: State) -> None:
             break
         gn.keeper -= 1
         loss_checks(g)
-        g.item_here = gn.keeper in data.item_icons
-        if gn.keeper in data.event_icons:
+        g.item_here = data.item_icon_at[gn.keeper]
+        if data.event_icon_at[gn.keeper]:
             if g.charms:
                 g.charms -= 1
                 g.say("charm", gn.number, gn.keeper)
@@ -206,7 +217,7 @@ def run_effects(g: State) -> None:
     """Resolve the current card's remaining effects until one needs a decision."""
     while g.effects and g.result is None and not g.pending:
         effect = g.effects.pop(0)
-        EFFECTS[effect["type"]](g, effect)
+        run_effect(g, effect)
         if g.in_updates:
             fainted_deaths(g)
         if not g.gnomes[g.active].alive:
