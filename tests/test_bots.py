@@ -87,6 +87,12 @@ def test_random_bot_always_legal() -> None:
         assert bot.choose(g) in g.legal_actions()
 
 
+def test_random_bot_draws_as_random_choice_does() -> None:
+    bot, reference = RandomBot(5), random.Random(5)
+    for g in POSITIONS[:500]:
+        assert bot.choose(g) == reference.choice(g.legal_actions())
+
+
 def test_search_always_legal() -> None:
     """A tiny budget (one determinisation) on positions with real choices."""
     chosen = [g for g in POSITIONS if kind_of(g) in ("move", "spread", "block", "keep", "discard")]
