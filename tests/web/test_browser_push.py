@@ -3,11 +3,14 @@ server's push as a notification, with the game page's address, the seat's words 
 tag, so a second push of the same game replaces the first and the page's own clearing closes it.
 A real subscription needs a push service this machine cannot reach: the push is delivered with the
 DevTools protocol (``ServiceWorker.deliverPushMessage``), the payload being the server's own
-(web/push.payload). Debian's Chromium and the session's real server (fixtures in conftest.py)."""
+(web/push.payload), and the notifications are read once the worker's push event has completed
+(the protocol's BackgroundService reports it). Debian's Chromium and the session's real server
+(fixtures in conftest.py)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -18,11 +21,15 @@ from rednovember.web.push import payload
 pytestmark = SKIP
 
 CONTROLLED = "() => navigator.serviceWorker && !!navigator.serviceWorker.controller"
-# The notifications the worker shows, as the page reads them.
+# The notifications the worker shows, as the page reads them: once the worker has finished its
+# push event, never while it shows one. Chromium's getNotifications() deletes from its records each
+# notification made before the call that its display does not list yet: one being shown meanwhile
+# is never listed again (it stays on the screen). Polling during the push lost some that way.
 NOTES = """async () => (await (await navigator.serviceWorker.ready).getNotifications())
     .map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url,
                   icon: n.icon}))"""
-# Waits (up to ms) until the worker shows ``count`` notifications; then what they are.
+# Waits (up to ms) until the worker shows ``count`` notifications; then what they are. Only while
+# no notification is being shown (above).
 NOTES_WHEN = """async ([count, ms]) => {
     const until = Date.now() + ms;
     for (;;) {
@@ -32,25 +39,48 @@ NOTES_WHEN = """async ([count, ms]) => {
         await new Promise((r) => setTimeout(r, 50));
     }
 }"""
+PUSHES = "pushMessaging"  # the DevTools protocol's BackgroundService of the push events
+DONE = "Push event completed"  # its event once the worker's waitUntil promise settled
 
 
-def worker_registration(ctx: Any, page: Any) -> tuple[Any, str]:
-    """A DevTools session on the page and the id of the service worker registration that controls
-    this page. Not any registration of the site's scope: the browser also reports those of an
-    earlier test's context (the same scope), and a push delivered there shows nothing here."""
+def wait_until(page: Any, ready: Callable[[], object], what: str) -> None:
+    """Until ``ready()`` holds: DevTools events come while Playwright waits."""
+    end = time.monotonic() + TIMEOUT / 1000
+    while not ready():
+        assert time.monotonic() < end, what
+        page.wait_for_timeout(20)
+
+
+def pusher(ctx: Any, page: Any, origin: str) -> Callable[[str], None]:
+    """Delivers a push (its data) to the service worker that controls ``page`` and returns once the
+    worker has handled it: its push event completed, the notification shown (the worker waits for
+    showNotification). Every browser context has its own registrations (the first one's id is "0"
+    in each): the one of the version that controls this page."""
     cdp = ctx.new_cdp_session(page)
     me = cdp.send("Target.getTargetInfo")["targetInfo"]["targetId"]
     found: set[str] = set()
+    done: list[dict[str, str]] = []
     cdp.on("ServiceWorker.workerVersionUpdated",
            lambda e: found.update(v["registrationId"] for v in e["versions"]
                                   if me in v.get("controlledClients", [])))
+    cdp.on("BackgroundService.backgroundServiceEventReceived",
+           lambda e: done.extend({m["key"]: m["value"] for m in ev["eventMetadata"]}
+                                 for ev in [e["backgroundServiceEvent"]]
+                                 if ev["eventName"] == DONE))
+    cdp.send("BackgroundService.startObserving", {"service": PUSHES})
+    cdp.send("BackgroundService.setRecording", {"shouldRecord": True, "service": PUSHES})
     cdp.send("ServiceWorker.enable")
-    end = time.monotonic() + TIMEOUT / 1000
-    while not found:  # the events come while Playwright waits
-        assert time.monotonic() < end, "no service worker reported controlling the page"
-        page.wait_for_timeout(50)
+    wait_until(page, lambda: found, "no service worker reported controlling the page")
     [rid] = found
-    return cdp, rid
+
+    def deliver(data: str) -> None:
+        before = len(done)
+        cdp.send("ServiceWorker.deliverPushMessage",
+                 {"origin": origin, "registrationId": rid, "data": data})
+        wait_until(page, lambda: len(done) > before, "the worker did not finish the push event")
+        assert done[before].get("Status") == "Success", done[before]
+
+    return deliver
 
 
 def test_a_push_becomes_a_notification_that_leads_to_the_game(new_context: Any,
@@ -60,22 +90,17 @@ def test_a_push_becomes_a_notification_that_leads_to_the_game(new_context: Any,
     ctx.grant_permissions(["notifications"], origin=rn_url)
     page = _page(ctx, "/")  # any page of the site: the worker then runs for all of it
     page.wait_for_function(CONTROLLED)
-    cdp, rid = worker_registration(ctx, page)
-    data = payload("de", gid, "Rot", "Bea")
-    cdp.send("ServiceWorker.deliverPushMessage",
-             {"origin": rn_url, "registrationId": rid, "data": data})
-    [note] = page.evaluate(NOTES_WHEN, [1, TIMEOUT])
+    push = pusher(ctx, page, rn_url)
+    push(payload("de", gid, "Rot", "Bea"))
+    [note] = page.evaluate(NOTES)
     assert note["title"] == "Red November: Du bist am Zug"
     assert note["body"] == f"Bea, die Mannschaft wartet auf dich: Rot muss in Spiel {gid} entscheiden."
     assert note["tag"] == f"rn-turn-{gid}" and note["url"] == f"{rn_url}/g/{gid}"
     assert "/static/img/icon-192." in note["icon"]
     # the same game again: it replaces the first (one notification per game)
-    cdp.send("ServiceWorker.deliverPushMessage",
-             {"origin": rn_url, "registrationId": rid, "data": payload("en", gid, "Red", "Bea")})
-    page.wait_for_function(f"""async () => (await (await navigator.serviceWorker.ready)
-        .getNotifications()).some((n) => n.title === "Red November: your turn"
-                                  && n.tag === "rn-turn-{gid}")""")
-    assert len(page.evaluate(NOTES)) == 1
+    push(payload("en", gid, "Red", "Bea"))
+    [note] = page.evaluate(NOTES)
+    assert note["title"] == "Red November: your turn" and note["tag"] == f"rn-turn-{gid}"
     # a page of that game, shown, closes its notification (static/js/notices.js)
     game = _page(ctx, f"/g/{gid}")
     expect(game.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
@@ -91,13 +116,13 @@ def test_a_push_never_leads_away_from_the_site(new_context: Any, rn_url: str) ->
     ctx.grant_permissions(["notifications"], origin=rn_url)
     page = _page(ctx, "/")
     page.wait_for_function(CONTROLLED)
-    cdp, rid = worker_registration(ctx, page)
+    push = pusher(ctx, page, rn_url)
     for n, data in enumerate(['{"url": "https://elsewhere.example/g/x", "game": "a"}',
                               '{"url": "//elsewhere.example/x", "game": "b"}', "not json"], 1):
-        cdp.send("ServiceWorker.deliverPushMessage",
-                 {"origin": rn_url, "registrationId": rid, "data": data})
-        notes = page.evaluate(NOTES_WHEN, [n, TIMEOUT])
-        assert len(notes) == n
+        push(data)
+        notes = page.evaluate(NOTES)
+        assert len(notes) == n  # other games' tags, and none: a notification each
+    assert {note["tag"] for note in notes} == {"rn-turn-a", "rn-turn-b", "rn-turn"}
     assert {note["url"] for note in notes} == {f"{rn_url}/"}
     assert {note["title"] for note in notes} == {"Red November"}
     assert page.js_errors == []
