@@ -22,14 +22,14 @@ pytestmark = SKIP
 
 CONTROLLED = "() => navigator.serviceWorker && !!navigator.serviceWorker.controller"
 # The notifications the worker shows, as the page reads them: once the worker has finished its
-# push event, never while it shows one. Chromium's getNotifications() deletes from its records each
-# notification made before the call that its display does not list yet: one being shown meanwhile
-# is never listed again (it stays on the screen). Polling during the push lost some that way.
+# push event, not while it shows one. Chromium's getNotifications() deletes from its records each
+# notification made before the call that its display does not list yet, so a call that overlaps
+# the showing can lose the new one for good (it stays on the screen, but is never listed).
 NOTES = """async () => (await (await navigator.serviceWorker.ready).getNotifications())
     .map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url,
                   icon: n.icon}))"""
 # Waits (up to ms) until the worker shows ``count`` notifications; then what they are. Only while
-# no notification is being shown (above).
+# none is being shown (above).
 NOTES_WHEN = """async ([count, ms]) => {
     const until = Date.now() + ms;
     for (;;) {
@@ -39,8 +39,11 @@ NOTES_WHEN = """async ([count, ms]) => {
         await new Promise((r) => setTimeout(r, 50));
     }
 }"""
-PUSHES = "pushMessaging"  # the DevTools protocol's BackgroundService of the push events
-DONE = "Push event completed"  # its event once the worker's waitUntil promise settled
+# The DevTools protocol's BackgroundService reports what the browser did with each push and
+# notification: "Push event dispatched", "Notification displayed", "Push event completed" (once the
+# worker's waitUntil promise settled, with its status). A failing test shows them.
+SERVICES = ("pushMessaging", "notifications")
+DONE = "Push event completed"
 
 
 def wait_until(page: Any, ready: Callable[[], object], what: str) -> None:
@@ -51,36 +54,52 @@ def wait_until(page: Any, ready: Callable[[], object], what: str) -> None:
         page.wait_for_timeout(20)
 
 
-def pusher(ctx: Any, page: Any, origin: str) -> Callable[[str], None]:
-    """Delivers a push (its data) to the service worker that controls ``page`` and returns once the
-    worker has handled it: its push event completed, the notification shown (the worker waits for
-    showNotification). Every browser context has its own registrations (the first one's id is "0"
-    in each): the one of the version that controls this page."""
-    cdp = ctx.new_cdp_session(page)
-    me = cdp.send("Target.getTargetInfo")["targetInfo"]["targetId"]
-    found: set[str] = set()
-    done: list[dict[str, str]] = []
-    cdp.on("ServiceWorker.workerVersionUpdated",
-           lambda e: found.update(v["registrationId"] for v in e["versions"]
-                                  if me in v.get("controlledClients", [])))
-    cdp.on("BackgroundService.backgroundServiceEventReceived",
-           lambda e: done.extend({m["key"]: m["value"] for m in ev["eventMetadata"]}
-                                 for ev in [e["backgroundServiceEvent"]]
-                                 if ev["eventName"] == DONE))
-    cdp.send("BackgroundService.startObserving", {"service": PUSHES})
-    cdp.send("BackgroundService.setRecording", {"shouldRecord": True, "service": PUSHES})
-    cdp.send("ServiceWorker.enable")
-    wait_until(page, lambda: found, "no service worker reported controlling the page")
-    [rid] = found
+class Pushes:
+    """Delivers pushes to the service worker that controls ``page``: each call returns once the
+    worker has handled the push (its push event completed: the worker waits for showNotification).
+    Every browser context has its own registrations (the first one's id is "0" in each): the one
+    of the version that controls this page."""
 
-    def deliver(data: str) -> None:
-        before = len(done)
-        cdp.send("ServiceWorker.deliverPushMessage",
-                 {"origin": origin, "registrationId": rid, "data": data})
-        wait_until(page, lambda: len(done) > before, "the worker did not finish the push event")
-        assert done[before].get("Status") == "Success", done[before]
+    def __init__(self, ctx: Any, page: Any, origin: str) -> None:
+        self.page, self.origin = page, origin
+        self.cdp = ctx.new_cdp_session(page)
+        self.events: list[tuple[str, str, dict[str, str]]] = []  # what the browser reported
+        me = self.cdp.send("Target.getTargetInfo")["targetInfo"]["targetId"]
+        found: set[str] = set()
+        self.cdp.on("ServiceWorker.workerVersionUpdated",
+                    lambda e: found.update(v["registrationId"] for v in e["versions"]
+                                           if me in v.get("controlledClients", [])))
+        self.cdp.on("BackgroundService.backgroundServiceEventReceived",
+                    lambda e: self.reported(e["backgroundServiceEvent"]))
+        for service in SERVICES:
+            self.cdp.send("BackgroundService.startObserving", {"service": service})
+            self.cdp.send("BackgroundService.setRecording",
+                          {"shouldRecord": True, "service": service})
+        self.cdp.send("ServiceWorker.enable")
+        wait_until(page, lambda: found, "no service worker reported controlling the page")
+        [self.rid] = found
 
-    return deliver
+    def reported(self, event: dict[str, Any]) -> None:
+        meta = {m["key"]: m["value"] for m in event["eventMetadata"]}
+        self.events.append((event["eventName"], event["instanceId"], meta))
+
+    def completed(self) -> list[dict[str, str]]:
+        return [meta for name, _, meta in self.events if name == DONE]
+
+    def __call__(self, data: str) -> None:
+        before = len(self.completed())
+        self.cdp.send("ServiceWorker.deliverPushMessage",
+                      {"origin": self.origin, "registrationId": self.rid, "data": data})
+        wait_until(self.page, lambda: len(self.completed()) > before,
+                   f"the worker did not finish the push event: {self.events}")
+        assert self.completed()[before].get("Status") == "Success", self.events
+
+
+def shown(page: Any, count: int, push: Pushes) -> list[dict[str, Any]]:
+    """The notifications, ``count`` of them (else what the browser reported of the pushes)."""
+    notes: list[dict[str, Any]] = page.evaluate(NOTES)
+    assert len(notes) == count, (notes, push.events)
+    return notes
 
 
 def test_a_push_becomes_a_notification_that_leads_to_the_game(new_context: Any,
@@ -90,16 +109,16 @@ def test_a_push_becomes_a_notification_that_leads_to_the_game(new_context: Any,
     ctx.grant_permissions(["notifications"], origin=rn_url)
     page = _page(ctx, "/")  # any page of the site: the worker then runs for all of it
     page.wait_for_function(CONTROLLED)
-    push = pusher(ctx, page, rn_url)
+    push = Pushes(ctx, page, rn_url)
     push(payload("de", gid, "Rot", "Bea"))
-    [note] = page.evaluate(NOTES)
+    [note] = shown(page, 1, push)
     assert note["title"] == "Red November: Du bist am Zug"
     assert note["body"] == f"Bea, die Mannschaft wartet auf dich: Rot muss in Spiel {gid} entscheiden."
     assert note["tag"] == f"rn-turn-{gid}" and note["url"] == f"{rn_url}/g/{gid}"
     assert "/static/img/icon-192." in note["icon"]
     # the same game again: it replaces the first (one notification per game)
     push(payload("en", gid, "Red", "Bea"))
-    [note] = page.evaluate(NOTES)
+    [note] = shown(page, 1, push)
     assert note["title"] == "Red November: your turn" and note["tag"] == f"rn-turn-{gid}"
     # a page of that game, shown, closes its notification (static/js/notices.js)
     game = _page(ctx, f"/g/{gid}")
@@ -116,12 +135,11 @@ def test_a_push_never_leads_away_from_the_site(new_context: Any, rn_url: str) ->
     ctx.grant_permissions(["notifications"], origin=rn_url)
     page = _page(ctx, "/")
     page.wait_for_function(CONTROLLED)
-    push = pusher(ctx, page, rn_url)
+    push = Pushes(ctx, page, rn_url)
     for n, data in enumerate(['{"url": "https://elsewhere.example/g/x", "game": "a"}',
                               '{"url": "//elsewhere.example/x", "game": "b"}', "not json"], 1):
         push(data)
-        notes = page.evaluate(NOTES)
-        assert len(notes) == n  # other games' tags, and none: a notification each
+        notes = shown(page, n, push)  # other games' tags, and none: one each
     assert {note["tag"] for note in notes} == {"rn-turn-a", "rn-turn-b", "rn-turn"}
     assert {note["url"] for note in notes} == {f"{rn_url}/"}
     assert {note["title"] for note in notes} == {"Red November"}
