@@ -87,7 +87,12 @@ def _replay_viewer(ctx: Any, url: str) -> None:
     expect(viewer).to_have_attribute("data-step", "0")
     now = chart.get_by_test_id("winchart-now")
     start_x = float(now.get_attribute("x1") or "nan")
+    held = items.first.element_handle()
+    width = chart.get_by_test_id("winchart-svg").get_attribute("viewBox")
     page.set_viewport_size(LAPTOP)  # issue 18 §7: the board stayed out of view at 1366×768
+    # a new width redraws the graph, not the list: the item held before is still the one shown
+    expect(chart.get_by_test_id("winchart-svg")).not_to_have_attribute("viewBox", width or "")
+    assert held.evaluate("(b) => b.isConnected")
     items.first.scroll_into_view_if_needed()
     expect(page.get_by_test_id("board")).not_to_be_in_viewport(ratio=0.75)
     items.first.click()  # the list: jump to the step after the swing

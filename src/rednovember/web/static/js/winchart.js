@@ -24,7 +24,7 @@ export class WinChart {
     this.model = null;
     this.timer = null;
     this.stopped = false;
-    life.listen(window, "resize", () => this.paint()); // the page's life (life.js) removes it
+    life.listen(window, "resize", () => this.resized()); // the page's life (life.js) removes it
   }
 
   // `over`: whether the game has ended (a running game has no curve: nothing is asked for).
@@ -103,6 +103,25 @@ export class WinChart {
     return t("analyse", "swing", { minute: tp.minute, what, before: pct(tp.before), after: pct(tp.after) });
   }
 
+  // A new width redraws the graph only: the list under it stays the same elements (a focused
+  // item keeps its focus, and nothing a reader or a test holds is replaced mid-way).
+  resized() {
+    const el = this.el;
+    const svg = el && el.isConnected && this.state === "done" ? el.querySelector("svg") : null;
+    if (!svg) { this.paint(); return; }
+    const { W } = this.size();
+    if (W === this.width) return;
+    const box = document.createElement("div");
+    box.innerHTML = this.graph();
+    svg.replaceWith(box.firstElementChild);
+    this.listenGraph();
+  }
+
+  size() {
+    const W = Math.max(280, Math.round(this.el.clientWidth - 28));
+    return { W, H: W < 560 ? 160 : 200 };
+  }
+
   paint() {
     const el = this.el;
     if (!el || !el.isConnected) return;
@@ -114,8 +133,20 @@ export class WinChart {
       el.innerHTML = `${head}<p class="muted" data-testid="winchart-status" role="status">${esc(raw("analyse", key))}</p>`;
       return;
     }
+    const { turning } = this.data;
+    const list = turning.length
+      ? `<ol class="wc-list">${turning.map((tp, i) => `<li><button type="button" class="wc-item ${tp.after >= tp.before ? "up" : "down"}" data-step="${tp.step}" data-testid="winchart-turn-item"><span class="wc-num">${i + 1}</span> ${esc(this.sentence(tp))}</button></li>`).join("")}</ol>`
+      : `<p class="muted">${esc(raw("analyse", "none"))}</p>`;
+    el.innerHTML = `${head}${this.graph()}<p class="muted wc-legend">${esc(raw("analyse", "web_legend"))}</p>${list}`;
+    this.listenGraph();
+    for (const b of el.querySelectorAll(".wc-item")) b.onclick = () => this.onJump(Number(b.dataset.step));
+  }
+
+  // The graph's SVG at the card's present width (kept in this.width).
+  graph() {
     const { points, turning, steps } = this.data;
-    const W = Math.max(280, Math.round(el.clientWidth - 28)), H = W < 560 ? 160 : 200;
+    const { W, H } = this.size();
+    this.width = W;
     const x = (s) => L + (W - L - R) * (steps ? s / steps : 0);
     const y = (p) => T + (H - T - B) * (1 - p);
     const line = points.map((p, i) => `${i ? "L" : "M"}${x(p.step).toFixed(1)},${y(p.chance).toFixed(1)}`).join("");
@@ -134,15 +165,16 @@ export class WinChart {
         + `<title>${esc(this.sentence(tp))}</title><line x1="${x(tp.from_step)}" x2="${cx}" y1="${y(tp.before)}" y2="${cy}"/>`
         + `<circle cx="${cx}" cy="${cy}" r="9"/><text x="${cx}" y="${cy + 4}" text-anchor="middle">${i + 1}</text></g>`;
     }).join("");
-    const list = turning.length
-      ? `<ol class="wc-list">${turning.map((tp, i) => `<li><button type="button" class="wc-item ${tp.after >= tp.before ? "up" : "down"}" data-step="${tp.step}" data-testid="winchart-turn-item"><span class="wc-num">${i + 1}</span> ${esc(this.sentence(tp))}</button></li>`).join("")}</ol>`
-      : `<p class="muted">${esc(raw("analyse", "none"))}</p>`;
-    el.innerHTML = `${head}
-      <svg class="wc-svg" viewBox="0 0 ${W} ${H}" role="img" data-testid="winchart-svg" aria-label="${esc(raw("analyse", "chart_title"))}">
+    return `<svg class="wc-svg" viewBox="0 0 ${W} ${H}" role="img" data-testid="winchart-svg" aria-label="${esc(raw("analyse", "chart_title"))}">
         ${grid}<polygon class="wc-band" points="${band}"/><path class="wc-line" d="${line}"/>${now}${axis}${marks}
-      </svg>
-      <p class="muted wc-legend">${esc(raw("analyse", "web_legend"))}</p>${list}`;
-    const svg = el.querySelector("svg");
+      </svg>`;
+  }
+
+  // Clicking a mark jumps to its step; anywhere else on the graph, to the nearest step.
+  listenGraph() {
+    const svg = this.el.querySelector("svg");
+    const { steps } = this.data;
+    const W = this.width;
     svg.addEventListener("click", (e) => {
       const turn = e.target.closest("[data-step]");
       if (turn) { this.onJump(Number(turn.dataset.step)); return; }
@@ -150,6 +182,5 @@ export class WinChart {
       const sx = ((e.clientX - box.left) / box.width) * W;
       this.onJump(Math.max(0, Math.min(steps, Math.round(((sx - L) / (W - L - R)) * steps))));
     });
-    for (const b of el.querySelectorAll(".wc-item")) b.onclick = () => this.onJump(Number(b.dataset.step));
   }
 }
