@@ -5,8 +5,7 @@ effects in order; a handler that needs a player's choice queues a :class:`Decisi
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Any
 
 from .deaths import lose, loss_checks
 from .legal import blockable, spread_rooms
@@ -131,7 +130,7 @@ def _overheated(g: State, e: dict[str, Any]) -> None:
 
 def run_effect(g: State, effect: dict[str, Any]) -> None:
     """Call the handler of one effect (a chain of tests, the most frequent types first: compiled,
-    each handler is then a direct call, not a Python call through :data:`EFFECTS`)."""
+    each handler is then a direct call, not a Python call through a dict of handlers)."""
     kind = effect["type"]
     if kind == "track":
         _track(g, effect)
@@ -151,12 +150,7 @@ def run_effect(g: State, effect: dict[str, Any]) -> None:
         _undercurrent(g, effect)
     elif kind == "hand_limit":
         _hand_limit(g, effect)
+    elif kind == "overheated":
+        _overheated(g, effect)
     else:
-        EFFECTS[kind](g, effect)  # overheated; an unknown type raises KeyError, as before
-
-
-EFFECTS: Final[dict[str, Callable[[State, dict[str, Any]], None]]] = {
-    "fire": _fire, "fire_spreads": _fire_spreads, "leak": _leak, "undercurrent": _undercurrent,
-    "hatch_blocked": _hatch_blocked, "track": _track, "token": _token, "hand_limit": _hand_limit,
-    "stumble": _stumble, "overheated": _overheated,
-}
+        raise KeyError(kind)  # data.py accepts only the types above
