@@ -7,12 +7,14 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from helpers import HIGH, LOW, act, arrange, give, start
 
 from rednovember.bots import BOTS, make_bot, play_out
 from rednovember.bots.base import RandomBot, known_bot
 from rednovember.bots.heuristic import HeuristicBot, decide
-from rednovember.bots.planning import public_twin, routes
+from rednovember.bots.planning import public_twin, room_distances, routes
 from rednovember.bots.search import SearchBot, evaluate
 from rednovember.rules import VARIANTS, Action, Config, Game, determinize, new_game
 from rednovember.rules.state import DECIDE, EXTRA_MOVE
@@ -271,3 +273,25 @@ def test_R15_route_planner_never_opens_from_low_water_into_high_water() -> None:
             action = bot.choose(twin)
             assert action in twin.legal_actions()
             twin.apply(action)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_distances_with_a_hatch_valued_open_match_the_board_with_it_unblocked(
+        data: st.DataObject) -> None:
+    """The heuristic values unblocking a hatch by the distances with it open, worked out from
+    the distances without it; they must equal a search of the board with the hatch unblocked
+    (R15's water and the fires included)."""
+    g = new_game(Config(players=4, seed=data.draw(st.integers(0, 99))))
+    rooms = list(g.data.rooms)
+    for r in rooms:
+        g.water[r] = data.draw(st.sampled_from([0, LOW, HIGH]))
+        g.fire[r] = data.draw(st.booleans())
+    for h in range(len(g.blocked)):
+        g.blocked[h] = data.draw(st.booleans())
+    fire_ok = data.draw(st.booleans())
+    for h in [h for h in range(len(g.blocked)) if g.blocked[h]]:
+        valued = room_distances(g, fire_ok, opened=h)
+        g.blocked[h] = False
+        assert valued == room_distances(g, fire_ok), g.data.hatches[h]
+        g.blocked[h] = True

@@ -33,6 +33,7 @@ from .planning import (
     Plan,
     Weights,
     crew_walk_saved,
+    icons_below,
     plan_turn,
     plans_from,
     public_twin,
@@ -195,7 +196,9 @@ def _opened(an: Analysis, legal: list[Action]) -> Action:
 
 def _icons_ahead(g: Game) -> int:
     gn = g.gnomes[g.active]
-    return sum(1 for s in g.data.event_icons if g.ghost <= s < gn.keeper)
+    below = icons_below(g.data)
+    last = len(below) - 1
+    return max(0, below[min(last, max(0, gn.keeper))] - below[min(last, max(0, g.ghost))])
 
 
 def _after_action(an: Analysis, legal: list[Action]) -> Action:

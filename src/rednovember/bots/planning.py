@@ -19,7 +19,8 @@ import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..rules import SEA, Action, Game, determinize
+from ..rules import SEA, Action, Game, GameData, determinize
+from ..rules.action import ENTER, NO_ACTION, SHARED_ARGS, shared, shared_row
 from ..rules.apply import NO_LOW_WATER_PENALTY
 from ..rules.legal import reflow_levels
 from ..rules.state import HIGH, LOW, NONE
@@ -66,6 +67,28 @@ class Plan(NamedTuple):
     label: str
 
 
+# Shared actions for the plans' steps (see rules.action.shared): a NamedTuple built anew runs
+# Python-level code even compiled, and the plans of one decision hold thousands of steps.
+_OPEN = shared_row()
+_PLAY = shared_row()
+_DRAW = shared_row()
+_TRADE = shared_row()
+_REPAIRS: dict[str, list[Action | None]] = {}  # by repair: index argument * 11 + minutes
+
+
+def repair_action(kind: str, arg: int, minutes: int) -> Action:
+    """``Action(kind, arg, minutes)``, shared (minutes 1..10, argument below SHARED_ARGS)."""
+    if not (0 <= arg < SHARED_ARGS and 0 <= minutes <= 10):
+        return Action(kind, arg, minutes)
+    row = _REPAIRS.get(kind)
+    if row is None:
+        row = _REPAIRS[kind] = [None] * (SHARED_ARGS * 11)
+    action = row[arg * 11 + minutes]
+    if action is None:  # two threads may both make it: equal values, either is kept
+        action = row[arg * 11 + minutes] = Action(kind, arg, minutes)
+    return action
+
+
 # --- public facts --------------------------------------------------------------------------------
 
 def deck_counts(g: Game) -> list[int]:
@@ -79,6 +102,17 @@ def deck_counts(g: Game) -> list[int]:
     if g.kraken_aside:
         gone[g.data.set_aside] += 1
     return [1 - x for x in gone]
+
+
+def icons_below(data: GameData) -> list[int]:
+    """``[n]`` is how many event icons lie on time-track spaces ``0 .. n - 1`` (for any later
+    space, the last entry: every icon). Do not modify the result (cached)."""
+    hit = _BELOW_CACHE.get(id(data))
+    if hit is None:
+        icons = data.event_icons
+        top = max(icons, default=0) + 1
+        hit = _BELOW_CACHE[id(data)] = [sum(1 for s in icons if s < n) for n in range(top + 1)]
+    return hit
 
 
 def public_twin(g: Game, player: int, seed: int) -> Game:
@@ -125,6 +159,7 @@ def poisson_tail(lam: float, k: int) -> float:
 
 _DIST_CACHE: dict[tuple[object, ...], list[list[int]]] = {}
 _DECK_CACHE: dict[tuple[object, ...], tuple[list[float], list[float]]] = {}
+_BELOW_CACHE: dict[int, list[int]] = {}  # by id(GameData)
 _SHARE_CACHE: dict[tuple[object, ...], tuple[list[float], list[int]]] = {}
 
 
@@ -163,17 +198,46 @@ def room_distances(g: Game, fire_ok: bool = False, opened: int = -1) -> list[lis
     """All-pairs walking minutes between interior rooms (hatch 1, low water +1, high water and
     burning rooms impassable unless ``fire_ok``), ignoring the Sea. 99 = unreachable. Hatch
     ``opened`` counts as unblocked (to value unblocking it). Do not modify the result (cached)."""
+    if fire_ok and not any(g.fire):
+        fire_ok = False  # nothing burns: the same distances
     key = (id(g.data), tuple(g.blocked), tuple(g.water), tuple(g.fire) if not fire_ok else (),
            fire_ok, opened)
     hit = _DIST_CACHE.get(key)
     if hit is None:
         if len(_DIST_CACHE) > 4096:
             _DIST_CACHE.clear()
-        hit = _DIST_CACHE[key] = _distances(g, fire_ok, opened)
+        if opened >= 0 and g.blocked[opened]:
+            hit = _through(g, room_distances(g, fire_ok), opened, fire_ok)
+        else:
+            hit = _distances(g, fire_ok)
+        _DIST_CACHE[key] = hit
     return hit
 
 
-def _distances(g: Game, fire_ok: bool, opened: int) -> list[list[int]]:
+def _through(g: Game, dist: list[list[int]], h: int, fire_ok: bool) -> list[list[int]]:
+    """``dist`` with hatch ``h`` open as well. A shortest way crosses the new hatch at most
+    once, so each distance is the old one or the way to one side, into the other side, and on
+    from there: all pairs at once, without searching the board again."""
+    x, y = g.data.hatches[h]
+    out = [row[:] for row in dist]
+    if x == SEA or y == SEA:
+        return out
+    for a, b in ((x, y), (y, x)):
+        if g.water[b] == HIGH or (g.fire[b] and not fire_ok):
+            continue  # b cannot be entered: the hatch leads nowhere this way
+        enter = 1 + (1 if g.water[b] == LOW else 0)
+        beyond = dist[b]
+        for src, row in enumerate(out):
+            if src == SEA or dist[src][a] >= 99:
+                continue
+            to_b = dist[src][a] + enter
+            for t, d in enumerate(beyond):
+                if to_b + d < row[t]:
+                    row[t] = to_b + d
+    return out
+
+
+def _distances(g: Game, fire_ok: bool) -> list[list[int]]:
     data = g.data
     n = len(data.room_keys)
     out: list[list[int]] = []
@@ -189,7 +253,7 @@ def _distances(g: Game, fire_ok: bool, opened: int) -> list[list[int]]:
             if d > dist[a]:
                 continue
             for h, b in data.exits[a]:
-                if b == SEA or (g.blocked[h] and h != opened):
+                if b == SEA or g.blocked[h]:
                     continue
                 if g.water[b] == HIGH or (g.fire[b] and not fire_ok):
                     continue
@@ -255,11 +319,12 @@ class Analysis:
                 _DECK_CACHE.clear()
             hit = _DECK_CACHE[key] = self._rates(flooded)
         self.rates, self.faint_p = hit
-        icons = data.event_icons
+        below = icons_below(data)
+        last = len(below) - 1
         left = 0
         for gn in g.gnomes:
             if gn.alive and not gn.abandoned:
-                left += sum(1 for s in icons if s < gn.keeper)
+                left += below[min(last, max(0, gn.keeper))]
         self.events_left = left
 
     def _rates(self, flooded_rooms: int) -> tuple[list[float], list[float]]:
@@ -332,7 +397,8 @@ class Analysis:
         g = self.g
         share, distance = token_shares(g)
         self.token_distance = distance
-        icons = g.data.event_icons
+        below = icons_below(g.data)
+        last = len(below) - 1
         soon = [0.0] * len(g.tokens)
         for t, space in enumerate(g.tokens):
             if space >= 0 or share[t] <= 0.0:
@@ -341,7 +407,7 @@ class Analysis:
             draws = 0
             for gn in g.gnomes:
                 if gn.alive and not gn.abandoned and gn.keeper > d:
-                    draws += sum(1 for s in icons if d <= s < gn.keeper)
+                    draws += below[min(last, gn.keeper)] - below[min(last, max(0, d))]
             n = min(float(draws), horizon)
             soon[t] = 1.0 - (1.0 - min(1.0, share[t])) ** n if n > 0 else 0.0
         self.token_soon = soon
@@ -552,15 +618,6 @@ def routes(g: Game, me: int, room: int, ghost: int, fire_state: int, sea_state: 
             continue
         a, fi, si = node
         steps = have[1]
-
-        def push(key: tuple[int, int, int], c: int, s: list[Action], wat: int) -> None:
-            nonlocal counter
-            old = best.get(key)
-            if old is None or c < old[0]:
-                best[key] = (c, s, wat)
-                heapq.heappush(heap, (c, counter, key))
-                counter += 1
-
         left = ghost - cost
         for h, b in data.exits[a]:
             if g.blocked[h] or left < 1:
@@ -585,16 +642,32 @@ def routes(g: Game, me: int, room: int, ghost: int, fire_state: int, sea_state: 
                 continue
             if step_cost > left:
                 continue
-            push((b, fi, si), cost + step_cost, steps + [Action("open", b), Action("enter")],
-                 arrive)
+            counter = _push(best, heap, counter, (b, fi, si), cost + step_cost,
+                            steps, (shared(_OPEN, "open", b), ENTER), arrive)
         # buying passes (0 minutes)
         if fi == -1:
             for k in (ext, grog):
                 if k in hand:
-                    push((a, k, si), cost, steps + [Action("play", k)], have[2])
+                    counter = _push(best, heap, counter, (a, k, si), cost,
+                                    steps, (shared(_PLAY, "play", k),), have[2])
         if si == -1 and lung in hand and a in (3, 6, 9):
-            push((a, fi, lung), cost, steps + [Action("play", lung)], have[2])
+            counter = _push(best, heap, counter, (a, fi, lung), cost,
+                            steps, (shared(_PLAY, "play", lung),), have[2])
     return best
+
+
+def _push(best: dict[tuple[int, int, int], tuple[int, list[Action], int]],
+          heap: list[tuple[int, int, tuple[int, int, int]]], counter: int,
+          key: tuple[int, int, int], c: int, steps: list[Action], more: tuple[Action, ...],
+          wat: int) -> int:
+    """Record reaching ``key`` in ``c`` minutes by ``steps`` and ``more`` if that is the best
+    way yet; the next tie-breaking counter."""
+    old = best.get(key)
+    if old is None or c < old[0]:
+        best[key] = (c, steps + list(more), wat)
+        heapq.heappush(heap, (c, counter, key))
+        return counter + 1
+    return counter
 
 
 # --- turn plans --------------------------------------------------------------------------------
@@ -686,6 +759,101 @@ def _faint_cost(an: Analysis, intox_after: int, in_sea: bool) -> float:
     return p * (an.w.death if in_sea else an.w.faint)
 
 
+class _Spot:
+    """What every plan ending in one room shares (the room, the minutes left, the cards, what
+    the plan has paid already) and the repair plans made there. A class rather than closures
+    in ``_tasks``: compiled, closures form a reference cycle with their scope, so each call
+    left the analysis and its plans for the garbage collector (a fifth of a rollout's time)."""
+
+    def __init__(self, an: Analysis, r: int, t: int, hand: list[int], base: tuple[Action, ...],
+                 played: list[int], intox: int, grog_now: bool, fixed: float, end_pos: float,
+                 out: list[Plan]) -> None:
+        self.an = an
+        self.r = r
+        self.t = t
+        self.hand = hand
+        self.base = base
+        self.played = played
+        self.intox = intox
+        self.grog_now = grog_now
+        self.in_sea = r == SEA
+        self.sea_return = -3.0 if r == SEA else 0.0
+        self.fixed = fixed
+        self.end_pos = end_pos
+        self.out = out
+
+    def bonus_of(self, repair: str, extra: list[int]) -> int:
+        items = self.an.g.data.items
+        tot = 0
+        for k, n in enumerate(self.played):
+            if n:
+                b = items[k].bonus
+                tot += n * (b.get(repair, 0) + b.get("*", 0))
+        for k in extra:
+            b = items[k].bonus
+            tot += b.get(repair, 0) + b.get("*", 0)
+        return tot
+
+    def repair_plans(self, repair: str, arg: int, gain: float, penalty: int, token_space: int,
+                     token_gain: float, label: str, fail_cost: float = 0.0) -> None:
+        """Choose items and minutes for a repair; ``token_gain`` needs the ghost to stay on or
+        before ``token_space`` after paying."""
+        an = self.an
+        g = an.g
+        w = an.w
+        data = g.data
+        gn = g.gnomes[g.active]
+        grog = an.item_ids["grog"]
+        t = self.t
+        in_sea = self.in_sea
+        avail = t - penalty
+        if avail < 1:
+            return
+        # candidate bonus items, best bonus per cost first
+        cands: list[tuple[float, int, int]] = []
+        seen: dict[int, int] = {}
+        for k in self.hand:
+            b = data.items[k].bonus
+            bon = b.get(repair, 0) + b.get("*", 0)
+            if bon <= 0:
+                continue
+            seen[k] = seen.get(k, 0) + 1
+            cost = an.item_value(gn.number, k, gn.hand) * (1 + 0.3 * (seen[k] - 1))
+            cands.append((cost / bon, k, bon))
+        cands.sort()
+        extra: list[int] = []
+        prefixes = [list(extra)]
+        for _, k, _ in cands[:4]:
+            extra = extra + [k]
+            prefixes.append(list(extra))
+        for ex in prefixes:
+            bonus = self.bonus_of(repair, ex)
+            item_cost = sum(an.item_value(gn.number, k, gn.hand) for k in ex)
+            grogs = ex.count(grog)
+            faint = 0.0
+            if grogs:
+                new_intox = self.intox + grogs
+                faint = _faint_cost(an, new_intox, in_sea) - (
+                    _faint_cost(an, self.intox, in_sea) if self.grog_now else 0.0)
+            tries = {1, max(1, 10 - bonus), avail}
+            if token_space >= 0:
+                tries.add(t - penalty - token_space)
+            for m in sorted(tries):
+                if m < 1 or m > avail or m > 10:
+                    continue
+                p = min(1.0, (m + bonus) / 10)
+                value_gain = gain
+                if token_space >= 0 and t - penalty - m >= token_space:
+                    value_gain += token_gain
+                if value_gain <= 0:
+                    continue
+                v = (value_gain * p - fail_cost * (1 - p) - w.minute * (m + penalty) + self.fixed
+                     - item_cost - faint + self.end_pos + self.sea_return)
+                action = repair_action(repair, arg, m)
+                steps = self.base + tuple(shared(_PLAY, "play", k) for k in ex) + (action,)
+                self.out.append(Plan(v, steps, self.r, action, label))
+
+
 def _tasks(an: Analysis, r: int, water: int, t: int, walked: int, used: list[int],
            hand: list[int], base: tuple[Action, ...]) -> list[Plan]:
     """Plans ending in an action in room ``r`` reached with ``t`` minutes left."""
@@ -718,72 +886,12 @@ def _tasks(an: Analysis, r: int, water: int, t: int, walked: int, used: list[int
         return out  # the air runs out
     sea_return = -3.0 if in_sea else 0.0
 
-    def bonus_of(repair: str, extra: list[int]) -> int:
-        tot = 0
-        for k, n in enumerate(played):
-            if n:
-                b = data.items[k].bonus
-                tot += n * (b.get(repair, 0) + b.get("*", 0))
-        for k in extra:
-            b = data.items[k].bonus
-            tot += b.get(repair, 0) + b.get("*", 0)
-        return tot
-
-    def repair_plans(repair: str, arg: int, gain: float, penalty: int, token_space: int,
-                     token_gain: float, label: str, fail_cost: float = 0.0) -> None:
-        """Choose items and minutes for a repair; ``token_gain`` needs the ghost to stay on or
-        before ``token_space`` after paying."""
-        avail = t - penalty
-        if avail < 1:
-            return
-        # candidate bonus items, best bonus per cost first
-        cands: list[tuple[float, int, int]] = []
-        seen: dict[int, int] = {}
-        for k in hand:
-            b = data.items[k].bonus
-            bon = b.get(repair, 0) + b.get("*", 0)
-            if bon <= 0:
-                continue
-            seen[k] = seen.get(k, 0) + 1
-            cost = an.item_value(gn.number, k, gn.hand) * (1 + 0.3 * (seen[k] - 1))
-            cands.append((cost / bon, k, bon))
-        cands.sort()
-        extra: list[int] = []
-        prefixes = [list(extra)]
-        for _, k, _ in cands[:4]:
-            extra = extra + [k]
-            prefixes.append(list(extra))
-        for ex in prefixes:
-            bonus = bonus_of(repair, ex)
-            item_cost = sum(an.item_value(gn.number, k, gn.hand) for k in ex)
-            grogs = ex.count(grog)
-            faint = 0.0
-            if grogs:
-                new_intox = intox + grogs
-                faint = _faint_cost(an, new_intox, in_sea) - (
-                    _faint_cost(an, intox, in_sea) if grog_now else 0.0)
-            tries = {1, max(1, 10 - bonus), avail}
-            if token_space >= 0:
-                tries.add(t - penalty - token_space)
-            for m in sorted(tries):
-                if m < 1 or m > avail or m > 10:
-                    continue
-                p = min(1.0, (m + bonus) / 10)
-                value_gain = gain
-                if token_space >= 0 and t - penalty - m >= token_space:
-                    value_gain += token_gain
-                if value_gain <= 0:
-                    continue
-                v = (value_gain * p - fail_cost * (1 - p) - w.minute * (m + penalty) + fixed
-                     - item_cost - faint + end_pos + sea_return)
-                steps = base + tuple(Action("play", k) for k in ex) + (Action(repair, arg, m),)
-                out.append(Plan(v, steps, r, Action(repair, arg, m), label))
-
+    spot = _Spot(an, r, t, hand, base, played, intox, grog_now, fixed, end_pos, out)
     if burning:
         gain = _fire_value(an, r)
         escape = _has_escape(g, r, t)
         fail = 0.0 if escape else w.death
-        repair_plans("extinguish_fire", 0, gain, 0, -1, 0.0, "fire", fail)
+        spot.repair_plans("extinguish_fire", 0, gain, 0, -1, 0.0, "fire", fail)
         return out
 
     low = water == LOW
@@ -805,16 +913,16 @@ def _tasks(an: Analysis, r: int, water: int, t: int, walked: int, used: list[int
         if gain > 0:
             gain *= _duplicate(an, r, rep.room)
         penalty = 0 if name in NO_LOW_WATER_PENALTY else pen
-        repair_plans(name, 0, gain, penalty, tok_space, tok_gain, name)
+        spot.repair_plans(name, 0, gain, penalty, tok_space, tok_gain, name)
     if r != SEA:
         if low:
             gain = _pump_value(an, r) * _duplicate(an, r, r)
-            repair_plans("pump_water", 0, gain, 0, -1, 0.0, "pump")
+            spot.repair_plans("pump_water", 0, gain, 0, -1, 0.0, "pump")
         for h, other in data.exits[r]:
             if g.blocked[h]:
                 gain = _unblock_value(an, h)
                 if gain > 0:
-                    repair_plans("unblock_hatch", other, gain, pen, -1, 0.0, "unblock")
+                    spot.repair_plans("unblock_hatch", other, gain, pen, -1, 0.0, "unblock")
         # draw items
         spec = data.draw_rooms.get(r)
         if spec is not None and gn.drew_room < 0:
@@ -829,7 +937,8 @@ def _tasks(an: Analysis, r: int, water: int, t: int, walked: int, used: list[int
             for n in range(1, min(most, have, t - pen) + 1):
                 gain = sum(unit * (0.8 ** (i + max(0, held - 3))) for i in range(n))
                 v = gain - w.minute * (n + pen) + fixed + end_pos
-                out.append(Plan(v, base + (Action("draw", n),), r, Action("draw", n), "draw"))
+                draw = shared(_DRAW, "draw", n)
+                out.append(Plan(v, base + (draw,), r, draw, "draw"))
         # trade
         if t - pen >= 1:
             for o in g.gnomes:
@@ -838,11 +947,11 @@ def _tasks(an: Analysis, r: int, water: int, t: int, walked: int, used: list[int
                 gain = _trade_gain(an, gn.number, o.number, hand)
                 if gain > 0:
                     v = gain - w.minute * (1 + pen) + fixed + end_pos
-                    out.append(Plan(v, base + (Action("trade", o.number),), r,
-                                    Action("trade", o.number), "trade"))
+                    trade = shared(_TRADE, "trade", o.number)
+                    out.append(Plan(v, base + (trade,), r, trade, "trade"))
     if t >= 1:
         v = -w.minute + fixed + end_pos + sea_return
-        out.append(Plan(v, base + (Action("no_action"),), r, Action("no_action"), "wait"))
+        out.append(Plan(v, base + (NO_ACTION,), r, NO_ACTION, "wait"))
     return out
 
 
