@@ -7,16 +7,16 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import HIGH, LOW, act, arrange, give, start
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from helpers import HIGH, LOW, act, arrange, give, start
 
 from rednovember.bots import BOTS, make_bot, play_out
 from rednovember.bots.base import RandomBot, known_bot
 from rednovember.bots.heuristic import HeuristicBot, decide
 from rednovember.bots.planning import public_twin, room_distances, routes
 from rednovember.bots.search import SearchBot, evaluate
-from rednovember.rules import VARIANTS, Action, Config, Game, determinize, new_game
+from rednovember.rules import SEA, VARIANTS, Action, Config, Game, determinize, new_game
 from rednovember.rules.state import DECIDE, EXTRA_MOVE
 
 
@@ -275,6 +275,47 @@ def test_R15_route_planner_never_opens_from_low_water_into_high_water() -> None:
             twin.apply(action)
 
 
+def _board(data: st.DataObject) -> Game:
+    g = new_game(Config(players=4, seed=data.draw(st.integers(0, 99))))
+    for r in g.data.rooms:
+        g.water[r] = data.draw(st.sampled_from([0, LOW, HIGH]))
+        g.fire[r] = data.draw(st.booleans())
+    for h in range(len(g.blocked)):
+        g.blocked[h] = data.draw(st.booleans())
+    return g
+
+
+def _walk_minutes(g: Game, fire_ok: bool) -> list[list[int]]:
+    """Walking minutes between rooms by repeated relaxation (slow, plainly right): a step
+    through an open hatch costs 1, 2 into low water; high water, the Sea and (unless
+    ``fire_ok``) a burning room cannot be entered; 99 is no way."""
+    n = len(g.water)
+    d = [[0 if a == b and a != SEA else 99 for b in range(n)] for a in range(n)]
+    changed = True
+    while changed:
+        changed = False
+        for a in range(n):
+            for x in range(n):
+                if SEA in (a, x):
+                    continue
+                for h, b in g.data.exits[x]:
+                    if (b == SEA or g.blocked[h] or g.water[b] == HIGH
+                            or (g.fire[b] and not fire_ok)):
+                        continue
+                    step = d[a][x] + (2 if g.water[b] == LOW else 1)
+                    if step < d[a][b]:
+                        d[a][b], changed = step, True
+    return d
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_heuristic_s_walking_distances_are_the_shortest_ways(data: st.DataObject) -> None:
+    g = _board(data)
+    fire_ok = data.draw(st.booleans())
+    assert room_distances(g, fire_ok) == _walk_minutes(g, fire_ok)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_distances_with_a_hatch_valued_open_match_the_board_with_it_unblocked(
@@ -282,13 +323,7 @@ def test_distances_with_a_hatch_valued_open_match_the_board_with_it_unblocked(
     """The heuristic values unblocking a hatch by the distances with it open, worked out from
     the distances without it; they must equal a search of the board with the hatch unblocked
     (R15's water and the fires included)."""
-    g = new_game(Config(players=4, seed=data.draw(st.integers(0, 99))))
-    rooms = list(g.data.rooms)
-    for r in rooms:
-        g.water[r] = data.draw(st.sampled_from([0, LOW, HIGH]))
-        g.fire[r] = data.draw(st.booleans())
-    for h in range(len(g.blocked)):
-        g.blocked[h] = data.draw(st.booleans())
+    g = _board(data)
     fire_ok = data.draw(st.booleans())
     for h in [h for h in range(len(g.blocked)) if g.blocked[h]]:
         valued = room_distances(g, fire_ok, opened=h)

@@ -238,30 +238,41 @@ def _through(g: Game, dist: list[list[int]], h: int, fire_ok: bool) -> list[list
 
 
 def _distances(g: Game, fire_ok: bool) -> list[list[int]]:
+    """A search from every room by whole minutes: a step costs 1 or 2, so the rooms first
+    reached at minute d + 1 or d + 2 wait in two lists while those at d are expanded (Dial's
+    algorithm; any shortest-path search gives the same distances, this one without a heap)."""
     data = g.data
     n = len(data.room_keys)
+    enter = [0] * n  # minutes to step into each room; 0: it cannot be entered
+    for b in range(n):
+        if b != SEA and g.water[b] != HIGH and not (g.fire[b] and not fire_ok):
+            enter[b] = 2 if g.water[b] == LOW else 1
+    ways = [[b for h, b in data.exits[a] if enter[b] and not g.blocked[h]] for a in range(n)]
     out: list[list[int]] = []
     for src in range(n):
         dist = [99] * n
+        out.append(dist)
         if src == SEA:
-            out.append(dist)
             continue
         dist[src] = 0
-        heap = [(0, src)]
-        while heap:
-            d, a = heapq.heappop(heap)
-            if d > dist[a]:
-                continue
-            for h, b in data.exits[a]:
-                if b == SEA or g.blocked[h]:
-                    continue
-                if g.water[b] == HIGH or (g.fire[b] and not fire_ok):
-                    continue
-                nd = d + 1 + (1 if g.water[b] == LOW else 0)
-                if nd < dist[b]:
-                    dist[b] = nd
-                    heapq.heappush(heap, (nd, b))
-        out.append(dist)
+        now = [src]
+        one: list[int] = []  # reached at d + 1
+        two: list[int] = []  # reached at d + 2
+        d = 0
+        while now or one or two:
+            for a in now:
+                if dist[a] != d:
+                    continue  # reached sooner since it was listed
+                for b in ways[a]:
+                    step = enter[b]
+                    if d + step < dist[b]:
+                        dist[b] = d + step
+                        if step == 1:
+                            one.append(b)
+                        else:
+                            two.append(b)
+            now, one, two = one, two, []
+            d += 1
     return out
 
 
