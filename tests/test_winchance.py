@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from functools import cache
@@ -23,8 +24,10 @@ from rednovember.analysis.turning import (
 from rednovember.analysis.winchance import (
     MIN_ROLLOUTS,
     WinChance,
+    collector_paused,
     correct,
     estimate,
+    rollout,
     win_chance,
 )
 from rednovember.bots import make_bot, play_out
@@ -112,6 +115,31 @@ def test_a_time_budget_stops_early_but_never_before_the_minimum() -> None:
     assert est.rollouts == MIN_ROLLOUTS
     # the first rollouts are the same rollouts as without a budget
     assert est.wins == win_chance(g, 0, rollouts=MIN_ROLLOUTS).wins
+
+
+def test_rollouts_make_no_reference_cycles_so_pausing_the_collector_loses_no_memory() -> None:
+    """analyse pauses the cyclic collector; that is only safe while a rollout leaves nothing
+    for it (compiled, the heuristic's closures once tied every decision's analysis in a cycle:
+    32,000 objects for five rollouts)."""
+    g = positions(played())[6][2]
+    gc.collect()
+    with collector_paused():
+        assert not gc.isenabled()
+        for i in range(5):
+            rollout(g, None, i)
+            rollout(g, 0, i)
+        assert gc.collect() == 0
+    assert gc.isenabled()
+
+
+def test_the_collector_stays_off_when_it_was_off_before() -> None:
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_bad_arguments_are_refused() -> None:

@@ -30,7 +30,7 @@ from ..i18n import DEFAULT, catalog
 from ..i18n.describe import describe_entry
 from ..rules import Game
 from ..rules.serialize import plain, replay
-from .winchance import WinChance, win_chance
+from .winchance import WinChance, collector_paused, win_chance
 
 ANALYSE_ROLLOUTS = 64  # per point at most (an even chance; fewer once precise): 15-50 points
 
@@ -174,13 +174,14 @@ def analyse(game: Game, seat: int | None = None, *, rollouts: int = ANALYSE_ROLL
     if progress is not None:
         progress(0, len(pos))
     segments: list[list[tuple[int, tuple[Any, ...]]]] = []
-    for i, (step, kind, g, segment) in enumerate(pos):
-        est = win_chance(g, seat, rollouts=rollouts, seed=seed, adaptive=True)
-        start = game.data.start_spaces[game.config.gnomes]
-        result.points.append(Point(step, g.turn, _minute(g, start), kind, est))
-        segments.append(segment)
-        if progress is not None:
-            progress(i + 1, len(pos))
+    start = game.data.start_spaces[game.config.gnomes]
+    with collector_paused():
+        for i, (step, kind, g, segment) in enumerate(pos):
+            est = win_chance(g, seat, rollouts=rollouts, seed=seed, adaptive=True)
+            result.points.append(Point(step, g.turn, _minute(g, start), kind, est))
+            segments.append(segment)
+            if progress is not None:
+                progress(i + 1, len(pos))
     result.turning = turning_points(result.points, segments, limit)
     return result
 

@@ -42,8 +42,10 @@ at an even chance (a nearly decided position needs far fewer). A finished game n
 
 from __future__ import annotations
 
+import gc
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,6 +133,21 @@ def finished(game: Game) -> WinChance | None:
         return None
     v = 1.0 if game.result.won else 0.0
     return WinChance(v, v, v, int(v), 0, v)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector, for a long run of rollouts. A rollout makes no
+    reference cycles (tested), so the collector's passes find nothing, yet walking the bots'
+    caches cost a tenth of the time. Reference counting frees everything as usual; the
+    collector's previous state comes back at the end."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def rollout(game: Game, seat: int | None, seed: int, policy: str = HEURISTIC) -> bool:
