@@ -109,8 +109,25 @@ def state(page: Any, after: int = -1, your_turn: bool = False,
           seat: int | None = None) -> dict[str, Any]:
     """Waits until the page shows a state (newer than version ``after``; the page's turn when
     ``your_turn``; seat ``seat``'s view when given) and returns it."""
-    got: dict[str, Any] = page.wait_for_function(_SHOWN, arg=[after, your_turn, seat]).json_value()
+    try:
+        handle = page.wait_for_function(_SHOWN, arg=[after, your_turn, seat])
+    except playwright_api.TimeoutError as e:
+        raise AssertionError(f"no state after version {after} (your turn: {your_turn}, seat: "
+                             f"{seat}); the page shows {page.evaluate(_NOW)}") from e
+    got: dict[str, Any] = handle.json_value()
     return got
+
+
+# What the page shows now, for a failure's message: its state, messages and socket.
+_NOW = """() => {
+    const g = window.rnGame, s = g && g.state();
+    const el = document.querySelector("[data-testid=game-page]");
+    return {version: s && s.version, your_turn: s && !!s.your_turn, seat: s && s.seat,
+            to_move: s && s.to_move, page_version: el && el.dataset.version,
+            messages: [...document.querySelectorAll("[data-testid=error],[data-testid=toast]")]
+                .map((m) => m.textContent),
+            socket: g && g.socket && g.socket.ws ? g.socket.ws.readyState : null};
+}"""
 
 
 def wait_version_after(page: Any, version: int) -> dict[str, Any]:

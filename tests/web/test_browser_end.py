@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from browsertools import SHOTS, SKIP, _page, expect, shot
-from webtools import WsClient
+from webtools import bot_game
 
 PHONE = {"width": 390, "height": 844}
 STEP_LINE = re.compile(r"^M[\d.]+,[\d.]+(H[\d.]+V[\d.]+)+$")  # a step line's SVG path
@@ -25,14 +25,8 @@ pytestmark = SKIP
 def _bot_game(rn_url: str, seed: int) -> tuple[str, str, dict[str, Any]]:
     """A 3-player game whose seats went to the heuristic bot, played to its end: (id, creator
     token, story)."""
+    gid, creator = bot_game(rn_url, 3, seed)
     with httpx.Client(base_url=rn_url, timeout=30) as api:
-        r = api.post("/api/games", json={"players": 3, "seed": seed})
-        gid, creator = r.json()["game"]["id"], r.json()["creator_token"]
-        with WsClient(rn_url, gid) as watcher:
-            for seat in range(3):
-                assert api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
-                                headers={"X-Creator-Token": creator}).status_code == 200
-            watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", 60)
         story = api.get(f"/api/games/{gid}/story")
         assert story.status_code == 200, story.text
         return str(gid), str(creator), story.json()

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from browsertools import SHOTS, SKIP, _page, create_game, expect, shot, state, take_seat
-from webtools import WsClient, new_game, take
+from webtools import WsClient, bot_game, new_game, take
 
 PHONE = {"width": 390, "height": 844}
 pytestmark = SKIP
@@ -49,21 +49,11 @@ def test_chat_between_two_players_and_a_spectator(new_context: Any) -> None:
     shot(ada, "chat-phone")
 
 
-def _bot_game(rn_url: str, players: int, seed: int) -> str:
-    with httpx.Client(base_url=rn_url, timeout=30) as api:
-        r = api.post("/api/games", json={"players": players, "seed": seed})
-        gid, creator = r.json()["game"]["id"], r.json()["creator_token"]
-        for seat in range(players):
-            assert api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
-                            headers={"X-Creator-Token": creator}).status_code == 200
-        return str(gid)
-
-
 def test_replay_steps_to_the_end_and_reaches_the_final_state(new_context: Any,
                                                              rn_url: str) -> None:
-    gid = _bot_game(rn_url, 3, seed=8)
+    gid, _ = bot_game(rn_url, 3, seed=8)
     game = _page(new_context(), f"/g/{gid}")
-    game.wait_for_selector("[data-testid=game-over]")  # the bots play it to its end
+    game.wait_for_selector("[data-testid=game-over]")
     final = game.locator("[data-testid=result-headline]").inner_text()
     game.click("[data-testid=replay-link]")
     page = game

@@ -24,6 +24,7 @@ from browsertools import (
     shot,
     state,
 )
+from webtools import bot_game
 
 pytestmark = SKIP
 
@@ -343,19 +344,9 @@ def test_the_whole_time_track_shows_without_scrolling(sized: Callable[[str], Any
 
 
 # --- 7: the end screen at every size ------------------------------------------------------------
-def _bot_game(rn_url: str, seed: int) -> str:
-    with httpx.Client(base_url=rn_url, timeout=30) as api:
-        r = api.post("/api/games", json={"players": 3, "seed": seed})
-        gid, creator = r.json()["game"]["id"], r.json()["creator_token"]
-        for seat in range(3):
-            assert api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
-                            headers={"X-Creator-Token": creator}).status_code == 200
-        return str(gid)
-
-
 @pytest.fixture(scope="module")
 def finished_game(rn_url: str) -> str:
-    return _bot_game(rn_url, seed=33)
+    return bot_game(rn_url, 3, seed=33)[0]
 
 
 @pytest.mark.parametrize("size", list(ALL))

@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 from browsertools import SHOTS, SKIP, TIMEOUT, VIEWPORT, _page, expect, shot
+from webtools import bot_game
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
@@ -21,15 +22,6 @@ COMPUTE = 300_000  # ms: the server computes the curve on a busy machine
 # game of seed 8 has two turning points (with 3 rollouts, none).
 ROLLOUTS = ("--winchance-rollouts", "24")
 pytestmark = SKIP
-
-
-def _bot_game(api: httpx.Client, players: int, seed: int) -> str:
-    r = api.post("/api/games", json={"players": players, "seed": seed})
-    gid, creator = r.json()["game"]["id"], r.json()["creator_token"]
-    for seat in range(players):
-        assert api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
-                        headers={"X-Creator-Token": creator}).status_code == 200
-    return str(gid)
 
 
 def _curve(api: httpx.Client, gid: str) -> dict[str, Any]:
@@ -58,9 +50,9 @@ def test_the_replay_viewer_draws_the_win_chance_and_jumps_to_turning_points(
 
 def _replay_viewer(ctx: Any, url: str) -> None:
     with httpx.Client(base_url=url, timeout=30) as api:
-        gid = _bot_game(api, 3, seed=8)
+        gid, _ = bot_game(url, 3, seed=8)
         page = _page(ctx, f"/g/{gid}")
-        page.wait_for_selector("[data-testid=game-over]")  # the bots play it to its end
+        page.wait_for_selector("[data-testid=game-over]")
         page.goto(f"/g/{gid}/replay?step=0")
         chart = page.get_by_test_id("winchart")
         expect(chart).to_be_visible()

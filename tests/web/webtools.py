@@ -185,6 +185,24 @@ def new_game(api: httpx.Client, players: int = 3, **config: Any) -> tuple[str, s
     return body["game"]["id"], body["creator_token"]
 
 
+BOTS_FINISH = 60.0  # seconds for the server's heuristic bots to play a game through, busy machine
+
+
+def bot_game(url: str, players: int, seed: int) -> tuple[str, str]:
+    """A game whose every seat went to the heuristic bot, played to its end: (id, creator
+    token). The end is awaited on the game's socket, with the bots' own time limit: how long
+    the bots think says nothing about a page, so a page opened afterwards finds it over."""
+    with httpx.Client(base_url=url, timeout=30) as api:
+        gid, creator = new_game(api, players, seed=seed)
+        with WsClient(url, gid) as watcher:
+            for seat in range(players):
+                r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                             headers={"X-Creator-Token": creator})
+                assert r.status_code == 200, r.text
+            watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", BOTS_FINISH)
+    return gid, creator
+
+
 def take(api: httpx.Client, gid: str, seat: int, name: str = "P") -> str:
     r = api.post(f"/api/games/{gid}/seats", json={"seat": seat, "name": f"{name}{seat}"})
     assert r.status_code == 200, r.text
