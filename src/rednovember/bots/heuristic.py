@@ -33,7 +33,7 @@ from .planning import (
     Plan,
     Weights,
     crew_walk_saved,
-    icons_below,
+    icons_between,
     plan_turn,
     plans_from,
     public_twin,
@@ -196,9 +196,7 @@ def _opened(an: Analysis, legal: list[Action]) -> Action:
 
 def _icons_ahead(g: Game) -> int:
     gn = g.gnomes[g.active]
-    below = icons_below(g.data)
-    last = len(below) - 1
-    return max(0, below[min(last, max(0, gn.keeper))] - below[min(last, max(0, g.ghost))])
+    return icons_between(g.data, g.ghost, gn.keeper)
 
 
 def _after_action(an: Analysis, legal: list[Action]) -> Action:

@@ -104,15 +104,18 @@ def deck_counts(g: Game) -> list[int]:
     return [1 - x for x in gone]
 
 
-def icons_below(data: GameData) -> list[int]:
-    """``[n]`` is how many event icons lie on time-track spaces ``0 .. n - 1`` (for any later
-    space, the last entry: every icon). Do not modify the result (cached)."""
-    hit = _BELOW_CACHE.get(id(data))
-    if hit is None:
+def icons_between(data: GameData, low: int, high: int) -> int:
+    """How many event icons lie on time-track spaces ``low .. high - 1`` (from a prefix count
+    made once per board: the bots ask this for every gnome at every decision)."""
+    below = _BELOW_CACHE.get(id(data))  # [n]: icons on spaces 0 .. n - 1
+    if below is None:
         icons = data.event_icons
         top = max(icons, default=0) + 1
-        hit = _BELOW_CACHE[id(data)] = [sum(1 for s in icons if s < n) for n in range(top + 1)]
-    return hit
+        below = _BELOW_CACHE[id(data)] = [sum(1 for s in icons if s < n) for n in range(top + 1)]
+    last = len(below) - 1
+    if high <= low:
+        return 0
+    return below[min(last, max(0, high))] - below[min(last, max(0, low))]
 
 
 def public_twin(g: Game, player: int, seed: int) -> Game:
@@ -330,12 +333,10 @@ class Analysis:
                 _DECK_CACHE.clear()
             hit = _DECK_CACHE[key] = self._rates(flooded)
         self.rates, self.faint_p = hit
-        below = icons_below(data)
-        last = len(below) - 1
         left = 0
         for gn in g.gnomes:
             if gn.alive and not gn.abandoned:
-                left += below[min(last, max(0, gn.keeper))]
+                left += icons_between(data, 0, gn.keeper)
         self.events_left = left
 
     def _rates(self, flooded_rooms: int) -> tuple[list[float], list[float]]:
@@ -408,8 +409,6 @@ class Analysis:
         g = self.g
         share, distance = token_shares(g)
         self.token_distance = distance
-        below = icons_below(g.data)
-        last = len(below) - 1
         soon = [0.0] * len(g.tokens)
         for t, space in enumerate(g.tokens):
             if space >= 0 or share[t] <= 0.0:
@@ -418,7 +417,7 @@ class Analysis:
             draws = 0
             for gn in g.gnomes:
                 if gn.alive and not gn.abandoned and gn.keeper > d:
-                    draws += below[min(last, gn.keeper)] - below[min(last, max(0, d))]
+                    draws += icons_between(g.data, d, gn.keeper)
             n = min(float(draws), horizon)
             soon[t] = 1.0 - (1.0 - min(1.0, share[t])) ** n if n > 0 else 0.0
         self.token_soon = soon
@@ -895,8 +894,6 @@ def _tasks(an: Analysis, r: int, water: int, t: int, walked: int, used: list[int
         return out  # only No Action, and the gnome dies at Updates
     if in_sea and g.began_in_sea and walked == 0:
         return out  # the air runs out
-    sea_return = -3.0 if in_sea else 0.0
-
     spot = _Spot(an, r, t, hand, base, played, intox, grog_now, fixed, end_pos, out)
     if burning:
         gain = _fire_value(an, r)
@@ -961,7 +958,7 @@ def _tasks(an: Analysis, r: int, water: int, t: int, walked: int, used: list[int
                     trade = shared(_TRADE, "trade", o.number)
                     out.append(Plan(v, base + (trade,), r, trade, "trade"))
     if t >= 1:
-        v = -w.minute + fixed + end_pos + sea_return
+        v = -w.minute + fixed + end_pos + spot.sea_return
         out.append(Plan(v, base + (NO_ACTION,), r, NO_ACTION, "wait"))
     return out
 
