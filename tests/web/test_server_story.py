@@ -3,11 +3,9 @@ clear error for a game still waiting or playing, and for an unknown game."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import httpx
 import pytest
-from webtools import WsClient, auth, new_game, seated_game
+from webtools import auth, bot_game, new_game, seated_game
 
 from rednovember.analysis.story import game_story
 from rednovember.bots import make_bot, play_out
@@ -18,24 +16,10 @@ from rednovember.web.hub import LiveGame
 from rednovember.web.protocol import ProtocolError
 from rednovember.web.story import StoryCache
 
-DEADLINE = 60.0  # seconds for the server's bots to finish a game (they act without delay)
 
-
-def _bot_game(api: httpx.Client, ws_client: Callable[..., WsClient], players: int,
-              seed: int) -> str:
-    gid, creator = new_game(api, players, seed=seed)
-    watcher = ws_client(gid)
-    for seat in range(players):
-        r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
-                     headers={"X-Creator-Token": creator})
-        assert r.status_code == 200, r.text
-    watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", DEADLINE)
-    return gid
-
-
-def test_a_finished_games_story_is_the_replayed_games_story(
-        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
-    gid = _bot_game(api, ws_client, 3, seed=8)
+def test_a_finished_games_story_is_the_replayed_games_story(api: httpx.Client,
+                                                             live_server: str) -> None:
+    gid, _ = bot_game(live_server, 3, seed=8)
     r = api.get(f"/api/games/{gid}/story")
     assert r.status_code == 200, r.text
     story = r.json()

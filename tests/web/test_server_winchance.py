@@ -14,26 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from webtools import Server, WsClient, auth, new_game, seated_game
+from webtools import Server, auth, bot_game, new_game, seated_game
 
 from rednovember.analysis.turning import analyse
 from rednovember.rules import load_data
 from rednovember.rules.serialize import from_dict
 
-DEADLINE = 60.0  # seconds for the server's bots to finish a game (they act without delay)
 WAIT = 240.0  # seconds for the worker to compute a small curve on a busy machine
-
-
-def _bot_game(api: httpx.Client, ws_client: Callable[..., WsClient], players: int,
-              seed: int) -> str:
-    gid, creator = new_game(api, players, seed=seed)
-    watcher = ws_client(gid)
-    for seat in range(players):
-        r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
-                     headers={"X-Creator-Token": creator})
-        assert r.status_code == 200, r.text
-    watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", DEADLINE)
-    return gid
 
 
 def _until_done(api: httpx.Client, path: str) -> dict[str, Any]:
@@ -49,9 +36,9 @@ def _until_done(api: httpx.Client, path: str) -> dict[str, Any]:
         time.sleep(0.2)  # polling, as the client does: the answer is awaited, not the time
 
 
-def test_a_finished_games_curve_is_the_analysis_of_its_save(
-        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
-    gid = _bot_game(api, ws_client, 3, seed=8)
+def test_a_finished_games_curve_is_the_analysis_of_its_save(api: httpx.Client,
+                                                            live_server: str) -> None:
+    gid, _ = bot_game(live_server, 3, seed=8)
     path = f"/api/games/{gid}/winchance?rollouts=200"  # ignored: the server's budget is fixed
     first = api.get(path)
     assert first.status_code in (200, 202)
@@ -69,7 +56,7 @@ def test_other_requests_are_answered_while_a_curve_is_computed(
         server_factory: Callable[..., Server]) -> None:
     server = server_factory(extra=("--winchance-rollouts", "150"))  # minutes of CPU
     api = httpx.Client(base_url=server.url, timeout=10)
-    gid = _bot_game(api, lambda g: WsClient(server.url, g), 3, seed=12)
+    gid = bot_game(server.url, 3, seed=12)[0]
     path = f"/api/games/{gid}/winchance"
     assert api.get(path).status_code == 202
     other, _ = new_game(api, 3, seed=1)
@@ -117,13 +104,8 @@ def test_the_worker_ends_with_a_server_killed_mid_computation(
     and ends within about a second, not when its (long) computation is done."""
     server = server_factory()
     assert server.proc is not None
+    gid, _ = bot_game(server.url, 4, seed=12)
     with httpx.Client(base_url=server.url, timeout=10) as api:
-        gid, creator = new_game(api, 4, seed=12)
-        with WsClient(server.url, gid) as watcher:
-            for seat in range(4):
-                api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
-                         headers={"X-Creator-Token": creator}).raise_for_status()
-            watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", DEADLINE)
         assert api.get(f"/api/games/{gid}/winchance").status_code == 202
     workers: set[int] = set()
     end = time.monotonic() + WAIT
@@ -143,7 +125,7 @@ def test_a_curve_is_computed_once_and_kept_across_a_restart(
     db = tmp_path / "kept.db"
     server = server_factory(db)
     with httpx.Client(base_url=server.url, timeout=10) as api:
-        gid = _bot_game(api, lambda g: WsClient(server.url, g), 3, seed=8)
+        gid = bot_game(server.url, 3, seed=8)[0]
         body = _until_done(api, f"/api/games/{gid}/winchance")
     server.stop()
     again = server_factory(db, extra=("--winchance-rollouts", "200"))  # would take minutes
@@ -156,8 +138,8 @@ def test_a_client_starts_a_limited_number_of_curves_per_hour(
         server_factory: Callable[..., Server]) -> None:
     server = server_factory(limits=True, extra=("--limit-winchances-per-hour", "1"))
     with httpx.Client(base_url=server.url, timeout=10) as api:
-        first = _bot_game(api, lambda g: WsClient(server.url, g), 3, seed=8)
-        second = _bot_game(api, lambda g: WsClient(server.url, g), 3, seed=9)
+        first = bot_game(server.url, 3, seed=8)[0]
+        second = bot_game(server.url, 3, seed=9)[0]
         assert api.get(f"/api/games/{first}/winchance").status_code in (200, 202)
         refused = api.get(f"/api/games/{second}/winchance")
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
@@ -172,7 +154,7 @@ def test_a_dead_worker_is_replaced_at_the_next_request(
     server = server_factory(extra=("--winchance-rollouts", "150"))  # minutes: it is killed first
     assert server.proc is not None
     with httpx.Client(base_url=server.url, timeout=10) as api:
-        gid = _bot_game(api, lambda g: WsClient(server.url, g), 3, seed=12)
+        gid = bot_game(server.url, 3, seed=12)[0]
         path = f"/api/games/{gid}/winchance"
         assert api.get(path).status_code == 202
         workers: set[int] = set()
@@ -195,22 +177,13 @@ def test_a_dead_worker_is_replaced_at_the_next_request(
         assert api.get(f"/api/games/{gid}").status_code == 200
 
 
-def test_the_worker_reports_how_far_it_is(server_factory: Callable[..., Server],
-                                          ws_client: Callable[..., WsClient]) -> None:
+def test_the_worker_reports_how_far_it_is(server_factory: Callable[..., Server]) -> None:
     """Issue 18 §7: the graph took 39 s with nothing to show. While the worker computes a curve
     the 202 answer says how many of the game's positions it has evaluated (read from an array it
     shares with the server), growing to the number of points of the curve."""
     server = server_factory(extra=("--winchance-rollouts", "40"))
     with httpx.Client(base_url=server.url, timeout=30) as api:
-        gid, creator = new_game(api, 3, seed=8)
-        for seat in range(3):
-            r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
-                         headers={"X-Creator-Token": creator})
-            assert r.status_code == 200, r.text
-        end = time.monotonic() + DEADLINE
-        while api.get(f"/api/games/{gid}").json()["status"] != "over":
-            assert time.monotonic() < end, "the bots did not finish"
-            time.sleep(0.2)
+        gid, _ = bot_game(server.url, 3, seed=8)
         path = f"/api/games/{gid}/winchance"
         seen: list[tuple[int, int]] = []
         end = time.monotonic() + WAIT
@@ -225,4 +198,3 @@ def test_the_worker_reports_how_far_it_is(server_factory: Callable[..., Server],
     assert any(done > 0 for done, _ in seen), seen
     assert all(total == points for _, total in seen), (seen, points)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
-    del ws_client
