@@ -12,9 +12,15 @@ from hypothesis import strategies as st
 
 from rednovember.bots import BOTS, make_bot
 from rednovember.bots.base import HIDDEN_BOTS, RandomBot, known_bot
-from rednovember.bots.heuristic import best_plans, decide
+from rednovember.bots.heuristic import HeuristicBot, best_plans, decide
 from rednovember.bots.oracle import OracleBot
-from rednovember.bots.planning import public_twin, repair_chance, wasteful
+from rednovember.bots.planning import (
+    DEFAULT_WEIGHTS,
+    HEURISTIC_WEIGHTS,
+    public_twin,
+    repair_chance,
+    wasteful,
+)
 from rednovember.bots.search import LEVELS, SearchBot
 from rednovember.i18n import catalog
 from rednovember.rules import VARIANTS, Action, Config, Game, new_game
@@ -114,6 +120,34 @@ def test_search_means_the_new_level_and_v1_stays_reachable() -> None:
     assert isinstance(bot, SearchBot) and bot.level == LEVELS["default"]
     old = make_bot("search:v1", 1)
     assert isinstance(old, SearchBot) and old.level == LEVELS["v1"] != LEVELS["default"]
+
+
+def test_the_heuristic_plays_its_tuned_weights_and_the_search_keeps_its_own() -> None:
+    bot = make_bot("heuristic", 1)
+    assert isinstance(bot, HeuristicBot) and bot.weights is HEURISTIC_WEIGHTS
+    old = make_bot("heuristic:v1", 1)  # the old weights, for the benchmark only
+    assert isinstance(old, HeuristicBot) and old.weights is DEFAULT_WEIGHTS
+    assert "heuristic:v1" in HIDDEN_BOTS and "heuristic:v1" not in BOTS
+    search = make_bot("search", 1)
+    assert isinstance(search, SearchBot) and search.weights is DEFAULT_WEIGHTS
+    assert LEVELS["tuned"].weights is HEURISTIC_WEIGHTS
+    # bench/tune_heuristic.py: items were overvalued, a minute and a good position undervalued
+    assert HEURISTIC_WEIGHTS.item_scale < DEFAULT_WEIGHTS.item_scale
+    assert HEURISTIC_WEIGHTS.minute > DEFAULT_WEIGHTS.minute
+    assert HEURISTIC_WEIGHTS.position > DEFAULT_WEIGHTS.position
+
+
+def test_the_tuned_and_the_old_weights_choose_differently() -> None:
+    # the same positions, two sets of weights: some turn's plan differs within a few games
+    differ = 0
+    for seed in range(4):
+        g = new_game(Config(players=4, seed=seed))
+        new, old = make_bot("heuristic", seed), make_bot("heuristic:v1", seed)
+        while g.result is None:
+            a = new.choose(g)
+            differ += a != old.choose(g)
+            g.apply(a)
+    assert differ > 0
 
 
 # --- weak plays: a long-shot repair while a helping item stays in the hand ------------------------

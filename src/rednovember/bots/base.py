@@ -3,7 +3,8 @@
 Bots are named, with an optional strength after a colon: ``random``, ``heuristic``, ``search``
 (= ``search:default``), ``search:fast``, ``search:strong`` (any level of
 :data:`rednovember.bots.search.LEVELS`, also ``search:v1`` and ``search:v2``, the earlier
-defaults kept for the benchmark and never offered). :data:`BOTS` lists every named bot
+defaults kept for the benchmark and never offered; ``heuristic:v1``, the heuristic with its weights
+before issue 21's tuning, likewise). :data:`BOTS` lists every named bot
 (what the terminal and the simulator offer); :func:`make_bot` also accepts the search bot with
 its own budget: ``search:it=N`` (N determinisations per candidate, reproducible) or
 ``search:ms=N`` (a time budget per decision: not reproducible, as it depends on the clock).
@@ -60,6 +61,14 @@ def _heuristic(seed: int) -> Bot:
     return HeuristicBot(seed)
 
 
+def _heuristic_v1(seed: int) -> Bot:
+    """The heuristic with the weights it had before issue 21's tuning (the search's)."""
+    from .heuristic import HeuristicBot
+    from .planning import DEFAULT_WEIGHTS
+
+    return HeuristicBot(seed, DEFAULT_WEIGHTS)
+
+
 def _search(level: str, seed: int) -> Bot:
     from .search import SearchBot
 
@@ -73,6 +82,7 @@ def _oracle(seed: int) -> Bot:
 # bots for measurement only: make_bot builds them, but they are not in BOTS (never offered)
 HIDDEN_BOTS: dict[str, Callable[[int], Bot]] = {
     "oracle": _oracle,
+    "heuristic:v1": _heuristic_v1,
     "search:v1": partial(_search, "v1"),
     "search:v2": partial(_search, "v2"),
     "search:v3": partial(_search, "v3"),

@@ -29,6 +29,7 @@ from ..rules.legal import blockable, enter_cost, spread_rooms
 from ..rules.state import AFTER_ACTION, DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED
 from .planning import (
     DEFAULT_WEIGHTS,
+    HEURISTIC_WEIGHTS,
     Analysis,
     Plan,
     Weights,
@@ -60,7 +61,7 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, weights: Weights = DEFAULT_WEIGHTS,
+    def __init__(self, seed: int = 0, weights: Weights = HEURISTIC_WEIGHTS,
                  strict: bool = False) -> None:
         self.seed = seed
         self.weights = weights

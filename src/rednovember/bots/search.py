@@ -46,8 +46,12 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 ``search:tokens`` is ``search`` weighing the tokens likely next in every variant; ``search`` weighs them
 in Hardest only (``SearchLevel.token_variants``), where they were measured to help.
 
-``search:v1``, ``search:v2``, ``search:v3`` and ``search:tokens`` are kept for the benchmark only (not in
-:data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
+``search:tuned`` is ``search`` with the heuristic bot's own tuned weights
+(:data:`rednovember.bots.planning.HEURISTIC_WEIGHTS`); ``search`` keeps ``DEFAULT_WEIGHTS``.
+
+``search:v1``, ``search:v2``, ``search:v3``, ``search:tokens`` and ``search:tuned`` are kept for
+the benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
+bench/results/bots.md stay reproducible.
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
 the clock. ``SearchBot(budget_ms=...)`` (``search:ms=500`` in :func:`make_bot`) instead adds
@@ -66,6 +70,7 @@ from ..rules.state import DECIDE, MOVE, OPENED
 from .heuristic import best_plans, decide
 from .planning import (
     DEFAULT_WEIGHTS,
+    HEURISTIC_WEIGHTS,
     Analysis,
     Plan,
     Weights,
@@ -142,6 +147,8 @@ LEVELS: dict[str, SearchLevel] = {
                   weights=replace(DEFAULT_WEIGHTS, token_soon=0.0, token_prepare=0.0)),
     # the default weighing the tokens likely next in every variant (measured in bots.md)
     "tokens": replace(_DEFAULT, token_variants=None),
+    # bench only: the default with the heuristic bot's tuned weights (no stronger: bots.md)
+    "tuned": replace(_DEFAULT, weights=HEURISTIC_WEIGHTS),
 }
 
 

@@ -1,0 +1,47 @@
+"""bench/tune_heuristic.py plays the heuristic bot's own games with the weights under test."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from rednovember.bots import make_bot
+from rednovember.bots.planning import DEFAULT_WEIGHTS, HEURISTIC_WEIGHTS
+from rednovember.rules import Config, new_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _tune() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("tune_heuristic",
+                                                  ROOT / "bench" / "tune_heuristic.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Serial:
+    """A pool's ``map`` in this process."""
+
+    def map(self, fn: Callable[[Any], Any], items: Iterable[Any], chunksize: int = 1) -> list[Any]:
+        return [fn(i) for i in items]
+
+
+def _won(bot: str, seed: int, players: int, variants: frozenset[str]) -> bool:
+    g = new_game(Config(players, None, variants, seed))
+    bots = [make_bot(bot, seed * 16 + p) for p in range(players)]
+    while g.result is None:
+        g.apply(bots[g.player_to_move].choose(g))
+    return g.result.won
+
+
+def test_the_tuner_plays_the_bots_own_games() -> None:
+    tune = _tune()
+    seeds = range(40, 46)
+    for weights, bot in ((HEURISTIC_WEIGHTS, "heuristic"), (DEFAULT_WEIGHTS, "heuristic:v1")):
+        got = tune.results(_Serial(), weights, seeds, 3, ("harder",))
+        assert got == [_won(bot, s, 3, frozenset({"harder"})) for s in seeds]
