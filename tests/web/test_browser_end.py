@@ -18,7 +18,10 @@ from webtools import bot_game
 
 PHONE = {"width": 390, "height": 844}
 STEP_LINE = re.compile(r"^M[\d.]+,[\d.]+(H[\d.]+V[\d.]+)+$")  # a step line's SVG path
-SEEDS = range(1, 25)  # games tried until one ends the way a test wants (bots play in a second)
+# games tried in this order until one ends the way a test wants (bots play in a second); 30
+# first: the heuristic's first lost game with a death (seeds 1-24 have none since its weights
+# were tuned, issue 21)
+SEEDS = (30, *range(1, 25))
 pytestmark = SKIP
 
 

@@ -1,8 +1,8 @@
 """Issue 18 §9 in the browser: a choice that ends the game in a loss for certain carries a warning
 and asks first (R9/R12: a destruction token strikes when the last keeper passes it). Seed 1 of a
-3-player game, played by the heuristic through the API for 179 moves: Blue's ghost is on 5 with the
-Missile Launch token there and every other keeper past it, so any action loses at once (as No
-Action did to Blue in the issue). Cancelling sends nothing; confirming loses the game.
+3-player game, played by the heuristic through the API for 145 moves: the third seat's ghost is on 2
+with the Missile Launch token there and every other keeper past it, so any action loses at once (as
+No Action did to Blue in the issue). Cancelling sends nothing; confirming loses the game.
 Debian's Chromium on the session's server; a screenshot to artifacts/screenshots/."""
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ pytestmark = SKIP
 
 def test_no_action_that_lets_the_missile_launch_strike_asks_first(
         api: httpx.Client, new_context: Any) -> None:
-    gid, tokens, g = _play(api, 3, seed=1, moves=179)
-    assert loss_warning(Action("no_action"), g) == ("loses_token", {"token": 2, "space": 5})
+    gid, tokens, g = _play(api, 3, seed=1, moves=145)
+    assert loss_warning(Action("no_action"), g) == ("loses_token", {"token": 2, "space": 2})
     seat = g.player_to_move
     ctx = new_context()
     entry = json.dumps({"seats": {str(seat): tokens[seat]}, "creator": None})
@@ -34,7 +34,7 @@ def test_no_action_that_lets_the_missile_launch_strike_asks_first(
     expect(button).to_contain_text("⚠")
     expect(button).to_have_attribute(
         "title", "No action (1 min) — This loses the game: every keeper would then be past the "
-                 "“Missile Launch!” token on 5, and it strikes at once.")
+                 "“Missile Launch!” token on 2, and it strikes at once.")
     expect(page.get_by_test_id("warn-loses_token").first).to_be_visible()
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.get_by_test_id("actions").screenshot(path=str(SHOTS / "loss-warning-options.png"))
@@ -54,7 +54,7 @@ def test_no_action_that_lets_the_missile_launch_strike_asks_first(
     page.on("dialog", answer(True))
     button.click()
     assert len(asked) == 2
-    # Blue still holds items: the turn ends with End, which says so too, and the token strikes
+    # the gnome still holds items: the turn ends with End, which says so too, and the token strikes
     st = state(page, after=st["version"], your_turn=True)
     assert st["actions"][0] == "end"
     page.get_by_test_id("act-end").click()
