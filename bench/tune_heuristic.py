@@ -30,6 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from rednovember.bots.base import play_out  # noqa: E402
 from rednovember.bots.heuristic import HeuristicBot  # noqa: E402
 from rednovember.bots.planning import DEFAULT_WEIGHTS, HEURISTIC_WEIGHTS, Weights  # noqa: E402
 from rednovember.rules import Config, new_game  # noqa: E402
@@ -45,15 +46,13 @@ def play(task: Task) -> bool:
     seed, fields, players, variants = task
     weights = Weights(**fields)
     g = new_game(Config(players, None, frozenset(variants), seed))
-    bots = [HeuristicBot(seed * 16 + p, weights) for p in range(players)]
-    while g.result is None:
-        g.apply(bots[g.player_to_move].choose(g))
-    return g.result.won
+    result = play_out(g, [HeuristicBot(seed * 16 + p, weights) for p in range(players)]).result
+    return result is not None and result.won
 
 
 def results(pool: Any, weights: Weights, seeds: range, players: int = 4,
             variants: tuple[str, ...] = ()) -> list[bool]:
-    fields = {f.name: getattr(weights, f.name) for f in dataclasses.fields(Weights)}
+    fields = dataclasses.asdict(weights)
     return list(pool.map(play, [(s, fields, players, variants) for s in seeds], chunksize=20))
 
 

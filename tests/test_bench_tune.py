@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from rednovember.bots import make_bot
+from rednovember.bots.base import play_out
 from rednovember.bots.planning import DEFAULT_WEIGHTS, HEURISTIC_WEIGHTS
 from rednovember.rules import Config, new_game
 
@@ -33,10 +34,8 @@ class _Serial:
 
 def _won(bot: str, seed: int, players: int, variants: frozenset[str]) -> bool:
     g = new_game(Config(players, None, variants, seed))
-    bots = [make_bot(bot, seed * 16 + p) for p in range(players)]
-    while g.result is None:
-        g.apply(bots[g.player_to_move].choose(g))
-    return g.result.won
+    result = play_out(g, [make_bot(bot, seed * 16 + p) for p in range(players)]).result
+    return result is not None and result.won
 
 
 def test_the_tuner_plays_the_bots_own_games() -> None:

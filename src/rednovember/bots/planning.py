@@ -56,9 +56,9 @@ class Weights:
 
 DEFAULT_WEIGHTS = Weights()
 # The heuristic bot's own weights: tuned on its own games (bench/tune_heuristic.py, issue 21):
-# items were overvalued, a minute and a good position undervalued. On 2,000 paired deals of
-# every standard player count and 4-player variant it wins more (4 players +4.3 points, 3
-# players +6.3; bench/results/bots.md). The search, the win chance and the advisor keep
+# items were overvalued, a minute and a good position undervalued. On paired deals of every
+# standard player count and 4-player variant it wins more (4 players +4.3 points on 3,000 deals,
+# 3 players +6.3 on 2,000; bench/results/bots.md). The search, the win chance and the advisor keep
 # DEFAULT_WEIGHTS: with these the search won the same 115 of 200 fresh 4-player deals.
 HEURISTIC_WEIGHTS = replace(DEFAULT_WEIGHTS, minute=0.27, position=0.675, item_scale=0.6)
 
