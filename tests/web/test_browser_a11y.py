@@ -17,6 +17,8 @@ import pytest
 from browsertools import SKIP, TIMEOUT, _page, board_shot, expect, shot, state
 from webtools import WsClient, get_until
 
+from rednovember.rules import Config, new_game
+
 pytestmark = SKIP
 
 Page = Any  # playwright.sync_api.Page
@@ -198,18 +200,27 @@ _RUNNING = """() => document.getAnimations().filter((a) => a.playState === "runn
     })"""
 
 
+def _seat0_first() -> int:
+    """The first 3-player deal from 41 whose first mover is seat 0. No bot moves before our seat,
+    so the tests always meet the same position: a deal whose bots move first was raced (whether
+    they had moved when the fixture looked decided the game, and in deal 42 after its bots' moves
+    the opened hatch leads into a room the gnome may not enter)."""
+    for seed in range(41, 60):
+        if new_game(Config(3, seed=seed)).player_to_move == 0:
+            return seed
+    raise AssertionError("no deal between 41 and 59 lets seat 0 move first")
+
+
 @pytest.fixture
 def turn_game(rn_url: str) -> tuple[str, str]:
-    """A new game, our seat to move first; the other seats are bots."""
+    """A new game, our seat to move first, no move made yet; the other seats are bots."""
     with httpx.Client(base_url=rn_url, timeout=30) as api:
-        for seed in range(41, 60):
-            gid, creator = _new_game(api, seed)
-            token = _take(api, gid, 0, "Ada")
-            for seat in (1, 2):
-                _bot(api, gid, creator, seat)
-            if _to_move(api, gid, token) == 0:
-                return gid, token
-    raise AssertionError("no deal between 41 and 59 lets seat 0 move first")
+        gid, creator = _new_game(api, _seat0_first())
+        token = _take(api, gid, 0, "Ada")
+        for seat in (1, 2):
+            _bot(api, gid, creator, seat)
+        assert _to_move(api, gid, token) == 0
+        return gid, token
 
 
 # The animation each kind of change would run (CSS), whether running or not.
