@@ -7,6 +7,7 @@ import ast
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
+import rednovember.bots
 import rednovember.rules
 
 RULES = Path(rednovember.rules.__file__).parent
@@ -70,3 +71,14 @@ def test_no_import_inside_a_function_and_no_io_or_interface_import() -> None:
         assert not inner, f"{path.name}: imports inside functions at lines {inner}"
         bad = {m for m in absolute if m in FORBIDDEN or m.split(".")[0] in FORBIDDEN}
         assert not bad, f"{path.name} imports {bad}"
+
+
+def test_the_bots_import_only_at_the_top_of_a_module() -> None:
+    """The bots depend on the engine and on each other one way, so no import needs to hide in a
+    function (the house rule for rules/, kept in bots/ too)."""
+    bots = Path(rednovember.bots.__file__).parent
+    paths = sorted(bots.glob("*.py"))
+    assert {p.stem for p in paths} >= {"base", "heuristic", "planning", "search", "oracle"}
+    for path in paths:
+        _, inner, _ = _imports(path)
+        assert not inner, f"{path.name}: imports inside functions at lines {inner}"

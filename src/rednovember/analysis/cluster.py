@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from .. import __version__
+
 if TYPE_CHECKING:
     from distributed import Client
 
@@ -42,8 +44,6 @@ class ClusterError(RuntimeError):
 def code_digest(package: Path | None = None) -> str:
     """The version and a SHA-256 of every ``.py`` file and data file of the rednovember package:
     two machines with the same digest play every game alike."""
-    from .. import __version__
-
     root = package or PACKAGE
     h = hashlib.sha256()
     for path in sorted([*root.rglob("*.py"), *(root / "data").glob("*.json")]):

@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 from .report_winchance import add_winchance, swing_rows
-from .stats import merge_counts
+from .stats import merge_counts, wilson
 
 REQUIRED = ("games", "wins", "win_rate", "losses", "deaths", "players", "bot", "variants",
             "mean_minutes")
@@ -128,8 +128,6 @@ def _ci(run: dict[str, Any]) -> tuple[float, float]:
     if "win_rate_ci" in run:
         low, high = run["win_rate_ci"]
         return float(low), float(high)
-    from .stats import wilson
-
     return wilson(int(run["wins"]), int(run["games"]))
 
 

@@ -23,8 +23,10 @@ from functools import partial
 from typing import Protocol
 
 from ..rules import Action, Game
+from .heuristic import HeuristicBot
 from .oracle import OracleBot
-from .search import LEVELS
+from .planning import DEFAULT_WEIGHTS
+from .search import LEVELS, SearchBot
 
 
 class Bot(Protocol):
@@ -56,22 +58,15 @@ class RandomBot:
 
 
 def _heuristic(seed: int) -> Bot:
-    from .heuristic import HeuristicBot
-
     return HeuristicBot(seed)
 
 
 def _heuristic_v1(seed: int) -> Bot:
     """The heuristic with the weights it had before issue 21's tuning (the search's)."""
-    from .heuristic import HeuristicBot
-    from .planning import DEFAULT_WEIGHTS
-
     return HeuristicBot(seed, DEFAULT_WEIGHTS)
 
 
 def _search(level: str, seed: int) -> Bot:
-    from .search import SearchBot
-
     return SearchBot(seed, level)
 
 
@@ -117,8 +112,6 @@ def _factory(name: str) -> Callable[[int], Bot]:
     if base == "search" and arg in LEVELS:
         return partial(_search, arg)
     if base == "search" and key in ("it", "ms") and value.isdigit() and int(value) > 0:
-        from .search import SearchBot
-
         if key == "it":
             return lambda seed: SearchBot(seed, iterations=int(value))
         return lambda seed: SearchBot(seed, budget_ms=float(value))

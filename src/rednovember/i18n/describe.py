@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..rules import SEA, Action, Game
+from ..rules import SEA, Action, Game, outcome
 from ..rules.apply import doomed_token, low_water_penalty
 from ..rules.data import REPAIRS
 from ..rules.legal import enter_cost, exit_cost, reflow_result
@@ -347,8 +347,6 @@ def describe_decision(game: Game, lang: str = DEFAULT) -> str:
 
 def describe_result(game: Game, lang: str = DEFAULT) -> list[str]:
     """The headline of a finished game, then one line per gnome (abandoners inverted)."""
-    from ..rules import outcome
-
     cat = catalog(lang)
     if game.result is None:
         return []
