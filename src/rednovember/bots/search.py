@@ -32,14 +32,16 @@ heuristic's. Strength levels (iterations = determinisations per candidate):
 name               k    n / rounds  horizon  gap    prior  time per searched decision, one core
 =================  ===  ==========  =======  =====  =====  =====================================
 ``search:fast``    3    6           6        12     0      ~30 ms (under 0.1 s)
-``search``         8    6, 13, 26   10 [*]_  15     0.3    ~0.43 s mean, ~1.4 s worst (4 players)
-``search:strong``  8    12, 26, 52  10       15     0.3    ~0.9 s mean (twice ``search``)
+``search``         8    6, 13, 26   10 [*]_  15     0.3    ~85 ms mean, 0.24 s worst (4 players) [#]_
+``search:strong``  8    12, 26, 52  10       15     0.3    ~165 ms mean, 0.49 s worst (twice ``search``)
 ``search:v1``      4    10          8        12     0      ~80-150 ms: ``search`` before issue 10
 ``search:v2``      5    20          10       15     0.3    ~0.3 s: the first ``search`` of issue 10
 ``search:v3``      8    6, 13, 26   10       15     0.3    ``search`` before issue 21 (blind to
                                                            the tokens still in the event deck)
 =================  ===  ==========  =======  =====  =====  =====================================
 
+.. [#] Measured in issue 21 on a quiet core (compiled engine, 200 fresh 4-player deals:
+   bench/results/bots.md); on a loaded machine the same decisions took about five times as long.
 .. [*] 10 minutes up to 5 gnomes, fewer with more (``crew_minutes``: 8 at 6, 7 at 7, 6 at 8),
    so an 8-player decision costs about what a 4-player one does.
 
@@ -67,7 +69,7 @@ from dataclasses import dataclass, replace
 
 from ..rules import Action, Game
 from ..rules.state import DECIDE, MOVE, OPENED
-from .heuristic import best_plans, decide
+from .heuristic import best_plans, decide, safe_action
 from .planning import (
     DEFAULT_WEIGHTS,
     HEURISTIC_WEIGHTS,
@@ -129,7 +131,8 @@ class SearchLevel:
 # shorter horizon at 4 players won less.
 # The tokens likely next are weighed in Hardest only: there, on 60 paired deals, the search won
 # 33 with them against 21 without (21 deals against 9, p = 0.04); on the standard rules at 4
-# players it won 43 of 71 with them against 52 without (bench/results/bots.md).
+# players it won 250 of 400 fresh deals with them against 235 without (p = 0.31), and 43 of 71
+# against 52 on the first deals: no gain shown (bench/results/bots.md).
 _DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_minutes=50,
                        token_variants=frozenset({"hardest"}))
 
@@ -195,8 +198,6 @@ class SearchBot:
         if action is None or action not in legal:
             action = decide(view, player, self.weights)
         if action not in legal:  # cannot happen; never return an illegal action
-            from .heuristic import safe_action
-
             action = safe_action(legal)
         return action
 
