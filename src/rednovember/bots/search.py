@@ -51,8 +51,10 @@ in Hardest only (``SearchLevel.token_variants``), where they were measured to he
 ``search:tuned`` is ``search`` with the heuristic bot's own tuned weights
 (:data:`rednovember.bots.planning.HEURISTIC_WEIGHTS`); ``search`` keeps ``DEFAULT_WEIGHTS``.
 
-``search:v1``, ``search:v2``, ``search:v3``, ``search:tokens`` and ``search:tuned`` are kept for
-the benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
+``search:wide`` is ``search`` with the heuristic's 12 best plans as candidates instead of 8.
+
+``search:v1``, ``search:v2``, ``search:v3``, ``search:tokens``, ``search:tuned`` and ``search:wide``
+are kept for the benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
 bench/results/bots.md stay reproducible.
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
@@ -152,6 +154,8 @@ LEVELS: dict[str, SearchLevel] = {
     "tokens": replace(_DEFAULT, token_variants=None),
     # bench only: the default with the heuristic bot's tuned weights (no stronger: bots.md)
     "tuned": replace(_DEFAULT, weights=HEURISTIC_WEIGHTS),
+    # bench only: the heuristic's 12 best plans as candidates, not 8 (no stronger: bots.md)
+    "wide": replace(_DEFAULT, k=12),
 }
 
 
