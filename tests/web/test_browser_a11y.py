@@ -15,9 +15,10 @@ from typing import Any
 import httpx
 import pytest
 from browsertools import SKIP, TIMEOUT, _page, board_shot, expect, shot, state
-from webtools import WsClient, get_until
+from webtools import WsClient, get_until, new_game, take
 
-from rednovember.rules import Config, new_game
+from rednovember.rules import Config
+from rednovember.rules import new_game as engine_game
 
 pytestmark = SKIP
 
@@ -68,19 +69,10 @@ def sized(browser: Any, rn_url: str) -> Iterator[Callable[..., Any]]:
 
 
 # --- games in the states the pages are checked in ------------------------------------------------
-def _new_game(api: httpx.Client, seed: int) -> tuple[str, str]:
-    r = api.post("/api/games", json={"players": 3, "seed": seed}).json()
-    return str(r["game"]["id"]), str(r["creator_token"])
-
-
 def _bot(api: httpx.Client, gid: str, creator: str, seat: int) -> None:
     r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
                  headers={"X-Creator-Token": creator})
     assert r.status_code == 200, r.text
-
-
-def _take(api: httpx.Client, gid: str, seat: int, name: str) -> str:
-    return str(api.post(f"/api/games/{gid}/seats", json={"seat": seat, "name": name}).json()["token"])
 
 
 def _chat(url: str, gid: str, tokens: list[str], text: str) -> None:
@@ -123,20 +115,20 @@ def games(rn_url: str) -> dict[str, Any]:
     """Our turn in the Equipment Stores (the draw buttons show); a person's page while another person
     decides; a game the bots played to its end."""
     with httpx.Client(base_url=rn_url, timeout=30) as api:
-        turn, creator = _new_game(api, 31)
-        ada = _take(api, turn, 0, "Ada")
+        turn, creator = new_game(api, 3, seed=31)
+        ada = take(api, turn, 0, "Ada")
         for seat in (1, 2):
             _bot(api, turn, creator, seat)
         _act(api, turn, ada, "open 8")
         _act(api, turn, ada, "enter")
-        other, creator = _new_game(api, 31)
-        people = [_take(api, other, 0, "Ada"), _take(api, other, 1, "Bea")]
+        other, creator = new_game(api, 3, seed=31)
+        people = [take(api, other, 0, "Ada"), take(api, other, 1, "Bea")]
         _bot(api, other, creator, 2)
         mover = _to_move(api, other, people[0])
         assert mover in (0, 1), mover
         watcher = 1 - mover  # a person waits while the other decides
         _chat(rn_url, other, people, "Pumps first, then the reactor")  # names in red and in blue
-        over, creator = _new_game(api, 33)
+        over, creator = new_game(api, 3, seed=33)
         for seat in range(3):
             _bot(api, over, creator, seat)
     return {"turn": (turn, ada), "other": (other, watcher, people[watcher]), "over": over, "url": rn_url}
@@ -206,7 +198,7 @@ def _seat0_first() -> int:
     they had moved when the fixture looked decided the game, and in deal 42 after its bots' moves
     the opened hatch leads into a room the gnome may not enter)."""
     for seed in range(41, 60):
-        if new_game(Config(3, seed=seed)).player_to_move == 0:
+        if engine_game(Config(3, seed=seed)).player_to_move == 0:
             return seed
     raise AssertionError("no deal between 41 and 59 lets seat 0 move first")
 
@@ -215,8 +207,8 @@ def _seat0_first() -> int:
 def turn_game(rn_url: str) -> tuple[str, str]:
     """A new game, our seat to move first, no move made yet; the other seats are bots."""
     with httpx.Client(base_url=rn_url, timeout=30) as api:
-        gid, creator = _new_game(api, _seat0_first())
-        token = _take(api, gid, 0, "Ada")
+        gid, creator = new_game(api, 3, seed=_seat0_first())
+        token = take(api, gid, 0, "Ada")
         for seat in (1, 2):
             _bot(api, gid, creator, seat)
         assert _to_move(api, gid, token) == 0
