@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -132,6 +133,42 @@ def test_default_search_is_legal_and_deterministic_under_its_seed(seed: int) -> 
             g.apply(a)
 
 
+def test_strong_searches_twelve_plans_with_twice_the_determinisations() -> None:
+    """Issue 21, stop 27: search:strong puts the heuristic's 12 best plans (not 8) through
+    rounds of 12, 26 and 52 determinisations (the default: 6, 13, 26)."""
+    g = next(p for p in map(_move_position, range(40)) if _plan_count(p) >= 12)
+    counts: dict[str, int] = {}
+    for name in ("search", "search:strong"):
+        bot = make_bot(name, 5)
+        assert isinstance(bot, SearchBot)
+        calls: list[tuple[Action, ...]] = []
+
+        def fake(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights,
+                 calls: list[tuple[Action, ...]] = calls) -> float:
+            calls.append(steps)
+            return 0.5
+
+        bot.rollout = fake
+        bot.level = replace(bot.level, gap=1e9)  # always search
+        bot.choose(g)
+        counts[name] = len(calls)
+        assert len(set(calls)) == bot.level.k
+    assert counts == {"search": 152, "search:strong": 456}
+    assert LEVELS["default"].rollouts(8) == 152 and LEVELS["strong"].rollouts(12) == 456
+    assert make_bot("search:double", 5).level.rounds == (12, 26, 52)  # type: ignore[attr-defined]
+    assert make_bot("search:deep", 5).level == LEVELS["strong"]  # type: ignore[attr-defined]
+    assert "search:double" not in BOTS and "search:deep" not in BOTS
+
+
+def _plan_count(g: Game) -> int:
+    """How many candidate plans search:strong finds in ``g`` (0 off a turn's start)."""
+    if g.is_over or g.phase != MOVE:
+        return 0
+    bot = make_bot("search:strong", 5)
+    assert isinstance(bot, SearchBot)
+    return len(bot._candidates(g, g, g.player_to_move, g.legal_actions()))
+
+
 def test_earlier_defaults_stay_reachable_for_the_benchmark_only() -> None:
     assert "search:v2" not in BOTS and "search:v1" not in BOTS
     v2 = make_bot("search:v2", 1)
@@ -149,7 +186,8 @@ def test_earlier_defaults_stay_reachable_for_the_benchmark_only() -> None:
 
 @pytest.mark.parametrize(("level", "variants", "weighed"), [
     ("default", (), False), ("default", ("hardest",), True), ("default", ("harder",), False),
-    ("tokens", (), True), ("v3", ("hardest",), False)])
+    ("tokens", (), True), ("v3", ("hardest",), False), ("strong", (), True),
+    ("strong", ("harder",), True)])
 def test_the_coming_tokens_are_weighed_in_hardest_only(level: str, variants: tuple[str, ...],
                                                         weighed: bool) -> None:
     g = new_game(Config(players=4, seed=2, variants=frozenset(variants)))

@@ -33,7 +33,7 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 =================  ===  ==========  =======  =====  =====  =====================================
 ``search:fast``    3    6           6        12     0      ~30 ms (under 0.1 s)
 ``search``         8    6, 13, 26   10 [*]_  15     0.3    ~85 ms mean, 0.24 s worst (4 players) [#]_
-``search:strong``  8    12, 26, 52  10       15     0.3    ~165 ms mean, 0.49 s worst (twice ``search``)
+``search:strong``  12   12, 26, 52  10       15     0.3    ~250 ms mean, 1.1 s worst (4 players) [#]_
 ``search:v1``      4    10          8        12     0      ~80-150 ms: ``search`` before issue 10
 ``search:v2``      5    20          10       15     0.3    ~0.3 s: the first ``search`` of issue 10
 ``search:v3``      8    6, 13, 26   10       15     0.3    ``search`` before issue 21 (blind to
@@ -42,6 +42,10 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 
 .. [#] Measured in issue 21 on a quiet core (compiled engine, 200 fresh 4-player deals:
    bench/results/bots.md); on a loaded machine the same decisions took about five times as long.
+.. [#] Issue 21, stop 27 (bench/results/bots.md): compiled, 400 fresh 4-player deals, where
+   ``search``'s searched decisions took 83 ms mean, 0.35 s worst; over all decisions 74 ms
+   mean against 24. ``search:strong`` also weighs the tokens likely next in every variant
+   (``search`` in Hardest only).
 .. [*] 10 minutes up to 5 gnomes, fewer with more (``crew_minutes``: 8 at 6, 7 at 7, 6 at 8),
    so an 8-player decision costs about what a 4-player one does.
 
@@ -53,9 +57,14 @@ in Hardest only (``SearchLevel.token_variants``), where they were measured to he
 
 ``search:wide`` is ``search`` with the heuristic's 12 best plans as candidates instead of 8.
 
-``search:v1``, ``search:v2``, ``search:v3``, ``search:tokens``, ``search:tuned`` and ``search:wide``
-are kept for the benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
-bench/results/bots.md stay reproducible.
+``search:double`` is ``search`` with twice the determinisations: ``search:strong`` until stop 27
+of issue 21, when it was retuned (it won what ``search`` won). ``search:deep`` is the name
+``search:strong`` was measured under.
+
+``search:v1``, ``search:v2``, ``search:v3``, ``search:tokens``, ``search:tuned``, ``search:wide``,
+``search:double`` and ``search:deep`` are kept for the benchmark only (not in
+:data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay
+reproducible.
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
 the clock. ``SearchBot(budget_ms=...)`` (``search:ms=500`` in :func:`make_bot`) instead adds
@@ -138,12 +147,17 @@ class SearchLevel:
 _DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_minutes=50,
                        token_variants=frozenset({"hardest"}))
 
+# search:strong (issue 21, stop 27): the tokens likely next weighed in every variant, the
+# heuristic's 12 best plans and twice the determinisations (12, 26, 52: at most 456 rollouts).
+# Each change alone won 2-15 more of 400 fresh 4-player deals (none significant); together they
+# won 275 against the default's 235 (p = 0.002) at about three times the time (bots.md).
+_STRONG = replace(_DEFAULT, k=12, token_variants=None,
+                  rounds=tuple(2 * r for r in _DEFAULT.rounds))
+
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
     "default": _DEFAULT,
-    # the default with twice the determinisations in every round (304 rollouts at most): the
-    # same estimator with 1/sqrt(2) of its noise, at twice the time
-    "strong": replace(_DEFAULT, rounds=tuple(2 * r for r in _DEFAULT.rounds)),
+    "strong": _STRONG,
     # bench only, not offered: the search of before issue 10, and the first default of issue 10
     "v1": SearchLevel(4, 10, 8),
     "v2": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
@@ -156,6 +170,11 @@ LEVELS: dict[str, SearchLevel] = {
     "tuned": replace(_DEFAULT, weights=HEURISTIC_WEIGHTS),
     # bench only: the heuristic's 12 best plans as candidates, not 8 (no stronger: bots.md)
     "wide": replace(_DEFAULT, k=12),
+    # bench only: search:strong until stop 27, the default with twice the determinisations
+    # (304 rollouts at most); no stronger than the default (bots.md)
+    "double": replace(_DEFAULT, rounds=tuple(2 * r for r in _DEFAULT.rounds)),
+    # the name search:strong was measured under in bench/results/bots_strong.games.jsonl
+    "deep": _STRONG,
 }
 
 
