@@ -17,7 +17,7 @@ How it works:
    the plan) plays every seat to the end of the game; the rollout counts as a win when the crew
    wins.
 3. The fraction of won rollouts is the *raw* estimate, with its 95% Wilson interval. Heuristic
-   rollouts are a weaker crew than the search bot (the strongest bot), so the raw fraction is
+   rollouts are a weaker crew than the search bot, so the raw fraction is
    biased low; the *corrected* chance maps it through a monotone correction fitted by
    ``bench/calibrate.py --fit`` on positions of search-bot games against how those games really
    ended (Platt scaling, as the knots of :data:`CORRECTION`; the same map is applied to the

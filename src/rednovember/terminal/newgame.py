@@ -99,7 +99,7 @@ def _ask_variants(ask: Ask, console: Console, cat: Catalog) -> list[str]:
 
 
 # The bot an empty answer picks: the strongest one offered (random wins about 1 game in 100).
-DEFAULT_BOT = "search"
+DEFAULT_BOT = "search:strong"
 
 def _ask_bots(ask: Ask, console: Console, cat: Catalog, players: int) -> dict[int, str]:
     names = sorted(BOTS)
