@@ -150,7 +150,8 @@ _DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_m
 # search:strong (issue 21, stop 27): the tokens likely next weighed in every variant, the
 # heuristic's 12 best plans and twice the determinisations (12, 26, 52: at most 456 rollouts).
 # Each change alone won 2-15 more of 400 fresh 4-player deals (none significant); together they
-# won 275 against the default's 235 (p = 0.002) at about three times the time (bots.md).
+# won 275 against the default's 235 (p = 0.002; 305 against 278 with deals 0-59, p = 0.06), and
+# more at 3, 5 and 8 players, at about three times the time (bots.md).
 _STRONG = replace(_DEFAULT, k=12, token_variants=None,
                   rounds=tuple(2 * r for r in _DEFAULT.rounds))
 
