@@ -147,13 +147,16 @@ class SearchLevel:
 _DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_minutes=50,
                        token_variants=frozenset({"hardest"}))
 
+# search:double: the default with twice the determinisations (304 rollouts at most);
+# search:strong until stop 27, no stronger than the default (bots.md), kept for the bench
+_DOUBLE = replace(_DEFAULT, rounds=tuple(2 * r for r in _DEFAULT.rounds))
+
 # search:strong (issue 21, stop 27): the tokens likely next weighed in every variant, the
 # heuristic's 12 best plans and twice the determinisations (12, 26, 52: at most 456 rollouts).
 # Each change alone won 2-15 more of 400 fresh 4-player deals (none significant); together they
 # won 275 against the default's 235 (p = 0.002; 305 against 278 with deals 0-59, p = 0.06), and
 # more at 3, 5 and 8 players, at about three times the time (bots.md).
-_STRONG = replace(_DEFAULT, k=12, token_variants=None,
-                  rounds=tuple(2 * r for r in _DEFAULT.rounds))
+_STRONG = replace(_DOUBLE, k=12, token_variants=None)
 
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
@@ -171,9 +174,7 @@ LEVELS: dict[str, SearchLevel] = {
     "tuned": replace(_DEFAULT, weights=HEURISTIC_WEIGHTS),
     # bench only: the heuristic's 12 best plans as candidates, not 8 (no stronger: bots.md)
     "wide": replace(_DEFAULT, k=12),
-    # bench only: search:strong until stop 27, the default with twice the determinisations
-    # (304 rollouts at most); no stronger than the default (bots.md)
-    "double": replace(_DEFAULT, rounds=tuple(2 * r for r in _DEFAULT.rounds)),
+    "double": _DOUBLE,  # bench only
     # the name search:strong was measured under in bench/results/bots_strong.games.jsonl
     "deep": _STRONG,
 }
