@@ -133,12 +133,13 @@ def test_default_search_is_legal_and_deterministic_under_its_seed(seed: int) -> 
             g.apply(a)
 
 
-def test_strong_searches_twelve_plans_with_twice_the_determinisations() -> None:
-    """Issue 21, stop 27: search:strong puts the heuristic's 12 best plans (not 8) through
-    rounds of 12, 26 and 52 determinisations (the default: 6, 13, 26)."""
-    g = next(p for p in map(_move_position, range(40)) if _plan_count(p) >= 12)
+def test_the_search_levels_count_their_plans_and_determinisations() -> None:
+    """Issue 21, stop 28: ``search`` puts the heuristic's 12 best plans through rounds of 12, 26
+    and 52 determinisations (search:v4, the default before: 8 plans, 6, 13, 26); search:strong
+    16 plans through 15, 33 and 65."""
+    g = next(p for p in map(_move_position, range(80)) if _plan_count(p) >= 16)
     counts: dict[str, int] = {}
-    for name in ("search", "search:strong"):
+    for name in ("search:v4", "search", "search:strong"):
         bot = make_bot(name, 5)
         assert isinstance(bot, SearchBot)
         calls: list[tuple[Action, ...]] = []
@@ -153,11 +154,13 @@ def test_strong_searches_twelve_plans_with_twice_the_determinisations() -> None:
         bot.choose(g)
         counts[name] = len(calls)
         assert len(set(calls)) == bot.level.k
-    assert counts == {"search": 152, "search:strong": 456}
-    assert LEVELS["default"].rollouts(8) == 152 and LEVELS["strong"].rollouts(12) == 456
+    assert counts == {"search:v4": 152, "search": 456, "search:strong": 764}
+    assert LEVELS["v4"].rollouts(8) == 152 and LEVELS["default"].rollouts(12) == 456
+    assert LEVELS["strong"].rollouts(16) == 16 * 15 + 8 * 33 + 4 * 65
     assert make_bot("search:double", 5).level.rounds == (12, 26, 52)  # type: ignore[attr-defined]
-    assert make_bot("search:deep", 5).level == LEVELS["strong"]  # type: ignore[attr-defined]
-    assert "search:double" not in BOTS and "search:deep" not in BOTS
+    assert make_bot("search:deep", 5).level == LEVELS["default"]  # type: ignore[attr-defined]
+    assert make_bot("search:deeper", 5).level == LEVELS["strong"]  # type: ignore[attr-defined]
+    assert not {"search:double", "search:deep", "search:deeper", "search:v4"} & set(BOTS)
 
 
 def _plan_count(g: Game) -> int:
@@ -174,10 +177,14 @@ def test_earlier_defaults_stay_reachable_for_the_benchmark_only() -> None:
     v2 = make_bot("search:v2", 1)
     assert isinstance(v2, SearchBot) and v2.level == LEVELS["v2"] and v2.name == "search:v2"
     assert LEVELS["default"].rounds and not LEVELS["v2"].rounds
-    # v3: the default's search with the weights of before issue 21 (no coming tokens)
+    # v3: v4's search with the weights of before issue 21 (no coming tokens)
     v3 = make_bot("search:v3", 1)
     assert "search:v3" not in BOTS and isinstance(v3, SearchBot)
-    assert v3.level.rounds == LEVELS["default"].rounds and v3.weights.token_soon == 0.0
+    assert v3.level.rounds == LEVELS["v4"].rounds and v3.weights.token_soon == 0.0
+    # v4: the default until stop 28 (8 plans, 6, 13, 26 determinisations), never offered
+    v4 = make_bot("search:v4", 1)
+    assert "search:v4" not in BOTS and isinstance(v4, SearchBot) and v4.name == "search:v4"
+    assert (v4.level.k, v4.level.rounds) == (8, (6, 13, 26))
     assert make_bot("search", 1).weights.token_soon > 0.0  # type: ignore[attr-defined]
     # a fixed iteration count (search:it=N) means N determinisations each, no halving
     it = make_bot("search:it=3", 1)
@@ -185,11 +192,11 @@ def test_earlier_defaults_stay_reachable_for_the_benchmark_only() -> None:
 
 
 @pytest.mark.parametrize(("level", "variants", "weighed"), [
-    ("default", (), False), ("default", ("hardest",), True), ("default", ("harder",), False),
-    ("tokens", (), True), ("v3", ("hardest",), False), ("strong", (), True),
-    ("strong", ("harder",), True)])
-def test_the_coming_tokens_are_weighed_in_hardest_only(level: str, variants: tuple[str, ...],
-                                                        weighed: bool) -> None:
+    ("v4", (), False), ("v4", ("hardest",), True), ("v4", ("harder",), False),
+    ("tokens", (), True), ("v3", ("hardest",), False), ("default", (), True),
+    ("default", ("harder",), True), ("strong", ("mad-gnomes",), True)])
+def test_the_coming_tokens_are_weighed_where_the_level_says(level: str, variants: tuple[str, ...],
+                                                            weighed: bool) -> None:
     g = new_game(Config(players=4, seed=2, variants=frozenset(variants)))
     bot = SearchBot(2, level)
     bot.choose(g)

@@ -220,7 +220,7 @@ def test_interactive_setup() -> None:
     assert cfg.players == 2 and cfg.gnomes_per_player == 2
     assert cfg.variants == {"harder", "mad-gnomes"}
     assert set(setup.bots) == {1}
-    assert setup.bots[1].name == DEFAULT_BOT == "search:strong"  # an empty answer: the strongest bot
+    assert setup.bots[1].name == DEFAULT_BOT == "search"  # an empty answer: the strongest bot
     assert "not a valid answer" in buf.getvalue()
 
 

@@ -2,7 +2,7 @@
 
 Bots are named, with an optional strength after a colon: ``random``, ``heuristic``, ``search``
 (= ``search:default``), ``search:fast``, ``search:strong`` (any level of
-:data:`rednovember.bots.search.LEVELS`, also ``search:v1`` and ``search:v2``, the earlier
+:data:`rednovember.bots.search.LEVELS`, also ``search:v1`` to ``search:v4``, the earlier
 defaults kept for the benchmark and never offered; ``heuristic:v1``, the heuristic with its weights
 before issue 21's tuning, likewise). :data:`BOTS` lists every named bot
 (what the terminal and the simulator offer); :func:`make_bot` also accepts the search bot with
@@ -81,6 +81,7 @@ HIDDEN_BOTS: dict[str, Callable[[int], Bot]] = {
     "search:v1": partial(_search, "v1"),
     "search:v2": partial(_search, "v2"),
     "search:v3": partial(_search, "v3"),
+    "search:v4": partial(_search, "v4"),
 }
 
 

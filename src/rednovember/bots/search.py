@@ -32,39 +32,39 @@ heuristic's. Strength levels (iterations = determinisations per candidate):
 name               k    n / rounds  horizon  gap    prior  time per searched decision, one core
 =================  ===  ==========  =======  =====  =====  =====================================
 ``search:fast``    3    6           6        12     0      ~30 ms (under 0.1 s)
-``search``         8    6, 13, 26   10 [*]_  15     0.3    ~85 ms mean, 0.24 s worst (4 players) [#]_
-``search:strong``  12   12, 26, 52  10       15     0.3    ~250 ms mean, 1.1 s worst (4 players) [#]_
+``search``         12   12, 26, 52  10 [*]_  15     0.3    ~250 ms mean, 1.1 s worst (4 players) [#]_
+``search:strong``  16   15, 33, 65  10       15     0.3    ~430 ms mean, 1.6 s worst (4 players) [#]_
 ``search:v1``      4    10          8        12     0      ~80-150 ms: ``search`` before issue 10
 ``search:v2``      5    20          10       15     0.3    ~0.3 s: the first ``search`` of issue 10
 ``search:v3``      8    6, 13, 26   10       15     0.3    ``search`` before issue 21 (blind to
                                                            the tokens still in the event deck)
+``search:v4``      8    6, 13, 26   10       15     0.3    ~85 ms mean, 0.35 s worst: ``search``
+                                                           until stop 28 of issue 21
 =================  ===  ==========  =======  =====  =====  =====================================
 
-.. [#] Measured in issue 21 on a quiet core (compiled engine, 200 fresh 4-player deals:
-   bench/results/bots.md); on a loaded machine the same decisions took about five times as long.
-.. [#] Issue 21, stop 27 (bench/results/bots.md): compiled, 400 fresh 4-player deals, where
-   ``search``'s searched decisions took 83 ms mean, 0.35 s worst; over all decisions 74 ms
-   mean against 24. ``search:strong`` also weighs the tokens likely next in every variant
-   (``search`` in Hardest only).
+.. [#] Issue 21 (bench/results/bots.md): compiled, on a quiet core, 400 fresh 4-player deals
+   (measured as ``search:strong``, then named ``search:deep``), where ``search:v4``'s searched
+   decisions took 83 ms mean, 0.35 s worst; over all decisions 74 ms mean against 24. It weighs
+   the tokens likely next in every variant (``search:v4`` in Hardest only).
+.. [#] Measured as ``search:deeper`` (bench/results/bots.md, stop 28): 130 ms mean over all
+   decisions, about 1.7 times ``search``, and **no stronger**: 135 of 200 fresh 4-player deals
+   against ``search``'s 139.
 .. [*] 10 minutes up to 5 gnomes, fewer with more (``crew_minutes``: 8 at 6, 7 at 7, 6 at 8),
    so an 8-player decision costs about what a 4-player one does.
 
-``search:tokens`` is ``search`` weighing the tokens likely next in every variant; ``search`` weighs them
-in Hardest only (``SearchLevel.token_variants``), where they were measured to help.
+``search:tokens`` is ``search:v4`` weighing the tokens likely next in every variant (``search:v4``
+weighs them in Hardest only). ``search:tuned`` is ``search:v4`` with the heuristic bot's own tuned
+weights (:data:`rednovember.bots.planning.HEURISTIC_WEIGHTS`; the others keep
+``DEFAULT_WEIGHTS``). ``search:wide`` is ``search:v4`` with the heuristic's 12 best plans as
+candidates instead of 8. ``search:double`` is ``search:v4`` with twice the determinisations:
+``search:strong`` until stop 27 of issue 21 (it won what ``search:v4`` won). ``search:deep`` and
+``search:deeper`` are the names ``search`` and ``search:strong`` were measured under.
 
-``search:tuned`` is ``search`` with the heuristic bot's own tuned weights
-(:data:`rednovember.bots.planning.HEURISTIC_WEIGHTS`); ``search`` keeps ``DEFAULT_WEIGHTS``.
-
-``search:wide`` is ``search`` with the heuristic's 12 best plans as candidates instead of 8.
-
-``search:double`` is ``search`` with twice the determinisations: ``search:strong`` until stop 27
-of issue 21, when it was retuned (it won what ``search`` won). ``search:deep`` is the name
-``search:strong`` was measured under.
-
-``search:v1``, ``search:v2``, ``search:v3``, ``search:tokens``, ``search:tuned``, ``search:wide``,
-``search:double`` and ``search:deep`` are kept for the benchmark only (not in
+``search:v1`` to ``search:v4``, ``search:tokens``, ``search:tuned``, ``search:wide``,
+``search:double``, ``search:deep`` and ``search:deeper`` are kept for the benchmark only (not in
 :data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay
 reproducible.
+
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
 the clock. ``SearchBot(budget_ms=...)`` (``search:ms=500`` in :func:`make_bot`) instead adds
@@ -134,29 +134,34 @@ class SearchLevel:
         return total
 
 
-# 8 candidates, sequential halving: 8 x 6 determinisations, the best 4 get 13 more, the best 2
-# another 26 (45 each): at most 152 rollouts, against 100 for v2
+# search:v4, the default of issue 21 until stop 28: 8 candidates, sequential halving (8 x 6
+# determinisations, the best 4 get 13 more, the best 2 another 26: at most 152 rollouts).
 # The horizon is 10 minutes up to 5 gnomes, 8 at 6, 7 at 7 and 6 at 8 (50 gnome-minutes): with 8
 # gnomes a 10-minute rollout is twice as long as with 4, and a decision took up to 3.7 s. At 8
 # players it won 11 of 31 paired deals against 8 (not significant; bench/results/bots.md); a
 # shorter horizon at 4 players won less.
-# The tokens likely next are weighed in Hardest only: there, on 60 paired deals, the search won
-# 33 with them against 21 without (21 deals against 9, p = 0.04); on the standard rules at 4
-# players it won 250 of 400 fresh deals with them against 235 without (p = 0.31), and 43 of 71
-# against 52 on the first deals: no gain shown (bench/results/bots.md).
-_DEFAULT = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_minutes=50,
-                       token_variants=frozenset({"hardest"}))
+# The tokens likely next are weighed in Hardest only: there, on 60 paired deals, it won 33 with
+# them against 21 without (p = 0.04).
+_V4 = SearchLevel(8, 0, 10, gap=15.0, prior=0.3, rounds=(6, 13, 26), crew_minutes=50,
+                  token_variants=frozenset({"hardest"}))
 
-# search:double: the default with twice the determinisations (304 rollouts at most);
-# search:strong until stop 27, no stronger than the default (bots.md), kept for the bench
-_DOUBLE = replace(_DEFAULT, rounds=tuple(2 * r for r in _DEFAULT.rounds))
+# search:double: v4 with twice the determinisations (304 rollouts at most); search:strong until
+# stop 27, no stronger than v4 (bots.md), kept for the bench
+_DOUBLE = replace(_V4, rounds=tuple(2 * r for r in _V4.rounds))
 
-# search:strong (issue 21, stop 27): the tokens likely next weighed in every variant, the
-# heuristic's 12 best plans and twice the determinisations (12, 26, 52: at most 456 rollouts).
-# Each change alone won 2-15 more of 400 fresh 4-player deals (none significant); together they
-# won 275 against the default's 235 (p = 0.002; 305 against 278 with deals 0-59, p = 0.06), and
-# more at 3, 5 and 8 players, at about three times the time (bots.md).
-_STRONG = replace(_DOUBLE, k=12, token_variants=None)
+# The default since stop 28 of issue 21 (search:strong at stop 27, measured as search:deep): the
+# tokens likely next weighed in every variant, the heuristic's 12 best plans and twice the
+# determinisations (12, 26, 52: at most 456 rollouts). Each change alone won 2-15 more of 400
+# fresh 4-player deals than v4 (none significant); together they won 275 against 235 (p = 0.002),
+# more at 3, 5 and 8 players, and more in every variant on fresh deals, at about three times the
+# time (bots.md).
+_DEFAULT = replace(_DOUBLE, k=12, token_variants=None)
+
+# search:strong since stop 28: the default with 16 plans and a quarter more determinisations
+# (15, 33, 65: at most 764 rollouts, about 1.7 times the default's time). Measured no stronger:
+# 135 of 200 fresh 4-player deals against the default's 139 (p = 0.71, bots.md); kept as the
+# offered slower level (a seat saved as search:strong still loads) until a stronger one is found.
+_STRONG = replace(_DEFAULT, k=16, rounds=(15, 33, 65))
 
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
@@ -166,17 +171,19 @@ LEVELS: dict[str, SearchLevel] = {
     "v1": SearchLevel(4, 10, 8),
     "v2": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
     # the default before issue 21, blind to the destruction tokens still in the event deck
-    "v3": replace(_DEFAULT, crew_minutes=0,
+    "v3": replace(_V4, crew_minutes=0,
                   weights=replace(DEFAULT_WEIGHTS, token_soon=0.0, token_prepare=0.0)),
-    # the default weighing the tokens likely next in every variant (measured in bots.md)
-    "tokens": replace(_DEFAULT, token_variants=None),
-    # bench only: the default with the heuristic bot's tuned weights (no stronger: bots.md)
-    "tuned": replace(_DEFAULT, weights=HEURISTIC_WEIGHTS),
-    # bench only: the heuristic's 12 best plans as candidates, not 8 (no stronger: bots.md)
-    "wide": replace(_DEFAULT, k=12),
+    "v4": _V4,  # the default until stop 28 of issue 21
+    # bench only: v4 weighing the tokens likely next in every variant (measured in bots.md)
+    "tokens": replace(_V4, token_variants=None),
+    # bench only: v4 with the heuristic bot's tuned weights (no stronger: bots.md)
+    "tuned": replace(_V4, weights=HEURISTIC_WEIGHTS),
+    # bench only: v4 with the heuristic's 12 best plans as candidates, not 8 (no stronger: bots.md)
+    "wide": replace(_V4, k=12),
     "double": _DOUBLE,  # bench only
-    # the name search:strong was measured under in bench/results/bots_strong.games.jsonl
-    "deep": _STRONG,
+    # the names the default and search:strong were measured under (bots_strong, bots_deeper)
+    "deep": _DEFAULT,
+    "deeper": _STRONG,
 }
 
 

@@ -1,5 +1,5 @@
 """A puzzle's solution as the search bot plays it: ``search`` (not ``search:strong``, which takes
-three times as long: a page waits for it) makes every decision from the puzzle's start position
+about 1.7 times as long: a page waits for it) makes every decision from the puzzle's start position
 until the goal is reached or the game is lost. The search is sampled, so a seed can miss a goal
 another seed reaches: the solution is the first of :data:`TRIES` seeds that reaches it (or the
 last try). The only part of learn/ that uses a bot (the lessons and their checks need the rules

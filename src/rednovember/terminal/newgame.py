@@ -98,8 +98,9 @@ def _ask_variants(ask: Ask, console: Console, cat: Catalog) -> list[str]:
         console.print(cat.raw("ui", "setup_invalid"), style="red")
 
 
-# The bot an empty answer picks: the strongest one offered (random wins about 1 game in 100).
-DEFAULT_BOT = "search:strong"
+# The bot an empty answer picks: the strongest one offered for its time (random wins about 1 game
+# in 100); search:strong, wider and slower, was measured no stronger (bench/results/bots.md).
+DEFAULT_BOT = "search"
 
 def _ask_bots(ask: Ask, console: Console, cat: Catalog, players: int) -> dict[int, str]:
     names = sorted(BOTS)
