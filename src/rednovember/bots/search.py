@@ -43,7 +43,7 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 =================  ===  ==========  =======  =====  =====  =====================================
 
 .. [#] Issue 21 (bench/results/bots.md): compiled, on a quiet core, 400 fresh 4-player deals
-   (measured as ``search:strong``, then named ``search:deep``), where ``search:v4``'s searched
+   (measured as ``search:deep``, then ``search:strong`` until stop 28), where ``search:v4``'s searched
    decisions took 83 ms mean, 0.35 s worst; over all decisions 74 ms mean against 24. It weighs
    the tokens likely next in every variant (``search:v4`` in Hardest only).
 .. [#] Measured as ``search:deeper`` (bench/results/bots.md, stop 28): 130 ms mean over all
