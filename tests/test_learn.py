@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from rednovember.cli import main
 from rednovember.i18n import catalog
 from rednovember.learn import ALL, LESSONS, PUZZLES, LessonError, Session
-from rednovember.learn.solution import TRIES, attempt, solution
+from rednovember.learn.solution import SCRIPT, TRIES, Solution, attempt, solution
 from rednovember.rules.invariants import check
 from rednovember.web.learn_api import solution_info
 
@@ -125,6 +125,19 @@ def test_the_bots_solution_of_each_puzzle_is_legal_and_reaches_the_goal(lid: str
     s = Session.replay(lid, list(sol.plays))  # every play legal, checked again
     assert s.reached and not s.failed
     assert all(c.verdict == "free" for c in s.checks[:-1]) and s.checks[-1].verdict == "goal"
+
+
+@pytest.mark.parametrize("lid", list(LESSONS))
+def test_a_lessons_solution_is_its_script_not_a_search(lid: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asking a lesson's solution costs a replay, never a bot's search (anyone may ask it of a
+    fresh server process: the search took about 16 s of CPU on two lessons)."""
+    def no_bot(*_: object) -> None:
+        raise AssertionError("a lesson's solution must not run the bot")
+
+    monkeypatch.setattr("rednovember.learn.solution.attempt", no_bot)
+    sol = solution.__wrapped__(lid)
+    assert sol == Solution(lid, SCRIPT, LESSONS[lid].solution, True)
 
 
 def test_the_solution_is_the_first_seed_that_reaches_the_goal() -> None:

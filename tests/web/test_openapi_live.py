@@ -26,7 +26,7 @@ Start = Callable[..., Server]
 
 # bounded: a fixed number of examples per operation, derandomised (the same cases every run)
 MAX_EXAMPLES = "20"
-# a lesson's solution runs the search bot (seconds to a minute on a busy two-core machine, then
+# a puzzle's solution runs the search bot (seconds on a busy two-core machine, then
 # cached): the first run leaves its valid requests out, the second sends it only invalid ones
 SOLUTION = "/api/learn/{lesson_id}/solution"
 BOT_GAME = 120.0  # seconds for the heuristic bot to play a solo game through (it acts at once)

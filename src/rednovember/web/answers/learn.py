@@ -58,7 +58,8 @@ class SolutionPlay(Shape):
 
 
 class Solution(Shape):
-    """The search bot's plays from the start position, each as a sentence."""
+    """The solution's plays from the start position, each as a sentence: a puzzle's as the search
+    bot plays it (``bot`` "search"), a lesson's its scripted play (``bot`` "script")."""
 
     lesson: str
     bot: str
