@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rednovember.bots import BOTS, make_bot
-from rednovember.bots.planning import Weights
-from rednovember.bots.search import LEVELS, SearchBot, SearchLevel
+from rednovember.bots.heuristic import best_plans
+from rednovember.bots.planning import DEFAULT_WEIGHTS, Analysis, Weights
+from rednovember.bots.search import GUARD_SOON, LEVELS, SearchBot, SearchLevel, guarded
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.state import MOVE
 
@@ -161,6 +162,71 @@ def test_the_search_levels_count_their_plans_and_determinisations() -> None:
     assert make_bot("search:deep", 5).level == LEVELS["default"]  # type: ignore[attr-defined]
     assert make_bot("search:deeper", 5).level == LEVELS["strong"]  # type: ignore[attr-defined]
     assert not {"search:double", "search:deep", "search:deeper", "search:v4"} & set(BOTS)
+
+
+def test_the_bench_levels_of_stop_29_change_one_thing_each() -> None:
+    """search:ready (bench only) scores its rollouts with token_prepare 0.7, the default 0.3;
+    search:long (bench only) rolls out 14 minutes a gnome at 4 players, the default 10."""
+    g = next(p for p in map(_move_position, range(80))
+             if len(p.gnomes) == 4 and _plan_count(p) >= 2)
+    seen: dict[str, tuple[int, float]] = {}
+    for name in ("search", "search:ready", "search:long"):
+        bot = make_bot(name, 5)
+        assert isinstance(bot, SearchBot)
+        stops: list[tuple[int, float]] = []
+
+        def fake(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights,
+                 stops: list[tuple[int, float]] = stops) -> float:
+            stops.append((stop, w.token_prepare))
+            return 0.5
+
+        bot.rollout = fake
+        bot.level = replace(bot.level, gap=1e9)  # always search
+        bot.choose(g)
+        assert len(set(stops)) == 1
+        seen[name] = stops[0]
+    back = max(gn.keeper for gn in g.on_track())
+    assert not {"search:ready", "search:long"} & set(BOTS)
+    assert seen == {"search": (back - 10, 0.3), "search:ready": (back - 10, 0.7),
+                    "search:long": (back - 14, 0.3)}
+
+
+def _guard_case(seed: int) -> tuple[Game, float] | None:
+    """A 4-player turn start and the chance its Missile Launch! token comes soon (no token on)."""
+    g = _move_position(seed)
+    if g.is_over or g.phase != MOVE or len(g.gnomes) != 4:
+        return None
+    token = g.data.tokens.index("missile_launch")
+    if g.tokens[token] >= 0:
+        return None
+    an = Analysis.of(g, g.player_to_move, g.active, DEFAULT_WEIGHTS)
+    return g, an.token_soon[token]
+
+
+def test_the_guard_adds_the_best_plans_to_and_beside_missile_control() -> None:
+    """search:guard (bench only, stop 29): while the Missile Launch! card likely comes soon, the
+    best plan ending in Missile Control (room 7) and the best ending next to it join the k best;
+    when it is unlikely, the candidates are the k best alone."""
+    cases = [c for c in map(_guard_case, range(200)) if c is not None]
+    near = {7} | {b for _h, b in cases[0][0].data.exits[7]}
+    grown = quiet = 0
+    for g, soon in cases:
+        player = g.player_to_move
+        every = best_plans(g, player, DEFAULT_WEIGHTS)
+        top, got = every[:4], guarded(g, player, DEFAULT_WEIGHTS, 4)
+        assert got[:4] == top
+        if soon < GUARD_SOON:
+            assert got == top
+            quiet += 1
+            continue
+        for extra in got[4:]:
+            assert extra.target in near and extra not in top
+        in_seven = next((p for p in every if p.target == 7), None)
+        assert in_seven is None or in_seven in got
+        grown += len(got) > 4
+    assert grown and quiet  # both cases met
+    assert LEVELS["guard"] == replace(LEVELS["default"], guard=True)
+    assert not LEVELS["default"].guard and "search:guard" not in BOTS
 
 
 def _plan_count(g: Game) -> int:

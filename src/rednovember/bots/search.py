@@ -52,6 +52,12 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 .. [*] 10 minutes up to 5 gnomes, fewer with more (``crew_minutes``: 8 at 6, 7 at 7, 6 at 8),
    so an 8-player decision costs about what a 4-player one does.
 
+``search:ready`` is ``search`` counting 0.7 (not 0.3) of the crew's failure at a coming token as
+a lost game in the leaf; ``search:guard`` adds the best plans ending in and next to Missile
+Control to the candidates while its card likely comes (:func:`guarded`); ``search:long`` rolls
+out 14 minutes a gnome at 4 players (11 at 5, 9 at 6; ``crew_minutes`` 56). All three were
+measured at stop 29 of issue 21 and won what ``search`` won (bots.md).
+
 ``search:tokens`` is ``search:v4`` weighing the tokens likely next in every variant (``search:v4``
 weighs them in Hardest only). ``search:tuned`` is ``search:v4`` with the heuristic bot's own tuned
 weights (:data:`rednovember.bots.planning.HEURISTIC_WEIGHTS`; the others keep
@@ -61,9 +67,9 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 ``search:deeper`` are the names ``search`` and ``search:strong`` were measured under.
 
 ``search:v1`` to ``search:v4``, ``search:tokens``, ``search:tuned``, ``search:wide``,
-``search:double``, ``search:deep`` and ``search:deeper`` are kept for the benchmark only (not in
-:data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay
-reproducible.
+``search:double``, ``search:deep``, ``search:deeper``, ``search:ready``, ``search:guard`` and
+``search:long`` are kept for the benchmark only (not in :data:`rednovember.bots.base.BOTS`), so
+the comparisons in bench/results/bots.md stay reproducible.
 
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
@@ -115,6 +121,9 @@ class SearchLevel:
     # scale the horizon down with the crew: the rollout covers about this many gnome-minutes
     # (never under 6 minutes a gnome). 0: ``horizon`` at every crew size.
     crew_minutes: int = 0
+    # while a Missile Launch! card may come (or its token is on the track), also put the best
+    # plans ending in Missile Control and next to it among the candidates (even below the k best)
+    guard: bool = False
 
     def horizon_for(self, gnomes: int) -> int:
         """The rollout horizon (minutes each gnome moves) with ``gnomes`` gnomes in the game."""
@@ -182,6 +191,16 @@ LEVELS: dict[str, SearchLevel] = {
     "wide": replace(_V4, k=12),
     "double": _DOUBLE,  # bench only
     # the names the default and search:strong were measured under (bots_strong, bots_deeper)
+    # bench only (stop 29): the default counting more of a coming token the crew could not stop
+    # (the leaf's token_prepare 0.7, not 0.3): fewer Missile Launch! losses, more to the others,
+    # 279 of 400 fresh 4-player deals against 275 (bots.md)
+    "ready": replace(_DEFAULT, weights=replace(DEFAULT_WEIGHTS, token_prepare=0.7)),
+    # bench only (stop 29): the default guarding Missile Control (see guarded); it seldom
+    # changes a choice (the search rarely picks the added plans): 4 of the first 71 deals differ
+    "guard": replace(_DEFAULT, guard=True),
+    # bench only (stop 29): the default with longer rollouts (14 minutes a gnome at 4 players):
+    # 70 of 113 fresh 4-player deals against the default's 74, at 1.4 times the time
+    "long": replace(_DEFAULT, horizon=14, crew_minutes=56),
     "deep": _DEFAULT,
     "deeper": _STRONG,
 }
@@ -278,7 +297,10 @@ class SearchBot:
 
     def _candidates(self, game: Game, view: Game, player: int, legal: list[Action]) -> list[Plan]:
         """The heuristic's ``k`` best plans for this turn (on the seat's view), legal here."""
-        plans = best_plans(view, player, self.weights, limit=self.level.k)
+        if not self.level.guard:
+            plans = best_plans(view, player, self.weights, limit=self.level.k)
+        else:
+            plans = guarded(view, player, self.weights, self.level.k)
         return [p for p in plans if p.steps and p.steps[0] in legal]
 
     # -- event choices ---------------------------------------------------------------------------
@@ -362,6 +384,29 @@ class SearchBot:
         for c in alive:
             out[c] = score(c)
         return out
+
+
+GUARD_SOON = 0.15  # the chance a Missile Launch! token comes soon above which the search guards
+
+
+def guarded(g: Game, player: int, w: Weights, k: int) -> list[Plan]:
+    """The heuristic's ``k`` best plans and, while a Missile Launch! token is on the track or its
+    card likely comes soon, the best plan ending in Missile Control and the best ending next to
+    it, if not among them: the heuristic ranks the walk there below the jobs at hand, and a
+    token that lands with nobody near is the search's largest loss (bench/results/bots.md)."""
+    plans = best_plans(g, player, w)
+    top = plans[:k]
+    an = Analysis.of(g, player, g.active, w)
+    token = g.data.tokens.index("missile_launch")
+    if g.tokens[token] < 0 and an.token_soon[token] < GUARD_SOON:
+        return top
+    room = g.data.room_repairs[an.token_repair(token)].room
+    near = {b for _h, b in g.data.exits[room]}
+    for wanted in ({room}, near):
+        best = next((p for p in plans if p.target in wanted), None)
+        if best is not None and best not in top:
+            top.append(best)
+    return top
 
 
 # --- rollouts ----------------------------------------------------------------------------------
