@@ -190,17 +190,17 @@ LEVELS: dict[str, SearchLevel] = {
     # bench only: v4 with the heuristic's 12 best plans as candidates, not 8 (no stronger: bots.md)
     "wide": replace(_V4, k=12),
     "double": _DOUBLE,  # bench only
-    # the names the default and search:strong were measured under (bots_strong, bots_deeper)
     # bench only (stop 29): the default counting more of a coming token the crew could not stop
     # (the leaf's token_prepare 0.7, not 0.3): fewer Missile Launch! losses, more to the others,
     # 279 of 400 fresh 4-player deals against 275 (bots.md)
     "ready": replace(_DEFAULT, weights=replace(DEFAULT_WEIGHTS, token_prepare=0.7)),
     # bench only (stop 29): the default guarding Missile Control (see guarded); it seldom
-    # changes a choice (the search rarely picks the added plans): 4 of the first 71 deals differ
+    # changes a choice (the search rarely picks the added plans): 6 of 100 deals ended otherwise
     "guard": replace(_DEFAULT, guard=True),
     # bench only (stop 29): the default with longer rollouts (14 minutes a gnome at 4 players):
     # 70 of 113 fresh 4-player deals against the default's 74, at 1.4 times the time
     "long": replace(_DEFAULT, horizon=14, crew_minutes=56),
+    # the names the default and search:strong were measured under (bots_strong, bots_deeper)
     "deep": _DEFAULT,
     "deeper": _STRONG,
 }
