@@ -68,8 +68,8 @@ from rednovember.analysis.cluster import (  # noqa: E402
 )
 from rednovember.analysis.simulate import derive_seed  # noqa: E402
 from rednovember.analysis.stats import wilson  # noqa: E402
-from rednovember.bots import heuristic, make_bot, oracle, search  # noqa: E402, F401
-from rednovember.rules import Config, new_game  # noqa: E402
+from rednovember.bots import Bot, heuristic, make_bot, oracle, search  # noqa: E402, F401
+from rednovember.rules import Config, Game, new_game  # noqa: E402
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -82,14 +82,20 @@ OUT = Path(__file__).resolve().parent / "results" / "bots.json"
 Task = tuple[str, int, int, int, tuple[str, ...]]  # bot, players, deal, seed, variants
 
 
-def play_one(task: Task) -> dict[str, Any]:
-    """One game (a worker's task, in a local process or on the cluster's workers, which get this
-    function by value since the script runs as ``__main__``): every seat played by ``bot``."""
+def deal(task: Task) -> tuple[Game, list[Bot]]:
+    """The task's game at its start and its seats' bots: the same for every bot named, so a
+    game of the benchmark can be played again exactly (bench/trace_missile.py does)."""
     bot_name, players, index, seed, variants = task
     config = Config(players=players, variants=frozenset(variants),
                     seed=derive_seed(seed, players, index, "game"))
-    g = new_game(config)
     bots = [make_bot(bot_name, derive_seed(seed, players, index, "seat", p)) for p in range(players)]
+    return new_game(config), bots
+
+
+def play_one(task: Task) -> dict[str, Any]:
+    """One game (a worker's task, in a local process or on the cluster's workers, which get this
+    function by value since the script runs as ``__main__``): every seat played by ``bot``."""
+    g, bots = deal(task)
     times: list[float] = []
     searched: list[float] = []
     start = time.perf_counter()
@@ -104,7 +110,7 @@ def play_one(task: Task) -> dict[str, Any]:
             searched.append(ms)
         g.apply(action)
     wall = time.perf_counter() - start
-    first = g.data.start_spaces[config.gnomes]
+    first = g.data.start_spaces[g.config.gnomes]
     return {"won": g.result.won, "cause": g.result.cause, "wall": wall,
             "minutes": first - min(gn.keeper for gn in g.gnomes), "times": times,
             "searched": searched}

@@ -27,9 +27,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from rednovember.analysis.simulate import derive_seed  # noqa: E402
-from rednovember.bots import make_bot  # noqa: E402
-from rednovember.rules import Config, Game, new_game  # noqa: E402
+from bench_bots import Task, deal  # noqa: E402
+
+from rednovember.rules import Game  # noqa: E402
 
 MISSILE_CONTROL = 7
 WATER = {1: "low water", 2: "high water"}
@@ -48,14 +48,9 @@ def placement(g: Game, space: int) -> dict[str, Any]:
             "attempts": [], "stopped": False}
 
 
-def trace(task: tuple[str, int, int, int, tuple[str, ...]]) -> list[dict[str, Any]]:
+def trace(task: Task) -> list[dict[str, Any]]:
     """Replay one deal as ``bench_bots.play_one`` plays it; the token's placements."""
-    bot_name, players, index, seed, variants = task
-    config = Config(players=players, variants=frozenset(variants),
-                    seed=derive_seed(seed, players, index, "game"))
-    g = new_game(config)
-    bots = [make_bot(bot_name, derive_seed(seed, players, index, "seat", p))
-            for p in range(players)]
+    g, bots = deal(task)
     token = g.data.tokens.index("missile_launch")
     out: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
@@ -69,9 +64,8 @@ def trace(task: tuple[str, int, int, int, tuple[str, ...]]) -> list[dict[str, An
                 "unused": g.ghost - penalty - action.minutes - g.tokens[token]})
         g.apply(action)
         if before < 0 <= g.tokens[token]:
-            current = placement(g, g.tokens[token])
-            out.append({"index": index, **current})
-            current = out[-1]
+            current = {"index": task[2], **placement(g, g.tokens[token])}
+            out.append(current)
         elif current is not None and before >= 0 > g.tokens[token]:
             current["stopped"] = True
             current = None
@@ -102,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
     bot, players, *variants = args.cell.split("@")
-    tasks = []
+    tasks: list[Task] = []
     for line in args.games.read_text("utf-8").splitlines():
         game = json.loads(line)
         if game["cell"] == args.cell and game["result"]["cause"] == "missile_launch":

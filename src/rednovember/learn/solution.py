@@ -52,9 +52,7 @@ def solution(lesson_id: str, seed: int = 0) -> Solution:
 
 def scripted(lesson_id: str) -> Solution:
     """A lesson's scripted play, replayed to say whether it reaches the goal."""
-    session = Session.start(lesson_id)
-    for text in ALL[lesson_id].solution:
-        session.play(text)
+    session = Session.replay(lesson_id, list(ALL[lesson_id].solution))
     return Solution(lesson_id, SCRIPT, tuple(session.plays), session.reached)
 
 
