@@ -98,6 +98,7 @@ from .planning import (
     public_twin,
     sound,
 )
+from .strata import stratify
 
 _MASK = (1 << 62) - 1
 
@@ -124,6 +125,9 @@ class SearchLevel:
     # while a Missile Launch! card may come (or its token is on the track), also put the best
     # plans ending in Missile Control and next to it among the candidates (even below the k best)
     guard: bool = False
+    # spread the first dice and the event deck's order evenly over the determinisations
+    # (:mod:`rednovember.bots.strata`: systematic sampling, each twin alone drawn as before)
+    strata: bool = False
 
     def horizon_for(self, gnomes: int) -> int:
         """The rollout horizon (minutes each gnome moves) with ``gnomes`` gnomes in the game."""
@@ -200,6 +204,8 @@ LEVELS: dict[str, SearchLevel] = {
     # bench only (stop 29): the default with longer rollouts (14 minutes a gnome at 4 players):
     # 70 of 113 fresh 4-player deals against the default's 74, at 1.4 times the time
     "long": replace(_DEFAULT, horizon=14, crew_minutes=56),
+    # bench only (stop 30): the default with its determinisations spread evenly (strata.py)
+    "strata": replace(_DEFAULT, strata=True),
     # the names the default and search:strong were measured under (bots_strong, bots_deeper)
     "deep": _DEFAULT,
     "deeper": _STRONG,
@@ -278,6 +284,13 @@ class SearchBot:
         """The position the search decides on: a determinisation from the seat's view only."""
         return public_twin(game, player, seed)
 
+    def _sample(self, game: Game, player: int, seed: int, i: int) -> Game:
+        """The decision's (``seed``) ``i``-th determinisation, on which every candidate plays."""
+        twin = self._twin(game, player, (seed * 31 + i * 1_000_033) & _MASK)
+        if self.level.strata:
+            stratify(twin, seed, i)
+        return twin
+
     # -- turn plans ------------------------------------------------------------------------------
     def _turn(self, game: Game, view: Game, player: int, legal: list[Action],
               seed: int) -> Action | None:
@@ -335,7 +348,7 @@ class SearchBot:
                     break
             elif i >= 2 and time.perf_counter() >= deadline:
                 break
-            twin = self._twin(game, player, (seed * 31 + i * 1_000_033) & _MASK)
+            twin = self._sample(game, player, seed, i)
             for c, steps in enumerate(candidates):
                 v = self.rollout(twin.copy(keep_log=False), steps, player, stop, self.weights)
                 if v is not None:
@@ -366,7 +379,7 @@ class SearchBot:
 
         for r, add in enumerate(lv.rounds):
             for _ in range(add):
-                twin = self._twin(game, player, (seed * 31 + i * 1_000_033) & _MASK)
+                twin = self._sample(game, player, seed, i)
                 for c in alive:
                     v = self.rollout(twin.copy(keep_log=False), candidates[c], player, stop,
                                 self.weights)
