@@ -2,7 +2,10 @@
 """Benchmark of the bots: win rates with 95% Wilson intervals, decision times, games per second.
 
 Every seat of a game is played by the same bot. Game ``i`` at ``p`` players uses the same
-configuration seed for every bot (paired samples), so the bots meet the same deals. Per bot and
+configuration seed for every bot (paired samples), so the bots meet the same deals. The seed does
+not depend on the variants either: a variant's game ``i`` starts from the standard rules' deal
+``i`` (so cells of different variants on the same deals are not independent samples; to compare
+variants, give them deals of their own with ``--first``). Per bot and
 player count it reports:
 
 * games, wins, win rate and its 95% Wilson confidence interval,
