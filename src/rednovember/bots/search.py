@@ -31,11 +31,13 @@ heuristic's. Strength levels (iterations = determinisations per candidate):
 =================  ===  ==========  =======  =====  =====  =====================================
 name               k    n / rounds  horizon  gap    prior  time per searched decision, one core
 =================  ===  ==========  =======  =====  =====  =====================================
-``search:fast``    3    6           6        12     0      ~30 ms (under 0.1 s)
+``search:fast``    3    6           6        12     0      ~9 ms mean, 19 ms p95 [#quiet]_
 ``search``         12   12, 26, 52  10 [*]_  15     0.3    ~250 ms mean, 1.1 s worst (4 players) [#]_
 ``search:strong``  16   15, 33, 65  10       15     0.3    ~430 ms mean, 1.6 s worst (4 players) [#]_
-``search:v1``      4    10          8        12     0      ~80-150 ms: ``search`` before issue 10
-``search:v2``      5    20          10       15     0.3    ~0.3 s: the first ``search`` of issue 10
+``search:v1``      4    10          8        12     0      ~25 ms mean, 50 ms p95 [#quiet]_: ``search``
+                                                           before issue 10
+``search:v2``      5    20          10       15     0.3    ~64 ms mean, 123 ms p95 [#quiet]_: the
+                                                           first ``search`` of issue 10
 ``search:v3``      8    6, 13, 26   10       15     0.3    ``search`` before issue 21 (blind to
                                                            the tokens still in the event deck)
 ``search:v4``      8    6, 13, 26   10       15     0.3    ~85 ms mean, 0.35 s worst: ``search``
@@ -49,6 +51,8 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 .. [#] Measured as ``search:deeper`` (bench/results/bots.md, stop 28): 130 ms mean over all
    decisions, about 1.7 times ``search``, and **no stronger**: 135 of 200 fresh 4-player deals
    against ``search``'s 139.
+.. [#quiet] Stop 30 of issue 21: compiled, on a quiet core, 20 fresh 4-player deals (600-619); the
+   worst of all their decisions 43, 103 and 163 ms.
 .. [*] 10 minutes up to 5 gnomes, fewer with more (``crew_minutes``: 8 at 6, 7 at 7, 6 at 8),
    so an 8-player decision costs about what a 4-player one does.
 
