@@ -9,11 +9,13 @@ or drops one), so :func:`rednovember.rules.invariants.check` holds after arrangi
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
+from rednovember.bots import make_bot
 from rednovember.rules import Action, ActionError, Config, Game, GameData, new_game, turn
 from rednovember.rules.invariants import check
 from rednovember.rules.serialize import to_dict
@@ -22,8 +24,9 @@ from rednovember.rules.state import AFTER_ACTION, HIGH, LOW, NONE
 ANY = object()
 
 __all__ = ["ANY", "HIGH", "LOW", "NONE", "act", "arrange", "block", "card", "clear_hands",
-           "event_turn", "events", "give", "hatch", "item", "kinds", "logged", "put_item_on_top",
-           "put_on_top", "rejects", "stack_events", "start", "top_events"]
+           "event_turn", "events", "give", "hatch", "heuristic_position", "item", "kinds",
+           "logged", "put_item_on_top", "put_on_top", "rejects", "stack_events", "start",
+           "top_events"]
 
 
 def arrange(players: int = 3, seed: int = 1, variants: Iterable[str] = (),
@@ -44,6 +47,19 @@ def arrange(players: int = 3, seed: int = 1, variants: Iterable[str] = (),
         clear_hands(g)
     if calm:
         stack_events(g, *["respite"] * 7)
+    return g
+
+
+def heuristic_position(seed: int, low: int, high: int) -> Game:
+    """A 3-5 player game after ``low`` to ``high`` heuristic moves (fewer if it ends), all drawn
+    from ``seed``: positions for the bots' tests."""
+    rnd = random.Random(seed)
+    g = new_game(Config(players=rnd.choice([3, 4, 5]), seed=rnd.randrange(1 << 30)))
+    bot = make_bot("heuristic", seed)
+    for _ in range(rnd.randrange(low, high)):
+        if g.is_over:
+            break
+        g.apply(bot.choose(g))
     return g
 
 

@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from helpers import heuristic_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -104,14 +105,7 @@ def test_halving_adds_the_bias_to_the_score() -> None:
 
 
 def _move_position(seed: int) -> Game:
-    rnd = random.Random(seed)
-    g = new_game(Config(players=rnd.choice([3, 4, 5]), seed=rnd.randrange(1 << 30)))
-    bot = make_bot("heuristic", seed)
-    for _ in range(rnd.randrange(0, 120)):
-        if g.is_over:
-            break
-        g.apply(bot.choose(g))
-    return g
+    return heuristic_position(seed, 0, 120)
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import replace
 
+from helpers import heuristic_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,30 +13,21 @@ from rednovember.bots import BOTS, make_bot
 from rednovember.bots.planning import Weights, public_twin
 from rednovember.bots.search import LEVELS, SearchBot
 from rednovember.bots.strata import DICE, spread, stratify
-from rednovember.rules import Action, Config, Game, new_game
+from rednovember.rules import Action, Game
 from rednovember.rules.snapshot import snapshot
 from rednovember.rules.state import MOVE
 
 
 def _position(seed: int) -> Game:
     """A game some way in, played by the heuristic."""
-    rnd = random.Random(seed)
-    g = new_game(Config(players=rnd.choice([3, 4, 5]), seed=rnd.randrange(1 << 30)))
-    bot = make_bot("heuristic", seed)
-    for _ in range(rnd.randrange(10, 90)):
-        if g.is_over:
-            break
-        g.apply(bot.choose(g))
-    return g
+    return heuristic_position(seed, 10, 90)
 
 
 def _twins(g: Game, count: int, seed: int = 7) -> list[Game]:
-    twins = []
-    for i in range(count):
-        twin = public_twin(g, 0, (seed * 31 + i * 1_000_033) & ((1 << 62) - 1))
-        stratify(twin, seed, i)
-        twins.append(twin)
-    return twins
+    """search:strata's first ``count`` determinisations of ``g`` for seat 0 at decision ``seed``."""
+    bot = make_bot("search:strata", 0)
+    assert isinstance(bot, SearchBot)
+    return [bot._sample(g, 0, seed, i) for i in range(count)]
 
 
 @given(st.integers(1, 60))
