@@ -30,6 +30,7 @@ from ..rules.state import AFTER_ACTION, DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED
 from .planning import (
     DEFAULT_WEIGHTS,
     HEURISTIC_WEIGHTS,
+    SEED_MASK,
     Analysis,
     Plan,
     Weights,
@@ -43,7 +44,6 @@ from .planning import (
 )
 
 _SAFE = ("defend", "done", "end", "stay", "no_action")
-_MASK = (1 << 62) - 1
 
 
 def safe_action(legal: list[Action]) -> Action:
@@ -72,7 +72,7 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         player = game.player_to_move
-        seed = (self.seed * 1_000_003 + len(game.history) * 7919 + game.turn) & _MASK
+        seed = (self.seed * 1_000_003 + len(game.history) * 7919 + game.turn) & SEED_MASK
         twin = public_twin(game, player, seed)
         try:
             action = decide(twin, player, self.weights)

@@ -17,13 +17,15 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..rules import SEA, Action, Game, GameData, determinize
 from ..rules.action import ENTER, NO_ACTION, SHARED_ARGS, shared, shared_row
 from ..rules.apply import NO_LOW_WATER_PENALTY
 from ..rules.legal import reflow_levels
 from ..rules.state import HIGH, LOW, NONE
+
+SEED_MASK: Final = (1 << 62) - 1  # the bots derive their seeds within 62 bits
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,10 @@ from functools import lru_cache
 
 from ..rules import Game
 from ..rules.rng import Rng
+from .planning import SEED_MASK
 
 DICE = 3  # the dice spread over the twins: the turn's own roll and the first rolls after it
 _FACES = 10
-_MASK = (1 << 62) - 1
 
 
 def stratify(twin: Game, seed: int, i: int) -> None:
@@ -83,7 +83,7 @@ def _radical_inverse(k: int) -> float:
 
 def _mix(seed: int, block: int, stream: int) -> int:
     """The seed of one block's shuffle of one stream (the deck, or one die)."""
-    return (seed * 1_000_003 + block * 7_919 + stream * 104_729 + 17) & _MASK
+    return (seed * 1_000_003 + block * 7_919 + stream * 104_729 + 17) & SEED_MASK
 
 
 __all__ = ["DICE", "spread", "stratify"]
