@@ -185,12 +185,14 @@ def test_the_bench_levels_of_stop_29_change_one_thing_each() -> None:
                     "search:long": (back - 14, 0.3)}
 
 
-
 def _close_plans(g: Game) -> tuple[tuple[Action, ...], tuple[Action, ...], float] | None:
-    """The heuristic's two best plans at ``g`` if both are legal and the first leads by > 1."""
-    legal = g.legal_actions()
-    plans = [p for p in best_plans(g, g.player_to_move, DEFAULT_WEIGHTS, limit=12)
-             if p.steps and p.steps[0] in legal]
+    """The default search's two best candidates at ``g`` (a turn's start) if the first leads the
+    second by more than 1 in the heuristic's value."""
+    if g.is_over or g.phase != MOVE:
+        return None
+    bot = make_bot("search", 3)
+    assert isinstance(bot, SearchBot)
+    plans = bot._candidates(g, g, g.player_to_move, g.legal_actions())
     if len(plans) < 2 or plans[0].value - plans[1].value <= 1.0:
         return None
     return plans[0].steps, plans[1].steps, plans[0].value - plans[1].value
@@ -201,8 +203,7 @@ def test_search_lean_trusts_the_rollouts_where_the_default_trusts_the_ranking() 
     lost game) to the rollout means: a runner-up that the rollouts rate a little higher, by
     less than the default's prior and more than lean's, is chosen by lean only."""
     g, first, second, gap = next((p, *c) for p in map(_move_position, range(120))
-                                 if not p.is_over and p.phase == MOVE
-                                 and (c := _close_plans(p)) is not None)
+                                 if (c := _close_plans(p)) is not None)
     edge = 0.2 * gap / DEFAULT_WEIGHTS.loss
     chosen: dict[str, tuple[Action, ...]] = {}
     for name in ("search", "search:lean"):
@@ -214,6 +215,7 @@ def test_search_lean_trusts_the_rollouts_where_the_default_trusts_the_ranking() 
     assert LEVELS["lean"] == replace(LEVELS["default"], prior=0.1)
     assert "search:lean" not in BOTS
     assert chosen == {"search": first, "search:lean": second}
+
 
 def _guard_case(seed: int) -> tuple[Game, float] | None:
     """A 4-player turn start and the chance its Missile Launch! token comes soon (no token on)."""
