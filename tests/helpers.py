@@ -9,8 +9,11 @@ or drops one), so :func:`rednovember.rules.invariants.check` holds after arrangi
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -23,9 +26,9 @@ from rednovember.rules.state import AFTER_ACTION, HIGH, LOW, NONE
 
 ANY = object()
 
-__all__ = ["ANY", "HIGH", "LOW", "NONE", "act", "arrange", "block", "card", "clear_hands",
-           "event_turn", "events", "give", "hatch", "heuristic_position", "item", "kinds",
-           "logged", "put_item_on_top", "put_on_top", "rejects", "stack_events", "start",
+__all__ = ["ANY", "HIGH", "LOW", "NONE", "act", "arrange", "bench_script", "block", "card",
+           "clear_hands", "event_turn", "events", "give", "hatch", "heuristic_position", "item",
+           "kinds", "logged", "put_item_on_top", "put_on_top", "rejects", "stack_events", "start",
            "top_events"]
 
 
@@ -212,3 +215,13 @@ def event_turn(g: Game, *specs: str | tuple[str, Any], space: int = 45,
     if g.phase == AFTER_ACTION:
         g.apply_text("end")
     return g
+
+
+def bench_script(name: str) -> ModuleType:
+    """The script bench/``name``.py, loaded as a module (bench/ is not a package)."""
+    path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

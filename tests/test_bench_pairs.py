@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_bots", ROOT / "bench" / "bench_bots.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from helpers import bench_script
 
 
 def _rows(cell: str, wins: list[bool], seed: int = 0) -> dict[tuple[str, int, int], Any]:
@@ -23,7 +12,7 @@ def _rows(cell: str, wins: list[bool], seed: int = 0) -> dict[tuple[str, int, in
 
 
 def test_paired_counts_the_deals_won_by_one_only() -> None:
-    bench = _bench()
+    bench = bench_script("bench_bots")
     rows = {**_rows("search@4", [True, True, True, False, False]),
             **_rows("search:v1@4", [False, True, False, True]),  # deal 4 not played by v1
             **_rows("search@4@mad-gnomes", [False, False])}
@@ -42,7 +31,7 @@ def test_paired_counts_the_deals_won_by_one_only() -> None:
 
 
 def test_a_plan_plays_deal_by_deal_and_skips_the_games_kept() -> None:
-    bench = _bench()
+    bench = bench_script("bench_bots")
     done = {("search@3", 0, 1): {"won": True}}
     tasks = bench.plan_tasks("3=3,4@mad-gnomes=2", ["search", "search:v1"], 0, done)
     assert [(t[0], t[1], t[2], t[4]) for t in tasks] == [
@@ -54,7 +43,7 @@ def test_a_plan_plays_deal_by_deal_and_skips_the_games_kept() -> None:
 
 
 def test_a_merge_keeps_the_longer_run_of_a_cell() -> None:
-    bench = _bench()
+    bench = bench_script("bench_bots")
     cells = {"search:v1@3": {"bot": "search:v1", "players": 3, "variants": [], "games": 200},
              "search@3": {"bot": "search", "players": 3, "variants": [], "games": 10}}
     more = [{"bot": "search:v1", "players": 3, "variants": [], "games": 100},

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Iterable
-from pathlib import Path
-from types import ModuleType
 from typing import Any
+
+from helpers import bench_script
 
 from rednovember.bots import make_bot
 from rednovember.bots.base import play_out
 from rednovember.bots.planning import DEFAULT_WEIGHTS, HEURISTIC_WEIGHTS
 from rednovember.rules import Config, new_game
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _tune() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tune_heuristic",
-                                                  ROOT / "bench" / "tune_heuristic.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 class _Serial:
@@ -39,7 +27,7 @@ def _won(bot: str, seed: int, players: int, variants: frozenset[str]) -> bool:
 
 
 def test_the_tuner_plays_the_bots_own_games() -> None:
-    tune = _tune()
+    tune = bench_script("tune_heuristic")
     seeds = range(40, 46)
     for weights, bot in ((HEURISTIC_WEIGHTS, "heuristic"), (DEFAULT_WEIGHTS, "heuristic:v1")):
         got = tune.results(_Serial(), weights, seeds, 3, ("harder",))

@@ -158,31 +158,48 @@ def test_the_search_levels_count_their_plans_and_determinisations() -> None:
     assert not {"search:double", "search:deep", "search:deeper", "search:v4"} & set(BOTS)
 
 
+def _rollout_args(name: str, g: Game) -> set[tuple[int, Weights]]:
+    """The (stop, weights) pairs bot ``name`` hands its rollouts while searching at ``g``."""
+    bot = make_bot(name, 5)
+    assert isinstance(bot, SearchBot)
+    seen: set[tuple[int, Weights]] = set()
+
+    def fake(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights) -> float:
+        seen.add((stop, w))
+        return 0.5
+
+    bot.rollout = fake
+    bot.level = replace(bot.level, gap=1e9)  # always search
+    bot.choose(g)
+    return seen
+
+
+def _four_player_choice() -> Game:
+    return next(p for p in map(_move_position, range(80))
+                if len(p.gnomes) == 4 and _plan_count(p) >= 2)
+
+
 def test_the_bench_levels_of_stop_29_change_one_thing_each() -> None:
     """search:ready (bench only) scores its rollouts with token_prepare 0.7, the default 0.3;
     search:long (bench only) rolls out 14 minutes a gnome at 4 players, the default 10."""
-    g = next(p for p in map(_move_position, range(80))
-             if len(p.gnomes) == 4 and _plan_count(p) >= 2)
-    seen: dict[str, tuple[int, float]] = {}
-    for name in ("search", "search:ready", "search:long"):
-        bot = make_bot(name, 5)
-        assert isinstance(bot, SearchBot)
-        stops: list[tuple[int, float]] = []
-
-        def fake(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights,
-                 stops: list[tuple[int, float]] = stops) -> float:
-            stops.append((stop, w.token_prepare))
-            return 0.5
-
-        bot.rollout = fake
-        bot.level = replace(bot.level, gap=1e9)  # always search
-        bot.choose(g)
-        assert len(set(stops)) == 1
-        seen[name] = stops[0]
+    g = _four_player_choice()
     back = max(gn.keeper for gn in g.on_track())
+    ready = replace(DEFAULT_WEIGHTS, token_prepare=0.7)
     assert not {"search:ready", "search:long"} & set(BOTS)
-    assert seen == {"search": (back - 10, 0.3), "search:ready": (back - 10, 0.7),
-                    "search:long": (back - 14, 0.3)}
+    assert _rollout_args("search", g) == {(back - 10, DEFAULT_WEIGHTS)}
+    assert _rollout_args("search:ready", g) == {(back - 10, ready)}
+    assert _rollout_args("search:long", g) == {(back - 14, DEFAULT_WEIGHTS)}
+
+
+def test_search_spend_values_the_items_in_hand_as_the_heuristic_bot_does() -> None:
+    """search:spend (bench only, stop 32) plans and scores its rollouts with the items in hand
+    valued at 0.6 of the default's, as HEURISTIC_WEIGHTS values them; nothing else differs."""
+    g = _four_player_choice()
+    back = max(gn.keeper for gn in g.on_track())
+    spend = replace(DEFAULT_WEIGHTS, item_scale=0.6)
+    assert _rollout_args("search:spend", g) == {(back - 10, spend)}
+    assert LEVELS["spend"] == replace(LEVELS["default"], weights=spend)
+    assert "search:spend" not in BOTS
 
 
 def _close_plans(g: Game) -> tuple[tuple[Action, ...], tuple[Action, ...], float] | None:

@@ -4,7 +4,6 @@ address, a scheduler without workers, workers with other code, and no Dask insta
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import shutil
@@ -13,11 +12,11 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 from distributed import LocalCluster
+from helpers import bench_script
 
 from rednovember.analysis import cluster as cluster_mod
 from rednovember.analysis import simulate
@@ -90,17 +89,11 @@ def test_run_tasks_unordered_returns_every_result_once(address: str) -> None:
     assert sorted(records) == sorted(simulate.play_games(spec, 40))
 
 
-def bench_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def bench_here(out: Path, *argv: str) -> dict[str, Any]:
     """bench_bots.py's games played in this process (--jobs 1)."""
-    assert bench_module().main(["--out", str(out), *argv, "--jobs", "1"]) == 0
+    assert bench_script("bench_bots").main(["--out", str(out), *argv, "--jobs", "1"]) == 0
     saved: dict[str, Any] = json.loads(out.read_text())
     return saved
 
@@ -165,7 +158,7 @@ def test_a_bad_address_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -
 def test_bench_bots_bad_address_is_a_one_line_error(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     nobody = f"tcp://127.0.0.1:{free_port()}"
-    assert bench_module().main(["--out", str(tmp_path / "b.json"), "--bots", "random",
+    assert bench_script("bench_bots").main(["--out", str(tmp_path / "b.json"), "--bots", "random",
                                 "--games", "random=2", "--players", "3", "--cluster", nobody,
                                 "--cluster-timeout", "1"]) == 2
     err = capsys.readouterr().err

@@ -64,7 +64,10 @@ measured at stop 29 of issue 21 and won what ``search`` won (bots.md). ``search:
 30) spreads the first dice and the event deck's order evenly over its determinisations
 (:mod:`rednovember.bots.strata`): 134 of 216 fresh 4-player deals against the default's 149.
 ``search:lean`` (stop 31) weighs the heuristic's value gap less (``prior`` 0.1, not 0.3): 69 of
-100 fresh 4-player deals against the default's 68.
+100 fresh 4-player deals against the default's 68. ``search:spend`` (stop 32) values the items in
+hand at 0.6 of the default's (``item_scale``, as the heuristic bot's tuned weights do), since
+where the search parts from the heuristic's ranking it mostly plays items the heuristic keeps and
+draws fewer cards (``bench/distill.py``): 66 of the same 100 deals against the default's 68.
 
 ``search:tokens`` is ``search:v4`` weighing the tokens likely next in every variant (``search:v4``
 weighs them in Hardest only). ``search:tuned`` is ``search:v4`` with the heuristic bot's own tuned
@@ -76,8 +79,9 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 
 ``search:v1`` to ``search:v4``, ``search:tokens``, ``search:tuned``, ``search:wide``,
 ``search:double``, ``search:deep``, ``search:deeper``, ``search:ready``, ``search:guard``,
-``search:long``, ``search:strata`` and ``search:lean`` are kept for the benchmark only (not in
-:data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
+``search:long``, ``search:strata``, ``search:lean`` and ``search:spend`` are kept for the
+benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
+bench/results/bots.md stay reproducible.
 
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
@@ -219,6 +223,11 @@ LEVELS: dict[str, SearchLevel] = {
     # searched turns, where the rollout means differ by less than the prior's spread: 69 of 100
     # fresh 4-player deals against the default's 68 (bots.md)
     "lean": replace(_DEFAULT, prior=0.1),
+    # bench only (stop 32): the default valuing the items in hand less (item_scale 0.6, as the
+    # heuristic bot's tuned weights do): the search's own choices play the items the heuristic
+    # keeps and draw fewer cards than its four (bench/distill.py): 66 of 100 fresh 4-player
+    # deals against the default's 68 (bots.md)
+    "spend": replace(_DEFAULT, weights=replace(DEFAULT_WEIGHTS, item_scale=0.6)),
     # the names the default and search:strong were measured under (bots_strong, bots_deeper)
     "deep": _DEFAULT,
     "deeper": _STRONG,
