@@ -41,9 +41,9 @@ from rednovember.bots.heuristic import best_plans  # noqa: E402
 from rednovember.bots.planning import (  # noqa: E402
     DEFAULT_WEIGHTS,
     HEURISTIC_WEIGHTS,
-    SEED_MASK,
     Plan,
     Weights,
+    decision_seed,
     public_twin,
 )
 from rednovember.bots.search import SearchBot  # noqa: E402
@@ -97,7 +97,7 @@ class Recorder:
         action = self.bot.choose(game)
         if phase == MOVE and self.bot.searches > searched and self.sums:
             player = game.player_to_move
-            seed = (self.bot.seed * 1_000_003 + len(game.history) * 7919 + game.turn) & SEED_MASK
+            seed = decision_seed(self.bot.seed, game)
             self.out.append({
                 "view": to_json(public_twin(game, player, seed)), "player": player,
                 "candidates": [[list(a) for a in steps] for steps in self.sums],

@@ -158,9 +158,9 @@ def test_a_bad_address_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -
 def test_bench_bots_bad_address_is_a_one_line_error(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     nobody = f"tcp://127.0.0.1:{free_port()}"
-    assert bench_script("bench_bots").main(["--out", str(tmp_path / "b.json"), "--bots", "random",
-                                "--games", "random=2", "--players", "3", "--cluster", nobody,
-                                "--cluster-timeout", "1"]) == 2
+    bench = bench_script("bench_bots")
+    assert bench.main(["--out", str(tmp_path / "b.json"), "--bots", "random", "--games", "random=2",
+                       "--players", "3", "--cluster", nobody, "--cluster-timeout", "1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"bench_bots.py: error: no Dask scheduler answered at {nobody}")
     assert err.count("\n") == 1 and not (tmp_path / "b.json").exists()

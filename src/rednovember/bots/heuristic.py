@@ -30,11 +30,11 @@ from ..rules.state import AFTER_ACTION, DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED
 from .planning import (
     DEFAULT_WEIGHTS,
     HEURISTIC_WEIGHTS,
-    SEED_MASK,
     Analysis,
     Plan,
     Weights,
     crew_walk_saved,
+    decision_seed,
     icons_between,
     plan_turn,
     plans_from,
@@ -72,7 +72,7 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         player = game.player_to_move
-        seed = (self.seed * 1_000_003 + len(game.history) * 7919 + game.turn) & SEED_MASK
+        seed = decision_seed(self.seed, game)
         twin = public_twin(game, player, seed)
         try:
             action = decide(twin, player, self.weights)

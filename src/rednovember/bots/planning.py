@@ -28,6 +28,11 @@ from ..rules.state import HIGH, LOW, NONE
 SEED_MASK: Final = (1 << 62) - 1  # the bots derive their seeds within 62 bits
 
 
+def decision_seed(seed: int, game: Game) -> int:
+    """The seed of bot ``seed``'s decision at ``game``: its view's hidden cards and dice."""
+    return (seed * 1_000_003 + len(game.history) * 7919 + game.turn) & SEED_MASK
+
+
 @dataclass(frozen=True)
 class Weights:
     """The heuristic's tunable constants (all values in "percent of a lost game")."""

@@ -106,6 +106,7 @@ from .planning import (
     Analysis,
     Plan,
     Weights,
+    decision_seed,
     plan_turn,
     poisson_tail,
     public_twin,
@@ -266,7 +267,7 @@ class SearchBot:
         step = self._follow(game, legal)
         if step is not None:
             return step
-        seed = (self.seed * 1_000_003 + len(game.history) * 7919 + game.turn) & SEED_MASK
+        seed = decision_seed(self.seed, game)
         view = self._twin(game, player, seed)
         action: Action | None = None
         if game.phase == MOVE:
