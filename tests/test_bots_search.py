@@ -12,8 +12,21 @@ from hypothesis import strategies as st
 
 from rednovember.bots import BOTS, make_bot
 from rednovember.bots.heuristic import best_plans
-from rednovember.bots.planning import DEFAULT_WEIGHTS, Analysis, Weights
-from rednovember.bots.search import GUARD_SOON, LEVELS, SearchBot, SearchLevel, guarded
+from rednovember.bots.planning import (
+    DEFAULT_WEIGHTS,
+    WASTE_CHANCE,
+    Analysis,
+    Weights,
+    repair_chance,
+)
+from rednovember.bots.search import (
+    GUARD_SOON,
+    LEVELS,
+    SearchBot,
+    SearchLevel,
+    guarded,
+    shaded,
+)
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.state import MOVE
 
@@ -270,6 +283,39 @@ def test_the_guard_adds_the_best_plans_to_and_beside_missile_control() -> None:
     assert grown and quiet  # both cases met
     assert LEVELS["guard"] == replace(LEVELS["default"], guard=True)
     assert not LEVELS["default"].guard and "search:guard" not in BOTS
+
+
+def test_search_shades_tries_its_best_repairs_with_fewer_minutes() -> None:
+    """search:shades (bench only, stop 34): the heuristic ends a repair at its edge minutes
+    only; the search also tries the two best repair plans with 2 and 4 minutes less, the same
+    steps before the repair, while the chance stays at least WASTE_CHANCE."""
+    met = 0
+    for g in map(_move_position, range(60)):
+        if g.is_over or g.phase != MOVE:
+            continue
+        legal = g.legal_actions()
+        bot = make_bot("search:shades", 1)
+        assert isinstance(bot, SearchBot)
+        plans = bot._candidates(g, g, g.player_to_move, legal)
+        base = [p for p in best_plans(g, g.player_to_move, bot.weights, limit=12)
+                if p.steps[0] in legal]
+        extra = plans[len(base):]
+        assert plans[: len(base)] == base and extra == shaded(g, base, legal, (2, 4), 2)
+        parents = [p for p in base if repair_chance(g, p) is not None][:2]
+        for q in extra:
+            parent = next(p for p in parents if p.steps[:-1] == q.steps[:-1]
+                          and p.action.kind == q.action.kind and p.action.arg == q.action.arg)
+            assert parent.action.minutes - q.action.minutes in (2, 4)
+            assert (repair_chance(g, q) or 0.0) >= WASTE_CHANCE and q.steps[0] in legal
+            assert q.value == parent.value and q.steps not in {p.steps for p in base}
+        met += bool(extra)
+    assert met >= 5
+    assert LEVELS["shades"] == replace(LEVELS["default"], fewer=(2, 4))
+    assert not LEVELS["default"].fewer and "search:shades" not in BOTS
+    # search:brace: shades with search:ready's leaf
+    ready = LEVELS["ready"].weights
+    assert LEVELS["brace"] == replace(LEVELS["shades"], weights=ready)
+    assert ready == replace(DEFAULT_WEIGHTS, token_prepare=0.7) and "search:brace" not in BOTS
 
 
 def _plan_count(g: Game) -> int:

@@ -21,7 +21,7 @@ planner could beat it). It is deterministic: it makes no random choice at all.
 from __future__ import annotations
 
 from ..rules import Action, Game
-from .planning import Plan, repair_chance
+from .planning import Plan, repair_chance, with_minutes
 from .search import SearchBot, SearchLevel
 
 ORACLE_LEVEL = SearchLevel(k=8, n=1, horizon=16, gap=1e9)
@@ -54,11 +54,10 @@ class OracleBot(SearchBot):
             need = max(1, die - bonus)
             if need >= act.minutes:
                 continue
-            exact = Action(act.kind, act.arg, need)
-            steps = p.steps[:-1] + (exact,)
-            if steps not in seen and steps[0] in legal:
-                seen.add(steps)
-                out.append(p._replace(steps=steps, action=exact))
+            exact = with_minutes(p, need)
+            if exact.steps not in seen and exact.steps[0] in legal:
+                seen.add(exact.steps)
+                out.append(exact)
         return out
 
 

@@ -716,6 +716,13 @@ def repair_chance(g: Game, plan: Plan) -> float | None:
     return min(1.0, (act.minutes + bonus) / 10)
 
 
+def with_minutes(plan: Plan, minutes: int) -> Plan:
+    """``plan`` with its repair taking ``minutes`` instead (the same steps before it)."""
+    act = plan.action
+    action = repair_action(act.kind, act.arg, minutes)
+    return plan._replace(steps=plan.steps[:-1] + (action,), action=action)
+
+
 def wasteful(g: Game, plan: Plan) -> bool:
     """A long-shot repair (under :data:`WASTE_CHANCE`) while the gnome keeps, unplayed, an item
     made for exactly that repair (a Pump Manual on Fix Oxygen Pumps, a Water Pump on Pump Water;

@@ -68,6 +68,10 @@ measured at stop 29 of issue 21 and won what ``search`` won (bots.md). ``search:
 hand at 0.6 of the default's (``item_scale``, as the heuristic bot's tuned weights do), since
 where the search parts from the heuristic's ranking it mostly plays items the heuristic keeps and
 draws fewer cards (``bench/distill.py``): 66 of the same 100 deals against the default's 68.
+``search:shades`` (stop 34) also tries the two best repair plans with 2 and 4 minutes less
+(:func:`shaded`; the heuristic offers a repair's edge minutes only): 65 of the same 100 against
+68. ``search:brace`` is ``search:shades`` with ``search:ready``'s leaf: 141 of 200 (600–799) against
+139.
 
 ``search:tokens`` is ``search:v4`` weighing the tokens likely next in every variant (``search:v4``
 weighs them in Hardest only). ``search:tuned`` is ``search:v4`` with the heuristic bot's own tuned
@@ -79,9 +83,9 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 
 ``search:v1`` to ``search:v4``, ``search:tokens``, ``search:tuned``, ``search:wide``,
 ``search:double``, ``search:deep``, ``search:deeper``, ``search:ready``, ``search:guard``,
-``search:long``, ``search:strata``, ``search:lean`` and ``search:spend`` are kept for the
-benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
-bench/results/bots.md stay reproducible.
+``search:long``, ``search:strata``, ``search:lean``, ``search:spend``, ``search:shades`` and
+``search:brace`` are kept for the benchmark only (not in :data:`rednovember.bots.base.BOTS`),
+so the comparisons in bench/results/bots.md stay reproducible.
 
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
@@ -103,6 +107,7 @@ from .planning import (
     DEFAULT_WEIGHTS,
     HEURISTIC_WEIGHTS,
     SEED_MASK,
+    WASTE_CHANCE,
     Analysis,
     Plan,
     Weights,
@@ -110,7 +115,9 @@ from .planning import (
     plan_turn,
     poisson_tail,
     public_twin,
+    repair_chance,
     sound,
+    with_minutes,
 )
 from .strata import stratify
 
@@ -140,6 +147,11 @@ class SearchLevel:
     # spread the first dice and the event deck's order evenly over the determinisations
     # (:mod:`rednovember.bots.strata`: systematic sampling, each twin alone drawn as before)
     strata: bool = False
+    # the heuristic's plans end a repair at the edges only (the minutes that make it certain, or
+    # all it has, or 1: its value is linear in the minutes); the search also tries the first
+    # ``shade_plans`` repair plans with each of ``fewer`` minutes less (at least WASTE_CHANCE)
+    fewer: tuple[int, ...] = ()
+    shade_plans: int = 2
 
     def horizon_for(self, gnomes: int) -> int:
         """The rollout horizon (minutes each gnome moves) with ``gnomes`` gnomes in the game."""
@@ -229,6 +241,14 @@ LEVELS: dict[str, SearchLevel] = {
     # keeps and draw fewer cards than its four (bench/distill.py): 66 of 100 fresh 4-player
     # deals against the default's 68 (bots.md)
     "spend": replace(_DEFAULT, weights=replace(DEFAULT_WEIGHTS, item_scale=0.6)),
+    # bench only (stop 34): the default also trying its two best repair plans with 2 and 4
+    # minutes less (shaded): the heuristic only ever offers a repair's edge minutes
+    "shades": replace(_DEFAULT, fewer=(2, 4)),
+    # bench only (stop 34): shades with ready's leaf (each moved losses between Missile Launch!
+    # and Heat, in opposite directions: do they add up?)
+    "brace": replace(
+        _DEFAULT, fewer=(2, 4), weights=replace(DEFAULT_WEIGHTS, token_prepare=0.7)
+    ),
     # the names the default and search:strong were measured under (bots_strong, bots_deeper)
     "deep": _DEFAULT,
     "deeper": _STRONG,
@@ -337,7 +357,10 @@ class SearchBot:
             plans = best_plans(view, player, self.weights, limit=self.level.k)
         else:
             plans = guarded(view, player, self.weights, self.level.k)
-        return [p for p in plans if p.steps and p.steps[0] in legal]
+        plans = [p for p in plans if p.steps and p.steps[0] in legal]
+        if self.level.fewer:
+            plans += shaded(view, plans, legal, self.level.fewer, self.level.shade_plans)
+        return plans
 
     # -- event choices ---------------------------------------------------------------------------
     def _event_choice(self, game: Game, view: Game, player: int, legal: list[Action],
@@ -443,6 +466,27 @@ def guarded(g: Game, player: int, w: Weights, k: int) -> list[Plan]:
         if best is not None and best not in top:
             top.append(best)
     return top
+
+
+def shaded(g: Game, plans: list[Plan], legal: list[Action], fewer: tuple[int, ...],
+           most: int) -> list[Plan]:
+    """The first ``most`` repair plans of ``plans`` again with ``fewer`` minutes less each, kept
+    while the repair's chance stays at least :data:`WASTE_CHANCE` (new plans only, with their
+    parent's value). The search, not the heuristic, weighs a quicker, riskier repair."""
+    seen = {p.steps for p in plans}
+    out: list[Plan] = []
+    repairs = [p for p in plans if repair_chance(g, p) is not None][:most]
+    for p in repairs:
+        for less in fewer:
+            if p.action.minutes - less < 1:
+                continue
+            q = with_minutes(p, p.action.minutes - less)
+            if (repair_chance(g, q) or 0.0) < WASTE_CHANCE:
+                continue
+            if q.steps not in seen and q.steps[0] in legal:
+                seen.add(q.steps)
+                out.append(q)
+    return out
 
 
 # --- rollouts ----------------------------------------------------------------------------------
