@@ -27,8 +27,9 @@ standard rules), so one JSON file holds the standard rules and the variants side
 
 Usage::
 
-    .venv/bin/python bench/bench_bots.py                       # the full run (long: see below)
-    .venv/bin/python bench/bench_bots.py --games random=200,heuristic=200,search=20 --players 4
+    .venv/bin/python bench/bench_bots.py --out runs/bots.json  # the full run (long: see below)
+    .venv/bin/python bench/bench_bots.py --games random=200,heuristic=200,search=20 --players 4 \
+        --out runs/quick.json
     nohup nice .venv/bin/python bench/bench_bots.py --bots search --games search=200 \\
         --resume > bench/results/search.log 2>&1 &
     .venv/bin/python bench/bench_bots.py --bots search,oracle --games search=50,oracle=50 \\
@@ -42,6 +43,8 @@ players) takes hours because of the search bot; ``--resume`` keeps the cells alr
 file and adds the missing ones, so the run can be split; the games of the slow bots are also kept
 one by one in ``OUT.games.jsonl`` (next to ``--out``), and ``--resume`` reuses them, so a run
 stopped half-way loses no finished game (ask for fewer games to summarise what is there).
+Playing into an ``--out`` that holds an earlier run without ``--resume`` stops with an error
+instead of replacing it (the stored results in ``bench/results`` are such runs).
 ``--cluster ADDRESS`` plays the games on the workers of a Dask distributed scheduler instead of
 ``--jobs`` local processes, with the same games and results (the times are measured on the
 workers).
@@ -259,6 +262,14 @@ def pair_table(rows: dict[tuple[str, int, int], dict[str, Any]], bots: list[str]
     return "\n".join(lines)
 
 
+def clobbers(args: argparse.Namespace, out: Path) -> bool:
+    """Whether this run would write over an earlier one: playing without --resume (or --plan,
+    --collect, which read what is kept) into an --out whose file or games log exists would
+    replace the file's other cells and play its kept games again."""
+    reads = args.resume or args.table or args.collect or args.merge or args.plan or args.pair
+    return not reads and (out.exists() or out.with_suffix(".games.jsonl").exists())
+
+
 def save(out: Path, seed: int, jobs: int, cells: dict[str, dict[str, Any]]) -> None:
     """Write the cells to the JSON file ``out`` (--out)."""
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -361,6 +372,10 @@ def main(argv: list[str] | None = None) -> int:
     players = [int(p) for p in args.players.split(",")]
     bots = args.bots.split(",")
     out = Path(args.out)
+    if clobbers(args, out):
+        print(f"bench_bots.py: error: {out} holds an earlier run: --resume continues it (its games "
+              "are kept), or choose another --out", file=sys.stderr)
+        return 2
     cells: dict[str, dict[str, Any]] = {}
     if (args.resume or args.table or args.collect or args.merge or args.plan) and out.exists():
         saved = json.loads(out.read_text())

@@ -1,9 +1,13 @@
-"""bench/bench_bots.py's paired comparison (deals won by one bot only, the sign test)."""
+"""bench/bench_bots.py's bookkeeping: the paired comparison (deals won by one bot only, the sign
+test), plans, merges, and never writing over an earlier run."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import bench_script
 
 
@@ -52,3 +56,28 @@ def test_a_merge_keeps_the_longer_run_of_a_cell() -> None:
     merged = bench.merge_cells(cells, more)
     assert {k: c["games"] for k, c in merged.items()} == {
         "search:v1@3": 200, "search@3": 100, "search@4@harder": 60}
+
+
+def test_a_run_never_writes_over_an_earlier_one(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    bench = bench_script("bench_bots")
+    out = tmp_path / "bots.json"
+    args = ["--out", str(out), "--bots", "random", "--games", "random=2", "--players", "3",
+            "--jobs", "1"]
+    assert bench.main(args) == 0
+    first = out.read_text()
+    assert json.loads(first)["cells"][0]["games"] == 2
+    capsys.readouterr()
+    more = [*args[:5], "random=3", *args[6:]]
+    assert bench.main(more) == 2  # it would replace the file and lose its cells
+    err = capsys.readouterr().err
+    assert err == (f"bench_bots.py: error: {out} holds an earlier run: --resume continues it "
+                   "(its games are kept), or choose another --out\n")
+    assert out.read_text() == first
+    assert bench.main([*more, "--resume", "--bots", "random", "--players", "3,4"]) == 0
+    cells = {(c["players"], c["games"]) for c in json.loads(out.read_text())["cells"]}
+    assert cells == {(3, 3), (4, 3)}
+    log = tmp_path / "bots.games.jsonl"
+    log.write_text("")  # a games log alone is an earlier run too
+    out.unlink()
+    assert bench.main(args) == 2 and not out.exists()
