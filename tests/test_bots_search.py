@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -21,10 +22,15 @@ from rednovember.bots.planning import (
 )
 from rednovember.bots.search import (
     GUARD_SOON,
+    LEAF_TERMS,
     LEVELS,
     SearchBot,
     SearchLevel,
+    evaluate,
     guarded,
+    leaf_factors,
+    leaf_features,
+    rollout,
     shaded,
 )
 from rednovember.rules import Action, Config, Game, new_game
@@ -357,3 +363,49 @@ def test_the_coming_tokens_are_weighed_where_the_level_says(level: str, variants
     bot.choose(g)
     assert (bot.weights.token_soon > 0 and bot.weights.token_prepare > 0) == weighed
     assert bot.weights.minute == Weights().minute  # the rest of the weights unchanged
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_the_leaf_is_its_factors_product_and_a_fitted_leaf_weighs_their_logs(seed: int) -> None:
+    g = heuristic_position(seed, 0, 120)
+    if g.result is not None:
+        return
+    player = g.player_to_move
+    factors = leaf_factors(g, player)
+    product = 1.0
+    for _term, f in factors:
+        product *= f
+    assert evaluate(g, player) == product  # the same factors multiplied in the same order
+    features = leaf_features(factors)
+    assert len(features) == len(LEAF_TERMS)
+    for term, x in enumerate(features):
+        assert x == pytest.approx(sum(math.log(max(f, 1e-9)) for t, f in factors if t == term))
+    # every coefficient 1 and no intercept: the logistic of log(product) = product / (1 + product)
+    ones = (0.0,) + (1.0,) * len(LEAF_TERMS)
+    if min(f for _t, f in factors) > 1e-9:
+        assert evaluate(g, player, leaf=ones) == pytest.approx(product / (1 + product))
+    # an intercept alone ignores the position; a larger one raises the estimate
+    flat = (0.5,) + (0.0,) * len(LEAF_TERMS)
+    assert evaluate(g, player, leaf=flat) == pytest.approx(1 / (1 + math.exp(-0.5)))
+
+
+def test_a_fitted_level_scores_its_rollouts_with_its_own_leaf() -> None:
+    level = LEVELS["fitted"]
+    assert level.leaf and len(level.leaf) == len(LEAF_TERMS) + 1
+    assert replace(level, leaf=()) == LEVELS["default"]  # the leaf is all it changes
+    bot = make_bot("search:fitted", 3)
+    assert isinstance(bot, SearchBot) and "search:fitted" not in BOTS
+    differs = 0
+    for seed in range(6):
+        g = heuristic_position(seed, 20, 60)
+        if g.result is not None:
+            continue
+        player = g.player_to_move
+        stop = max(gn.keeper for gn in g.on_track()) - 4
+        fitted = bot.rollout(g.copy(keep_log=False), (), player, stop, bot.weights)
+        own = rollout(g.copy(keep_log=False), (), player, stop, bot.weights, leaf=level.leaf)
+        plain = rollout(g.copy(keep_log=False), (), player, stop, bot.weights)
+        assert fitted == own
+        differs += fitted != plain
+    assert differs > 0
