@@ -106,11 +106,33 @@ class Recorder:
         return action
 
 
+def start(deal: int, players: int) -> Game:
+    """Deal ``deal`` at its start (the standard rules; bench/fit_leaf.py plays the same deals)."""
+    return new_game(Config(players, None, frozenset(), deal))
+
+
+def seat_seed(deal: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of deal ``deal``."""
+    return deal * 16 + seat
+
+
+def collect_parser(sub: Any, first: int, games: int) -> argparse.ArgumentParser:
+    """The ``collect`` command and its options (bench/fit_leaf.py has one too)."""
+    c: argparse.ArgumentParser = sub.add_parser("collect")
+    c.add_argument("--first", type=int, default=first)
+    c.add_argument("--games", type=int, default=games)
+    c.add_argument("--players", type=int, default=4)
+    c.add_argument("--level", default="default")
+    c.add_argument("--jobs", type=int, default=2)
+    c.add_argument("--out", type=Path, required=True)
+    return c
+
+
 def record(deal: int, players: int = 4, level: str = "default") -> list[dict[str, Any]]:
     """Play one deal with the search in every seat; its searched turns."""
     out: list[dict[str, Any]] = []
-    g = new_game(Config(players, None, frozenset(), deal))
-    result = play_out(g, [Recorder(deal * 16 + p, level, out) for p in range(players)]).result
+    g = start(deal, players)
+    result = play_out(g, [Recorder(seat_seed(deal, p), level, out) for p in range(players)]).result
     for row in out:
         row["deal"], row["won"] = deal, bool(result and result.won)
     return out
@@ -191,13 +213,7 @@ def _line(name: str, turns: list[Turn], w: Weights) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("collect")
-    c.add_argument("--first", type=int, default=90000)
-    c.add_argument("--games", type=int, default=90)
-    c.add_argument("--players", type=int, default=4)
-    c.add_argument("--level", default="default")
-    c.add_argument("--jobs", type=int, default=2)
-    c.add_argument("--out", type=Path, required=True)
+    collect_parser(sub, 90000, 90)
     for name in ("report", "tune"):
         sub.add_parser(name).add_argument("turns", type=Path)
     args = ap.parse_args(argv)

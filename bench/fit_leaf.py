@@ -36,6 +36,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from distill import collect_parser, seat_seed, start  # noqa: E402  (bench/, beside this file)
+
 from rednovember.bots.search import (  # noqa: E402
     LEAF_TERMS,
     SearchBot,
@@ -43,7 +45,6 @@ from rednovember.bots.search import (  # noqa: E402
     leaf_factors,
     leaf_features,
 )
-from rednovember.rules import Config, new_game  # noqa: E402
 from rednovember.rules.state import MOVE  # noqa: E402
 
 Rows = tuple[list[list[float]], list[float], list[int]]  # features, plain leaf, won
@@ -51,8 +52,8 @@ Rows = tuple[list[list[float]], list[float], list[int]]  # features, plain leaf,
 
 def record(deal: int, players: int = 4, level: str = "default") -> dict[str, Any]:
     """Play one deal with the search in every seat; the features of its turn starts."""
-    g = new_game(Config(players, None, frozenset(), deal))
-    bots = [SearchBot(deal * 16 + p, level) for p in range(players)]
+    g = start(deal, players)
+    bots = [SearchBot(seat_seed(deal, p), level) for p in range(players)]
     features: list[list[float]] = []
     plain: list[float] = []
     while g.result is None:
@@ -145,13 +146,7 @@ def fit(path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("collect")
-    c.add_argument("--first", type=int, default=5000)
-    c.add_argument("--games", type=int, default=300)
-    c.add_argument("--players", type=int, default=4)
-    c.add_argument("--level", default="default")
-    c.add_argument("--jobs", type=int, default=2)
-    c.add_argument("--out", type=Path, required=True)
+    collect_parser(sub, 5000, 300)
     sub.add_parser("fit").add_argument("rows", type=Path)
     args = ap.parse_args(argv)
     if args.cmd == "fit":

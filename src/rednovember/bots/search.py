@@ -297,7 +297,7 @@ class SearchBot:
         self._key: tuple[int, int, int] | None = None
         self.searches = 0  # decisions searched (for benchmarks)
         # the tests put a fake one here
-        self.rollout: Rollout = partial(rollout, leaf=self.level.leaf) if base.leaf else rollout
+        self.rollout: Rollout = partial(rollout, leaf=self.level.leaf) if self.level.leaf else rollout
 
     # -- the interface ---------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
