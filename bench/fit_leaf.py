@@ -80,33 +80,48 @@ def load(path: Path, test: bool) -> Rows:
     return xs, plain, ys
 
 
-def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0) -> np.ndarray:
-    """Coefficients (intercept first) of a logistic regression by Newton's method."""
+def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0,
+             offset: np.ndarray | None = None) -> np.ndarray:
+    """Coefficients (intercept first) of a logistic regression by Newton's method (each step
+    halved until the penalised loss falls), with ``offset`` (a fixed part of every row's
+    log-odds) added in if given."""
     a = np.hstack([np.ones((len(x), 1)), x])
     beta = np.zeros(a.shape[1])
     pen = ridge * np.eye(a.shape[1])
     pen[0, 0] = 0.0
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-np.clip(a @ beta, -30, 30)))
+    base = np.zeros(len(y)) if offset is None else offset
+
+    def loss(b: np.ndarray) -> float:
+        z = base + a @ b
+        return float(np.sum(np.logaddexp(0, z) - y * z) + 0.5 * b @ pen @ b)
+
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-np.clip(base + a @ beta, -30, 30)))
         grad = a.T @ (p - y) + pen @ beta
         hess = a.T @ (a * (p * (1 - p))[:, None]) + pen
         step = np.linalg.solve(hess, grad)
+        before = loss(beta)
+        while loss(beta - step) > before and float(np.abs(step).max()) > 1e-12:
+            step = step / 2
         beta -= step
         if float(np.abs(step).max()) < 1e-8:
             break
     return beta
 
 
-def nonnegative(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """:func:`logistic` with no term's coefficient below 0 (every term is a factor the plain
-    leaf multiplies in, so a worse factor may lower the estimate, never raise it): terms that
-    come out negative are left out and the rest fitted again."""
+def nonnegative(x: np.ndarray, y: np.ndarray, floor: np.ndarray | None = None) -> np.ndarray:
+    """:func:`logistic` with no term's coefficient below its ``floor`` (0 unless given: every
+    term is a factor the plain leaf multiplies in, so a worse factor may lower the estimate,
+    never raise it): each coefficient is its floor plus a part fitted with the floors' share of
+    the log-odds as an offset; terms whose part comes out negative are held at their floor and
+    the rest fitted again."""
+    low = np.zeros(x.shape[1]) if floor is None else floor
+    offset = x @ low
     free = list(range(x.shape[1]))
     while True:
-        beta = logistic(x[:, free], y)
-        out = np.zeros(x.shape[1] + 1)
-        out[0] = beta[0]
-        out[[f + 1 for f in free]] = beta[1:]
+        beta = logistic(x[:, free], y, offset=offset)
+        out = np.concatenate([[beta[0]], low])
+        out[[f + 1 for f in free]] += beta[1:]
         negative = [f for f, c in zip(free, beta[1:], strict=True) if c < 0]
         if not negative:
             return out
@@ -121,12 +136,23 @@ def scores(beta: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, float
             float(np.mean((p - y) ** 2)))
 
 
-def fit(path: Path) -> None:
+def floors(given: tuple[str, ...]) -> np.ndarray:
+    """The lowest coefficient of each term, from ``TERM=VALUE`` strings (0 for the rest)."""
+    out = np.zeros(len(LEAF_TERMS))
+    for item in given:
+        term, _, value = item.partition("=")
+        if term not in LEAF_TERMS:
+            raise SystemExit(f"fit_leaf: no term {term!r} (the terms: {', '.join(LEAF_TERMS)})")
+        out[LEAF_TERMS.index(term)] = float(value)
+    return out
+
+
+def fit(path: Path, floor: tuple[str, ...] = ()) -> None:
     train_x, train_plain, train_y = load(path, False)
     test_x, test_plain, test_y = load(path, True)
     xs, ys = np.array(train_x), np.array(train_y, dtype=float)
     tx, ty = np.array(test_x), np.array(test_y, dtype=float)
-    beta = nonnegative(xs, ys)
+    beta = nonnegative(xs, ys, floors(floor))
 
     def logit(v: list[float]) -> np.ndarray:
         return np.array([[math.log(max(p, 1e-6) / max(1 - p, 1e-6))] for p in v])
@@ -147,10 +173,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     collect_parser(sub, 5000, 300)
-    sub.add_parser("fit").add_argument("rows", type=Path)
+    fitting = sub.add_parser("fit")
+    fitting.add_argument("rows", type=Path)
+    fitting.add_argument("--floor", action="append", default=[], metavar="TERM=VALUE",
+                         help="hold a term's coefficient at VALUE or above (repeatable)")
     args = ap.parse_args(argv)
     if args.cmd == "fit":
-        fit(args.rows)
+        fit(args.rows, tuple(args.floor))
         return 0
     deals = range(args.first, args.first + args.games)
     with ProcessPoolExecutor(max(1, args.jobs)) as pool, args.out.open("w") as f:

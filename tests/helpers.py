@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
@@ -218,8 +219,12 @@ def event_turn(g: Game, *specs: str | tuple[str, Any], space: int = 45,
 
 
 def bench_script(name: str) -> ModuleType:
-    """The script bench/``name``.py, loaded as a module (bench/ is not a package)."""
-    path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+    """The script bench/``name``.py, loaded as a module (bench/ is not a package; its scripts
+    import each other, as they do when run, so bench/ goes on the path)."""
+    bench = Path(__file__).resolve().parents[1] / "bench"
+    if str(bench) not in sys.path:
+        sys.path.append(str(bench))
+    path = bench / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -390,12 +390,15 @@ def test_the_leaf_is_its_factors_product_and_a_fitted_leaf_weighs_their_logs(see
     assert evaluate(g, player, leaf=flat) == pytest.approx(1 / (1 + math.exp(-0.5)))
 
 
-def test_a_fitted_level_scores_its_rollouts_with_its_own_leaf() -> None:
-    level = LEVELS["fitted"]
-    assert level.leaf and len(level.leaf) == len(LEAF_TERMS) + 1
-    assert replace(level, leaf=()) == LEVELS["default"]  # the leaf is all it changes
-    bot = make_bot("search:fitted", 3)
-    assert isinstance(bot, SearchBot) and "search:fitted" not in BOTS
+@pytest.mark.parametrize("name", ["fitted", "floored", "sharp", "soft"])
+def test_a_leaf_level_scores_its_rollouts_with_its_own_leaf(name: str) -> None:
+    level = LEVELS[name]
+    assert level.leaf or level.leaf_power != 1.0
+    assert not level.leaf or len(level.leaf) == len(LEAF_TERMS) + 1
+    # the leaf is all it changes
+    assert replace(level, leaf=(), leaf_power=1.0) == LEVELS["default"]
+    bot = make_bot(f"search:{name}", 3)
+    assert isinstance(bot, SearchBot) and f"search:{name}" not in BOTS
     differs = 0
     for seed in range(6):
         g = heuristic_position(seed, 20, 60)
@@ -404,8 +407,23 @@ def test_a_fitted_level_scores_its_rollouts_with_its_own_leaf() -> None:
         player = g.player_to_move
         stop = max(gn.keeper for gn in g.on_track()) - 4
         fitted = bot.rollout(g.copy(keep_log=False), (), player, stop, bot.weights)
-        own = rollout(g.copy(keep_log=False), (), player, stop, bot.weights, leaf=level.leaf)
+        own = rollout(g.copy(keep_log=False), (), player, stop, bot.weights, leaf=level.leaf,
+                      power=level.leaf_power)
         plain = rollout(g.copy(keep_log=False), (), player, stop, bot.weights)
         assert fitted == own
         differs += fitted != plain
     assert differs > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_leaf_power_raises_the_product_and_leaves_the_outcomes(seed: int) -> None:
+    g = heuristic_position(seed, 0, 120)
+    if g.result is not None:
+        assert evaluate(g, 0, power=1.5) == evaluate(g, 0) in (0.0, 1.0)
+        return
+    player = g.player_to_move
+    product = evaluate(g, player)
+    assert evaluate(g, player, power=1.0) == product
+    assert evaluate(g, player, power=1.5) == pytest.approx(product**1.5)
+    if 0.0 < product < 1.0:  # a higher power rates a position not won lower
+        assert evaluate(g, player, power=1.5) < product < evaluate(g, player, power=0.67)

@@ -78,7 +78,14 @@ draws fewer cards (``bench/distill.py``): 66 of the same 100 deals against the d
 log of each kind weighed by its own coefficient. On held-out deals it predicts the outcome better
 than the plain product (Brier 0.167 against 0.174), yet plays no better: 74 of 115 fresh
 4-player deals against the default's 80, with more losses to tokens already on the track
-(bench/results/bots.md).
+(bench/results/bots.md). ``search:floored`` (stop 37) is fitted with the tracks' short-term
+danger and the tokens on the track held at a coefficient of 1 or more: 83 of 139 against 99, no
+better, since the logistic flattens where the fitted leaves sit (about 0.75, where the product
+sits at 0.33), so every term counts for a quarter or less of what it counts in the product
+against a game lost within the rollout. ``search:sharp`` and ``search:soft`` raise the product
+to 1.5 and to 0.67 (``SearchLevel.leaf_power``), to weigh the position more or less against such
+a loss: 124 and 127 of 200 fresh 4-player deals against the default's 139, so the plain
+product's balance is the best of the three (bots.md).
 
 ``search:tokens`` is ``search:v4`` weighing the tokens likely next in every variant (``search:v4``
 weighs them in Hardest only). ``search:tuned`` is ``search:v4`` with the heuristic bot's own tuned
@@ -91,7 +98,8 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 ``search:v1`` to ``search:v4``, ``search:tokens``, ``search:tuned``, ``search:wide``,
 ``search:double``, ``search:deep``, ``search:deeper``, ``search:ready``, ``search:guard``,
 ``search:long``, ``search:strata``, ``search:lean``, ``search:spend``, ``search:shades``,
-``search:brace`` and ``search:fitted`` are kept for the benchmark only (not in
+``search:brace``, ``search:fitted``, ``search:floored``, ``search:sharp`` and ``search:soft`` are
+kept for the benchmark only (not in
 :data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay
 reproducible.
 
@@ -166,6 +174,10 @@ class SearchLevel:
     # the weighted log-factors of evaluate, fitted to outcomes (bench/fit_leaf.py). Empty: the
     # plain product.
     leaf: tuple[float, ...] = ()
+    # the plain product raised to this power: above 1 a worse position counts for more against
+    # a lost game within the rollout (a loss costs the leaf's value, a position's difference
+    # costs power times its relative size), below 1 for less
+    leaf_power: float = 1.0
 
     def horizon_for(self, gnomes: int) -> int:
         """The rollout horizon (minutes each gnome moves) with ``gnomes`` gnomes in the game."""
@@ -217,6 +229,12 @@ _STRONG = replace(_DEFAULT, k=16, rounds=(15, 33, 65))
 # search:fitted's leaf: an intercept, then a coefficient per term of LEAF_TERMS (track_soon,
 # track_level, token_on, token_coming, events, fires, blocked, water, dead, items)
 FITTED_LEAF = (2.581, 0.239, 1.675, 0.111, 2.880, 1.615, 0.000, 0.974, 1.691, 3.046, 2.951)
+
+# search:floored's leaf: fitted to the same games with the tracks against the coming events and
+# the tokens on the track held at the product's weight of 1 or more (fit_leaf.py fit --floor
+# track_soon=1 --floor token_on=1): the search's crew nearly always removes a placed token, so
+# an unconstrained fit learns that a token on the track hardly matters (bench/results/bots.md)
+FLOORED_LEAF = (3.550, 1.000, 1.320, 1.000, 3.783, 2.487, 0.000, 1.458, 0.684, 4.026, 2.189)
 
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
@@ -270,6 +288,13 @@ LEVELS: dict[str, SearchLevel] = {
     # bench only (stop 36): the default with a leaf fitted to how the search's own games end
     # (bench/fit_leaf.py: 300 four-player games, deals 5000-5299)
     "fitted": replace(_DEFAULT, leaf=FITTED_LEAF),
+    # bench only (stop 37): fitted with the short-term and placed-token terms held at 1 or more:
+    # 83 of 139 fresh 4-player deals against the default's 99 (bots.md)
+    "floored": replace(_DEFAULT, leaf=FLOORED_LEAF),
+    # bench only (stop 37): the default's product leaf raised to 1.5 and to 0.67 (leaf_power):
+    # 124 and 127 of 200 fresh 4-player deals against the default's 139 (bots.md)
+    "sharp": replace(_DEFAULT, leaf_power=1.5),
+    "soft": replace(_DEFAULT, leaf_power=0.67),
     # the names the default and search:strong were measured under (bots_strong, bots_deeper)
     "deep": _DEFAULT,
     "deeper": _STRONG,
@@ -297,7 +322,9 @@ class SearchBot:
         self._key: tuple[int, int, int] | None = None
         self.searches = 0  # decisions searched (for benchmarks)
         # the tests put a fake one here
-        self.rollout: Rollout = partial(rollout, leaf=self.level.leaf) if self.level.leaf else rollout
+        self.rollout: Rollout = rollout
+        if self.level.leaf or self.level.leaf_power != 1.0:
+            self.rollout = partial(rollout, leaf=self.level.leaf, power=self.level.leaf_power)
 
     # -- the interface ---------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
@@ -556,7 +583,8 @@ def play_steps(sim: Game, steps: tuple[Action, ...]) -> bool:
 
 
 def rollout(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights,
-            max_steps: int = 3000, leaf: tuple[float, ...] = ()) -> float | None:
+            max_steps: int = 3000, leaf: tuple[float, ...] = (), power: float = 1.0
+            ) -> float | None:
     """Play ``steps`` (None if one is not legal), then the heuristic until every keeper is at or
     below ``stop`` at the start of a turn (or the game ends); return :func:`evaluate`."""
     if not play_steps(sim, steps):
@@ -571,7 +599,7 @@ def rollout(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Wei
                 break  # the gnome furthest back is past the horizon: so is everyone
         sim.apply(policy.act(sim))
         n += 1
-    return evaluate(sim, player, w, leaf)
+    return evaluate(sim, player, w, leaf, power)
 
 
 def coming_failure(an: Analysis) -> float:
@@ -606,10 +634,11 @@ LEAF_TERMS = ("track_soon", "track_level", "token_on", "token_coming", "events",
 
 
 def evaluate(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS,
-             leaf: tuple[float, ...] = ()) -> float:
+             leaf: tuple[float, ...] = (), power: float = 1.0) -> float:
     """An estimate of the crew's chance to win from ``g`` (1 won, 0 lost), from public facts:
-    the product of :func:`leaf_factors`, or with ``leaf`` (an intercept, then a coefficient per
-    term of :data:`LEAF_TERMS`) the logistic of its weighted :func:`leaf_features`."""
+    the product of :func:`leaf_factors` (raised to ``power``), or with ``leaf`` (an intercept,
+    then a coefficient per term of :data:`LEAF_TERMS`) the logistic of its weighted
+    :func:`leaf_features`."""
     if g.result is not None:
         mine = [gn for gn in g.gnomes if gn.player == player]
         abandoned = bool(mine) and all(gn.abandoned for gn in mine)
@@ -621,7 +650,7 @@ def evaluate(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS,
     v = 1.0
     for _term, f in factors:
         v *= f
-    return v
+    return v if power == 1.0 else v**power
 
 
 def leaf_features(factors: list[tuple[int, float]]) -> list[float]:
