@@ -20,7 +20,9 @@ The ``oracle`` (:mod:`rednovember.bots.oracle`) is the search bot deciding on th
 orders, dice, hidden hands): a bot for measurement only, never offered to players. It meets the
 same deals, and the second table gives, per variant and player count, every bot's win rate with
 its Wilson interval, and search / oracle (and search:v1 / oracle, the search of before issue 10):
-the share of the oracle's wins the fair search reaches on the same deals.
+the share of the oracle's wins the fair search reaches on the same deals. ``oracle:events`` and
+``oracle:dice`` (:class:`rednovember.bots.oracle.SeerBot`) are the default search seeing only the
+event deck's order, or only the dice to come: what each hidden thing is worth to it.
 
 Cells are kept per bot, player count and variant set (``--variant``, repeatable; none: the
 standard rules), so one JSON file holds the standard rules and the variants side by side.
@@ -426,6 +428,13 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def is_slow(bot: str) -> bool:
+    """Whether ``bot`` searches (the search at any level, the oracle and its seers): its games are
+    played one task each and kept as each ends, so a stopped run loses none; the others' are
+    played in batches."""
+    return bot.startswith(("search", "oracle"))
+
+
 def play_cells(args: argparse.Namespace, plan: list[tuple[str, int]], games: dict[str, int],
                cells: dict[str, dict[str, Any]],
                games_done: dict[tuple[str, int, int], dict[str, Any]],
@@ -445,7 +454,7 @@ def play_cells(args: argparse.Namespace, plan: list[tuple[str, int]], games: dic
                                       if (key, args.seed, i) in games_done]
         tasks = [(bot, p, i, args.seed, variants) for i in range(args.first, n)
                  if (key, args.seed, i) not in games_done]
-        slow = bot.startswith("search") or bot == "oracle"
+        slow = is_slow(bot)
         results = run_tasks(play_one, tasks, jobs=args.jobs, client=client, fast=not slow)
         for task, r in zip(tasks, results, strict=True):
             done.append(r)

@@ -46,6 +46,14 @@ def test_a_plan_plays_deal_by_deal_and_skips_the_games_kept() -> None:
         ("search", 3, 2, ()), ("search:v1", 3, 2, ())]
 
 
+def test_every_searching_bot_keeps_its_games_one_by_one() -> None:
+    bench = bench_script("bench_bots")
+    for bot in ("search", "search:fast", "search:sharp", "oracle", "oracle:events", "oracle:dice"):
+        assert bench.is_slow(bot), bot
+    for bot in ("random", "heuristic", "heuristic:v1"):
+        assert not bench.is_slow(bot), bot
+
+
 def test_a_merge_keeps_the_longer_run_of_a_cell() -> None:
     bench = bench_script("bench_bots")
     cells = {"search:v1@3": {"bot": "search:v1", "players": 3, "variants": [], "games": 200},

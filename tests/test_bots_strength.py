@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rednovember.bots import BOTS, make_bot
 from rednovember.bots.base import HIDDEN_BOTS, RandomBot, known_bot
 from rednovember.bots.heuristic import HeuristicBot, best_plans, decide
-from rednovember.bots.oracle import OracleBot
+from rednovember.bots.oracle import SEES, OracleBot, SeerBot
 from rednovember.bots.planning import (
     DEFAULT_WEIGHTS,
     HEURISTIC_WEIGHTS,
@@ -46,6 +46,30 @@ def test_oracle_decides_on_the_true_state() -> None:
     assert twin.rng.state == g.rng.state
     fair = public_twin(g, 0, 12345)
     assert fair.event_deck != g.event_deck or fair.rng.state != g.rng.state
+
+
+@pytest.mark.parametrize("sees", SEES)
+def test_a_seer_sees_only_its_one_hidden_thing(sees: str) -> None:
+    g = new_game(Config(players=4, seed=11))
+    seer = make_bot(f"oracle:{sees}", 0)
+    assert isinstance(seer, SeerBot) and seer.name == f"oracle:{sees}"
+    assert f"oracle:{sees}" in HIDDEN_BOTS and f"oracle:{sees}" not in BOTS
+    assert seer.level == LEVELS["default"]  # the default search in all but what it sees
+    twins = [seer._twin(g, 0, seed) for seed in range(4)]
+    fair = [public_twin(g, 0, seed) for seed in range(4)]
+    for twin, plain in zip(twins, fair, strict=True):
+        assert twin.item_deck == plain.item_deck  # the item deck re-sampled as usual
+        if sees == "events":
+            assert twin.event_deck == g.event_deck and twin.rng.state == plain.rng.state
+        else:
+            assert twin.rng.state == g.rng.state and twin.event_deck == plain.event_deck
+    # what it does not see differs between its twins and from the truth
+    if sees == "events":
+        assert len({t.rng.state for t in twins}) == 4
+    else:
+        assert any(t.event_deck != g.event_deck for t in twins)
+    with pytest.raises(ValueError, match="not 'deck'"):
+        SeerBot(0, "deck")
 
 
 def _play(names: list[str], config: Config, seed: int, limit: int) -> Game:

@@ -11,8 +11,9 @@ its own budget: ``search:it=N`` (N determinisations per candidate, reproducible)
 
 Every bot is seeded and reproducible: the same seed and the same game give the same choices
 (except ``search:ms=N``). No bot in :data:`BOTS` reads hidden information: see ``heuristic.py``
-and ``search.py``. The ``oracle`` (``oracle.py``) does, on purpose: it is in :data:`HIDDEN_BOTS`,
-built by :func:`make_bot` for the benchmark only and never offered to players.
+and ``search.py``. The ``oracle`` (``oracle.py``) does, on purpose, and so do ``oracle:events`` and
+``oracle:dice`` (the default search seeing the event deck's order or the dice to come): they are in
+:data:`HIDDEN_BOTS`, built by :func:`make_bot` for the benchmark only and never offered to players.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Protocol
 
 from ..rules import Action, Game
 from .heuristic import HeuristicBot
-from .oracle import OracleBot
+from .oracle import OracleBot, SeerBot
 from .planning import DEFAULT_WEIGHTS
 from .search import LEVELS, SearchBot
 
@@ -77,6 +78,9 @@ def _oracle(seed: int) -> Bot:
 # bots for measurement only: make_bot builds them, but they are not in BOTS (never offered)
 HIDDEN_BOTS: dict[str, Callable[[int], Bot]] = {
     "oracle": _oracle,
+    # the default search seeing the event deck's order, or the dice to come (oracle.SeerBot)
+    "oracle:events": partial(SeerBot, sees="events"),
+    "oracle:dice": partial(SeerBot, sees="dice"),
     "heuristic:v1": _heuristic_v1,
     "search:v1": partial(_search, "v1"),
     "search:v2": partial(_search, "v2"),

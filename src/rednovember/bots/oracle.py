@@ -21,7 +21,7 @@ planner could beat it). It is deterministic: it makes no random choice at all.
 from __future__ import annotations
 
 from ..rules import Action, Game
-from .planning import Plan, repair_chance, with_minutes
+from .planning import Plan, public_twin, repair_chance, with_minutes
 from .search import SearchBot, SearchLevel
 
 ORACLE_LEVEL = SearchLevel(k=8, n=1, horizon=16, gap=1e9)
@@ -61,4 +61,29 @@ class OracleBot(SearchBot):
         return out
 
 
-__all__ = ["ORACLE_LEVEL", "OracleBot"]
+class SeerBot(SearchBot):
+    """The default search seeing one hidden thing truly, to measure what each is worth to it
+    (bench/results/bots.md, stop 37): ``events`` (every determinisation keeps the event deck's
+    true order; the dice and the item deck are re-sampled as usual) or ``dice`` (every
+    determinisation keeps the engine's true random state, so the dice to come; the decks are
+    re-sampled). Like the oracle it cheats, so it is built for the benchmark only."""
+
+    def __init__(self, seed: int = 0, sees: str = "events") -> None:
+        if sees not in SEES:
+            raise ValueError(f"a seer sees one of {', '.join(SEES)}, not {sees!r}")
+        super().__init__(seed)
+        self.sees = sees
+        self.name = f"oracle:{sees}"
+
+    def _twin(self, game: Game, player: int, seed: int) -> Game:
+        twin = public_twin(game, player, seed)
+        if self.sees == "events":
+            twin.event_deck = list(game.event_deck)
+        else:
+            twin.rng = game.rng.copy()
+        return twin
+
+
+SEES = ("events", "dice")
+
+__all__ = ["ORACLE_LEVEL", "SEES", "OracleBot", "SeerBot"]
