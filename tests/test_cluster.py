@@ -4,6 +4,7 @@ address, a scheduler without workers, workers with other code, and no Dask insta
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import shutil
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from distributed import LocalCluster
+from distributed import Client, LocalCluster
 from helpers import bench_script
 
 from rednovember.analysis import cluster as cluster_mod
@@ -222,3 +223,14 @@ def test_without_dask_the_error_says_what_to_install(capsys: pytest.CaptureFixtu
     assert capsys.readouterr().err == (
         "rednovember simulate: error: --cluster needs Dask's distributed scheduler: "
         "pip install 'rednovember[cluster]'\n")
+
+
+def test_a_refused_address_leaves_no_half_made_client() -> None:
+    # a half-made Client finalised later, at random, can deadlock the next Client's start
+    # (cluster.connect's comment); connect finalises it before it reports the refusal
+    nobody = f"tcp://127.0.0.1:{free_port()}"
+    with pytest.raises(ClusterError, match="no Dask scheduler answered"), connect(nobody, 0.5):
+        pass
+    left = [o for o in gc.get_objects() if isinstance(o, Client)
+            and getattr(o, "_start_arg", None) == nobody]
+    assert left == []

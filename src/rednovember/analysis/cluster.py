@@ -16,6 +16,7 @@ would silently give other results. How to start a cluster: docs/cluster.md.
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
@@ -60,14 +61,21 @@ def connect(address: str, timeout: float = DEFAULT_TIMEOUT) -> Iterator[Client]:
         from distributed import Client
     except ImportError:
         raise ClusterError(f"--cluster needs Dask's distributed scheduler: {INSTALL}") from None
+    failure = ""
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError):
-        raise ClusterError(f"no Dask scheduler answered at {address} within {timeout:g} s; "
-                           "start one there with `dask scheduler` (docs/cluster.md)") from None
+        failure = (f"no Dask scheduler answered at {address} within {timeout:g} s; "
+                   "start one there with `dask scheduler` (docs/cluster.md)")
     except ValueError as exc:
-        raise ClusterError(f"{address} is not a scheduler address ({exc}); "
-                           "e.g. tcp://HOST:8786") from None
+        failure = f"{address} is not a scheduler address ({exc}); e.g. tcp://HOST:8786"
+    if failure:
+        # The half-made Client lives on in the failed call's frames until the garbage collector
+        # finalises it, and its __del__ waits for Dask's loop-runner lock: left to a random later
+        # moment, that can fall inside the next Client's start, which holds the lock while its
+        # new loop thread runs the collector (a deadlock, seen once in CI). Finalise it now.
+        gc.collect()
+        raise ClusterError(failure)
     with client:
         try:
             client.wait_for_workers(1, timeout=timeout)
