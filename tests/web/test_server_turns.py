@@ -102,11 +102,15 @@ def _act_oneself(c: TestClient, gid: str, token: str) -> None:
     assert r.status_code == 200, r.text
 
 
-def _let_pass(c: TestClient, clock: FakeClock, gid: str) -> dict[str, Any]:
-    """Moves the clock past the deadline in play; returns the summary once the server decided."""
+def _let_pass(c: TestClient, clock: FakeClock, gid: str, url: str) -> dict[str, Any]:
+    """Moves the clock past the deadline in play; returns the summary once the server decided
+    and said so (the chat line is written just after the decision: waiting for the version
+    alone raced it)."""
     before = c.get(f"/api/games/{gid}").json()
     assert before["deadline"], before
+    said = len(_system_lines(url, gid, "deadline"))
     clock.advance(before["deadline"]["at"] - clock.now() + 1)
+    until(lambda: len(_system_lines(url, gid, "deadline")) > said, "the deadline's chat line")
     return until(lambda: (s := c.get(f"/api/games/{gid}").json())["version"] > before["version"]
                  and s, "the deadline's decision")
 
@@ -164,7 +168,7 @@ def test_a_two_seat_game_over_several_days_deadlines_bot_and_taking_the_seat_bac
     assert st["deadline"]["seat"] == victim and st["your_turn"]
 
     # day 1: the victim lets the deadline pass: the bot makes that one decision, the chat says so
-    s = _let_pass(client, clock, gid)
+    s = _let_pass(client, clock, gid, db_url)
     notes = until(lambda: _system_lines(db_url, gid, "deadline"), "the chat line")
     assert [(n["for_seat"], n["missed"], n["player"]) for n in notes] == [(victim, 1, "Ada" if
                                                                            victim == 0 else "Bo")]
@@ -180,7 +184,7 @@ def test_a_two_seat_game_over_several_days_deadlines_bot_and_taking_the_seat_bac
         mover = s["deadline"]["seat"]
         assert s["deadline"]["missed"] == missed[mover]
         if mover == diligent and not _system_lines(db_url, gid, "deadline")[1:]:
-            _let_pass(client, clock, gid)
+            _let_pass(client, clock, gid, db_url)
             missed[diligent] = 1
             continue
         if mover == diligent and missed[victim] == 0:
@@ -195,7 +199,7 @@ def test_a_two_seat_game_over_several_days_deadlines_bot_and_taking_the_seat_bac
             continue
         mover = s["deadline"]["seat"]
         if mover == victim:
-            _let_pass(client, clock, gid)
+            _let_pass(client, clock, gid, db_url)
         else:
             clock.advance(3600)
             _act_oneself(client, gid, tokens[diligent])
@@ -215,7 +219,7 @@ def test_a_two_seat_game_over_several_days_deadlines_bot_and_taking_the_seat_bac
     while (s := client.get(f"/api/games/{gid}").json())["deadline"]["seat"] != victim:
         _act_oneself(client, gid, tokens[diligent])
     assert s["seats"][victim]["kind"] == "human" and s["deadline"]["missed"] == 0
-    s = _let_pass(client, clock, gid)
+    s = _let_pass(client, clock, gid, db_url)
     notes = _system_lines(db_url, gid, "deadline")
     assert notes[-1]["for_seat"] == victim and notes[-1]["missed"] == 1
     assert s["seats"][victim]["kind"] == "human"
@@ -305,3 +309,28 @@ def test_two_processes_on_one_database_decide_nothing_twice(db_url: str,
     assert decided[1] == actions + 3 or handed
     if not handed:
         assert decided == (version + 3, actions + 3)
+
+
+@pytest.mark.skipif(BACKEND == "postgresql", reason="one process owns a game on PostgreSQL")
+def test_a_copy_refused_its_deadline_move_keeps_the_misses_it_reloaded(db_url: str,
+                                                                       clock: FakeClock) -> None:
+    """Two processes on SQLite both decide the same passed deadline; the one whose write is
+    refused reloads the game, and the seat's misses it reloads (the winner's count) stand: they
+    are not rolled back to its own count before the try, which made it decide a fourth time
+    after the third miss (a deadline due at once) instead of handing the seat over."""
+    with TestClient(create_app(db_url, bot_delay=0.0, clock=clock)) as a, \
+            TestClient(create_app(db_url, bot_delay=0.0, clock=clock)) as b:
+        gid, _ = _turn_based_game(a)
+        assert b.get(f"/api/games/{gid}").json()["status"] == "playing"  # b holds a copy
+        hub_b = b.app.state.hub  # type: ignore[attr-defined]
+        b.portal.call(lambda: hub_b.deadlines.tasks.pop(gid).cancel())  # b waits no more
+        version, _ = _stored(db_url, gid)
+        seat = a.get(f"/api/games/{gid}").json()["deadline"]["seat"]
+        clock.advance(DAY + 1)  # a decides for the seat and stores its next deadline
+        until(lambda: (d := _stored_deadline(db_url, gid)) and d.version == version + 1,
+              "a's decision stored")
+        lg = hub_b.games[gid]
+        assert lg.version == version  # b's copy is behind: its try is refused as stale
+        b.portal.call(hub_b.deadlines.decide, lg, version)
+        assert lg.version == version + 1 and lg.misses == {seat: 1}
+        assert len(_system_lines(db_url, gid, "deadline")) == 1

@@ -143,8 +143,9 @@ class Deadlines:
             except ProtocolError as exc:  # stale: another process changed the game first
                 log.info("game %s: the deadline move %s was not made (%s)", lg.id,
                          action.text(lg.game.data), exc.message)
-                lg.misses[seat], lg.timeout_version = missed - 1, -1
-                return
+                if lg.version == version:  # not reloaded: nothing happened, count as before
+                    lg.misses[seat], lg.timeout_version = missed - 1, -1
+                return  # (reloaded: the misses read back with the game are the ones that hold)
             s = lg.seats[seat]
             await self.talk.note(lg, seat, "deadline", {"player": s.name or "",
                                                         "colour": s.colours[0], "missed": missed})
