@@ -13,11 +13,17 @@ MARKS = ["fire", "low_water", "high_water", "blocked", "decider", "fainted", "ev
          "item_icon", "ghost", "token", "skull"]
 
 
-def _watched_game(url: str) -> str:
+def _watched_game(url: str, person: bool = False) -> str:
+    """A game of bots to watch; with ``person`` the first seat is a person's who never moves, so
+    the game stalls instead of ending (an all-bot game ends within seconds, and on a phone its
+    end switches the page to the options tab)."""
     with httpx.Client(base_url=url, timeout=30) as api:
         made = api.post("/api/games", json={"players": 3, "seed": 5}).json()
         gid, creator = made["game"]["id"], made["creator_token"]
-        for seat in range(3):
+        if person:
+            assert api.post(f"/api/games/{gid}/seats", json={"seat": 0, "name": "Ada"}
+                            ).status_code == 200
+        for seat in range(1 if person else 0, 3):
             assert api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
                             headers={"X-Creator-Token": creator}).status_code == 200
     return str(gid)
@@ -52,7 +58,7 @@ def test_the_legend_explains_every_mark_and_when_a_token_strikes(
 
 def test_on_a_phone_the_legend_is_under_the_table_tab(sized: Callable[[str], Any],
                                                       rn_url: str) -> None:
-    gid = _watched_game(rn_url)
+    gid = _watched_game(rn_url, person=True)
     page = _page(sized("phone"), f"/g/{gid}")
     state(page)
     legend = page.get_by_test_id("legend")
