@@ -88,6 +88,8 @@ def test_hint_button_progress_three_plans_and_the_route_for_the_seat_to_move_onl
                         headers=auth(tokens[seat])).status_code == 200
     note = other.get_by_test_id("end-hints")
     expect(note).to_have_text(f"Hints were used by: seat {m + 1}", timeout=60_000)  # now a bot
+    # the end screen is drawn again when the game's story arrives: shoot it after that
+    expect(other.get_by_test_id("end-screen")).to_have_attribute("data-story", "ready")
     shots(other, "end", "end-hints")
     assert me.js_errors == [] and other.js_errors == []
 
