@@ -12,24 +12,29 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rednovember.bots import BOTS, make_bot
-from rednovember.bots.heuristic import best_plans
+from rednovember.bots.heuristic import best_plans, decide
 from rednovember.bots.planning import (
     DEFAULT_WEIGHTS,
     WASTE_CHANCE,
     Analysis,
     Weights,
+    plan_turn,
     repair_chance,
+    sound,
 )
 from rednovember.bots.search import (
     GUARD_SOON,
+    JITTER_PLANS,
     LEAF_TERMS,
     LEVELS,
+    Follower,
     SearchBot,
     SearchLevel,
     evaluate,
     guarded,
     leaf_factors,
     leaf_features,
+    position_unit,
     rollout,
     shaded,
 )
@@ -427,3 +432,48 @@ def test_a_leaf_power_raises_the_product_and_leaves_the_outcomes(seed: int) -> N
     assert evaluate(g, player, power=1.5) == pytest.approx(product**1.5)
     if 0.0 < product < 1.0:  # a higher power rates a position not won lower
         assert evaluate(g, player, power=1.5) < product < evaluate(g, player, power=0.67)
+
+
+@pytest.mark.parametrize("name", ["jitter", "shake"])
+def test_a_jittered_rollout_draws_among_the_best_plans_by_their_gap(name: str) -> None:
+    """search:jitter and search:shake (stop 38): the rollouts' heuristic draws each turn's plan
+    among its JITTER_PLANS best, a worse one the less often the further below; the draw is fixed
+    by the position, so a rollout repeats; at temperature 0 it is always the best."""
+    level = LEVELS[name]
+    assert level.rollout_temperature > 0.0
+    assert replace(level, rollout_temperature=0.0) == LEVELS["default"]
+    picks: dict[int, int] = {}
+    for seed in range(8):
+        g = heuristic_position(seed, 10, 80)
+        while g.result is None and g.phase != MOVE:  # on to the next turn's start
+            g.apply(decide(g, g.player_to_move))
+        if g.result is not None:
+            continue
+        plans = sound(g, plan_turn(Analysis.of(g, g.player_to_move, g.active, DEFAULT_WEIGHTS)),
+                      JITTER_PLANS)
+        if len(plans) < 2:
+            continue
+        assert 0.0 <= position_unit(g) < 1.0 and position_unit(g) == position_unit(g.copy())
+        assert Follower(DEFAULT_WEIGHTS)._pick(g, plans) is plans[0]
+        hot = Follower(DEFAULT_WEIGHTS, level.rollout_temperature)
+        assert hot._pick(g, plans) is hot._pick(g, plans)
+        # a cold draw takes the best, a very hot one spreads over all
+        assert Follower(DEFAULT_WEIGHTS, 1e-6)._pick(g, plans) is plans[0] or \
+            plans[1].value == plans[0].value
+        rank = plans.index(Follower(DEFAULT_WEIGHTS, 1e9)._pick(g, plans))
+        picks[rank] = picks.get(rank, 0) + 1
+    assert sum(picks.values()) >= 4 and set(picks) != {0}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_jittered_rollout_repeats_exactly(seed: int) -> None:
+    g = heuristic_position(seed, 20, 60)
+    if g.result is not None:
+        return
+    player = g.player_to_move
+    stop = max(gn.keeper for gn in g.on_track()) - 6
+    bot = make_bot("search:jitter", 3)
+    assert isinstance(bot, SearchBot) and "search:jitter" not in BOTS
+    runs = [bot.rollout(g.copy(keep_log=False), (), player, stop, bot.weights) for _ in range(2)]
+    assert runs[0] == runs[1] == rollout(g.copy(keep_log=False), (), player, stop, bot.weights,
+                                         temperature=1.5)

@@ -85,7 +85,13 @@ sits at 0.33), so every term counts for a quarter or less of what it counts in t
 against a game lost within the rollout. ``search:sharp`` and ``search:soft`` raise the product
 to 1.5 and to 0.67 (``SearchLevel.leaf_power``), to weigh the position more or less against such
 a loss: 124 and 127 of 200 fresh 4-player deals against the default's 139, so the plain
-product's balance is the best of the three (bots.md).
+product's balance is the best of the three (bots.md). ``search:jitter`` and ``search:shake``
+(stop 38) let the rollouts' heuristic draw each turn's plan among its three best, a plan ``d``
+below the best weighed ``exp(-d / T)`` (``SearchLevel.rollout_temperature`` T of 1.5 and 4; the
+draw is fixed by the position, :func:`position_unit`), so that a candidate is judged over a
+spread of reasonable continuations rather than the heuristic's one: 127 of 200 fresh 4-player
+deals against the default's 139 and 133 of 200 (both lost more to Crushed!), so the
+heuristic's one continuation judges the candidates as well as a spread of them (bots.md).
 
 ``search:tokens`` is ``search:v4`` weighing the tokens likely next in every variant (``search:v4``
 weighs them in Hardest only). ``search:tuned`` is ``search:v4`` with the heuristic bot's own tuned
@@ -98,8 +104,8 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 ``search:v1`` to ``search:v4``, ``search:tokens``, ``search:tuned``, ``search:wide``,
 ``search:double``, ``search:deep``, ``search:deeper``, ``search:ready``, ``search:guard``,
 ``search:long``, ``search:strata``, ``search:lean``, ``search:spend``, ``search:shades``,
-``search:brace``, ``search:fitted``, ``search:floored``, ``search:sharp`` and ``search:soft`` are
-kept for the benchmark only (not in
+``search:brace``, ``search:fitted``, ``search:floored``, ``search:sharp``, ``search:soft``,
+``search:jitter`` and ``search:shake`` are kept for the benchmark only (not in
 :data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay
 reproducible.
 
@@ -178,6 +184,9 @@ class SearchLevel:
     # a lost game within the rollout (a loss costs the leaf's value, a position's difference
     # costs power times its relative size), below 1 for less
     leaf_power: float = 1.0
+    # the rollouts' heuristic draws each turn's plan among its best few, the worse ones the
+    # less likely the further below the best (Follower): 0, always the best
+    rollout_temperature: float = 0.0
 
     def horizon_for(self, gnomes: int) -> int:
         """The rollout horizon (minutes each gnome moves) with ``gnomes`` gnomes in the game."""
@@ -295,6 +304,11 @@ LEVELS: dict[str, SearchLevel] = {
     # 124 and 127 of 200 fresh 4-player deals against the default's 139 (bots.md)
     "sharp": replace(_DEFAULT, leaf_power=1.5),
     "soft": replace(_DEFAULT, leaf_power=0.67),
+    # bench only (stop 38): the default with rollouts whose heuristic sometimes plays its second
+    # or third best plan (temperature 1.5: a plan 1.5 below the best is drawn e^-1 as often;
+    # shake: at a gap of 4): 127 and 133 of 200 fresh 4-player deals against 139 (bots.md)
+    "jitter": replace(_DEFAULT, rollout_temperature=1.5),
+    "shake": replace(_DEFAULT, rollout_temperature=4.0),
     # the names the default and search:strong were measured under (bots_strong, bots_deeper)
     "deep": _DEFAULT,
     "deeper": _STRONG,
@@ -323,8 +337,10 @@ class SearchBot:
         self.searches = 0  # decisions searched (for benchmarks)
         # the tests put a fake one here
         self.rollout: Rollout = rollout
-        if self.level.leaf or self.level.leaf_power != 1.0:
-            self.rollout = partial(rollout, leaf=self.level.leaf, power=self.level.leaf_power)
+        lv = self.level
+        if lv.leaf or lv.leaf_power != 1.0 or lv.rollout_temperature > 0.0:
+            self.rollout = partial(rollout, leaf=lv.leaf, power=lv.leaf_power,
+                                   temperature=lv.rollout_temperature)
 
     # -- the interface ---------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
@@ -540,11 +556,18 @@ def shaded(g: Game, plans: list[Plan], legal: list[Action], fewer: tuple[int, ..
 
 # --- rollouts ----------------------------------------------------------------------------------
 
-class Follower:
-    """The rollout policy: the heuristic, planning once per turn and following the plan."""
+JITTER_PLANS = 3  # a jittered rollout turn picks among the heuristic's this many best plans
 
-    def __init__(self, weights: Weights) -> None:
+
+class Follower:
+    """The rollout policy: the heuristic, planning once per turn and following the plan. With a
+    ``temperature`` (in the plans' value units) a turn's plan is drawn among the
+    :data:`JITTER_PLANS` best, each weighed ``exp(-gap / temperature)`` by its value gap to the
+    best, with a draw fixed by the position (so a rollout repeats exactly)."""
+
+    def __init__(self, weights: Weights, temperature: float = 0.0) -> None:
         self.w = weights
+        self.t = temperature
         self.steps: list[Action] = []
         self.key: tuple[int, int] = (-1, -1)
 
@@ -560,12 +583,35 @@ class Follower:
         self.steps = []
         if g.phase == MOVE:
             an = Analysis.of(g, g.player_to_move, g.active, self.w)
-            plans = sound(g, plan_turn(an), 1)
+            plans = sound(g, plan_turn(an), JITTER_PLANS if self.t > 0 else 1)
             if plans and plans[0].steps[0] in legal:
-                self.steps = list(plans[0].steps[1:])
+                plan = self._pick(g, [p for p in plans if p.steps[0] in legal])
+                self.steps = list(plan.steps[1:])
                 self.key = (g.turn, len(g.history) + 1)
-                return plans[0].steps[0]
+                return plan.steps[0]
         return decide(g, g.player_to_move, self.w)
+
+    def _pick(self, g: Game, plans: list[Plan]) -> Plan:
+        """The best plan, or with a temperature one drawn by its value gap to the best."""
+        if self.t <= 0.0 or len(plans) == 1:
+            return plans[0]
+        weights = [math.exp((p.value - plans[0].value) / self.t) for p in plans]
+        u = position_unit(g) * sum(weights)
+        for p, wt in zip(plans, weights, strict=True):
+            u -= wt
+            if u < 0.0:
+                return p
+        return plans[-1]
+
+
+def position_unit(g: Game) -> float:
+    """A number in [0, 1) fixed by the position (history length, turn, ghost, tracks, fires):
+    the jittered rollout's draw, so the same rollout repeats exactly without a random state."""
+    h = len(g.history) * 40503 + g.turn * 7919 + g.ghost * 97 + g.active
+    for x in g.tracks:
+        h = (h * 31 + x) & SEED_MASK
+    h = (h * 31 + sum(g.fire)) & SEED_MASK
+    return ((h * 2654435761) & SEED_MASK) / float(SEED_MASK + 1)
 
 
 Rollout = Callable[[Game, tuple[Action, ...], int, int, Weights], float | None]
@@ -583,13 +629,13 @@ def play_steps(sim: Game, steps: tuple[Action, ...]) -> bool:
 
 
 def rollout(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights,
-            max_steps: int = 3000, leaf: tuple[float, ...] = (), power: float = 1.0
-            ) -> float | None:
+            max_steps: int = 3000, leaf: tuple[float, ...] = (), power: float = 1.0,
+            temperature: float = 0.0) -> float | None:
     """Play ``steps`` (None if one is not legal), then the heuristic until every keeper is at or
     below ``stop`` at the start of a turn (or the game ends); return :func:`evaluate`."""
     if not play_steps(sim, steps):
         return None
-    policy = Follower(w)
+    policy = Follower(w, temperature)
     turn = sim.turn
     n = 0
     while sim.result is None and n < max_steps:
