@@ -585,7 +585,8 @@ class Follower:
             an = Analysis.of(g, g.player_to_move, g.active, self.w)
             plans = sound(g, plan_turn(an), JITTER_PLANS if self.t > 0 else 1)
             if plans and plans[0].steps[0] in legal:
-                plan = self._pick(g, [p for p in plans if p.steps[0] in legal])
+                plan = plans[0] if self.t <= 0.0 else \
+                    self._pick(g, [p for p in plans if p.steps[0] in legal])
                 self.steps = list(plan.steps[1:])
                 self.key = (g.turn, len(g.history) + 1)
                 return plan.steps[0]
