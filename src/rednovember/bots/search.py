@@ -60,7 +60,9 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
 a lost game in the leaf; ``search:guard`` adds the best plans ending in and next to Missile
 Control to the candidates while its card likely comes (:func:`guarded`); ``search:long`` rolls
 out 14 minutes a gnome at 4 players (11 at 5, 9 at 6; ``crew_minutes`` 56). All three were
-measured at stop 29 of issue 21 and won what ``search`` won (bots.md). ``search:strata`` (stop
+measured at stop 29 of issue 21 and won what ``search`` won (bots.md); ``search:ready`` at 5
+and 8 players too (stop 39: 155 of 350 deals against 141 at 5, 83 of 200 fresh ones against 86;
+52 of 150 against 52 at 8). ``search:strata`` (stop
 30) spreads the first dice and the event deck's order evenly over its determinisations
 (:mod:`rednovember.bots.strata`): 134 of 216 fresh 4-player deals against the default's 149.
 ``search:lean`` (stop 31) weighs the heuristic's value gap less (``prior`` 0.1, not 0.3): 69 of
@@ -265,7 +267,8 @@ LEVELS: dict[str, SearchLevel] = {
     "double": _DOUBLE,  # bench only
     # bench only (stop 29): the default counting more of a coming token the crew could not stop
     # (the leaf's token_prepare 0.7, not 0.3): fewer Missile Launch! losses, more to the others,
-    # 279 of 400 fresh 4-player deals against 275 (bots.md)
+    # 279 of 400 fresh 4-player deals against 275; at 5 and 8 players (stop 39) 155 of 350
+    # against 141 and 52 of 150 against 52 (bots.md)
     "ready": replace(_DEFAULT, weights=replace(DEFAULT_WEIGHTS, token_prepare=0.7)),
     # bench only (stop 29): the default guarding Missile Control (see guarded); it seldom
     # changes a choice (the search rarely picks the added plans): 6 of 100 deals ended otherwise
