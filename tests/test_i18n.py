@@ -78,6 +78,15 @@ def test_every_english_key_is_translated(lang: str) -> None:
     assert all(isinstance(v, str) for keys in texts.values() for v in keys.values())
 
 
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_no_text_cites_a_ruling_number(lang: str) -> None:
+    """The rulings' numbers (R7, R9 …) are the code's and RULES.md's: a player is told the rule
+    in words (a lesson's title said "and R7", a doomed repair "(R7)")."""
+    coded = {f"{s}.{k}": v for s, keys in translated(lang).items() for k, v in keys.items()
+             if s not in EXTRA_SECTIONS and re.search(r"\bR\d+\b", v)}
+    assert not coded, f"{lang}: {coded}"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_template_has_the_english_fields(lang: str) -> None:
     en, texts = english(), translated(lang)

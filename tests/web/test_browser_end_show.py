@@ -63,6 +63,15 @@ _STORY_AT = """() => {
 }"""
 
 
+# Where the result's headline is, and whether it is seen there (not under a phone's tabs)
+_HEADLINE = """() => {
+  const h = document.querySelector("[data-testid=result-headline]");
+  const r = h.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + 8, r.top + r.height / 2);
+  return {top: r.top, seen: h.contains(hit)};
+}"""
+
+
 def test_the_result_waits_for_the_show_says_won_or_lost_and_reads_the_story(
         api: httpx.Client, new_context: Any) -> None:
     gid, tokens, _ = _play(api, 3, seed=6, moves=0)
@@ -92,6 +101,13 @@ def test_the_result_waits_for_the_show_says_won_or_lost_and_reads_the_story(
         expect(title).to_have_text("You won!" if mine else "You lost.")
         expect(p.get_by_test_id("end-overlay")).to_have_attribute("data-won", str(mine).lower())
         expect(p.get_by_test_id("end-screen")).to_have_attribute("data-story", "ready")
+    # the phone's sheet opened on the result's headline, not on its last buttons: the story has
+    # made the result taller than the sheet by then
+    at = phone.evaluate(_HEADLINE)
+    assert at["seen"] and at["top"] >= 0, f"{at}"
+    phone.get_by_test_id("show-result").click()  # and again when asked for (the options' button)
+    at = phone.evaluate(_HEADLINE)
+    assert at["seen"] and at["top"] >= 0, f"{at}"
     for p, name in ((page, "desktop"), (phone, "phone")):
         p.screenshot(path=str(SHOTS / f"end-show-overlay-{name}.png"), animations="disabled")
         # the overlay's buttons are not under the phone's zoom button

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import httpx
@@ -148,6 +149,32 @@ def test_rematch_from_the_end_screen_keeps_the_seat(new_context: Any, rn_url: st
     page.wait_for_url(re.compile(r"/g/(?!" + re.escape(gid) + r")[A-Za-z0-9_-]+$"))
     expect(page.locator("[data-testid=seat-tab-0]")).to_be_visible()  # Ada holds her seat again
     assert state(page, seat=0)["status"] == "playing"
+
+
+def test_a_player_who_let_a_bot_finish_plays_the_rematch(new_context: Any, rn_url: str) -> None:
+    """Ada hands her seat to a bot to see the end sooner: the end screen still offers her the
+    rematch, and there she holds her seat again (not a table of bots that starts without her)."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, creator = new_game(api, 3, seed=9)
+        token = take(api, gid, 0, "Ada")
+        for seat in (1, 2):
+            api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                     headers={"X-Creator-Token": creator})
+        assert api.post(f"/api/games/{gid}/seats/0/bot", json={"bot": "heuristic"},
+                        headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        deadline = time.monotonic() + 120
+        while api.get(f"/api/games/{gid}").json()["status"] != "over":  # the bots play it out
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.2)
+    ctx = new_context()
+    saved = json.dumps({"seats": {"0": token}})  # her browser: the token of the seat a bot plays
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', {json.dumps(saved)})")
+    page = _page(ctx, f"/g/{gid}")
+    page.click("[data-testid=rematch]")
+    page.wait_for_url(re.compile(r"/g/(?!" + re.escape(gid) + r")[A-Za-z0-9_-]+$"))
+    expect(page.locator("[data-testid=seat-tab-0]")).to_be_visible()  # her seat, hers again
+    assert state(page, seat=0, your_turn=True)["status"] == "playing"  # the bots wait for her
+    assert not page.js_errors, page.js_errors
 
 
 def test_rooms_and_hatches_explain_themselves_on_hover(new_context: Any) -> None:

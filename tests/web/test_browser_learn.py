@@ -147,10 +147,11 @@ def test_a_puzzle_and_the_bots_solution(new_context: Any) -> None:
 def test_learn_in_german(new_context: Any) -> None:
     page = _page(new_context(locale="de-DE"), "/learn/tokens")
     plays(page, 0)
-    expect(page.locator("[data-testid=learn-title]")).to_have_text("Katastrophenmarker und R7")
+    expect(page.locator("[data-testid=learn-title]")).to_have_text(
+        "Katastrophenmarker und der Geister-Zeitstein")
     act(page, "play engine_manual", 1)
     act(page, "fix_engine 5", 2)
-    check(page, "failed", "Regel R7: Mit 5 Minuten endet der Geister-Zeitstein auf 25")
+    check(page, "failed", "Mit 5 Minuten endet der Geister-Zeitstein auf 25")
     page.click("[data-testid=learn-retry]")
     plays(page, 0)
     assert not page.js_errors

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from browsertools import SKIP, expect, play_one, shot, state
 from webtools import Server, new_game, take
 
@@ -87,6 +88,26 @@ def test_listed_table_is_joined_from_the_lobby(new_context: MakeContext,
     expect(guest.get_by_test_id("my-games")).to_contain_text(gid)
     expect(guest.get_by_test_id(f"open-table-{gid}")).to_have_count(0)
     assert not host.js_errors and not guest.js_errors
+
+
+def test_harder_and_hardest_are_one_choice(new_context: MakeContext) -> None:
+    """Hardest has Harder's rule too (RULES §12): ticking one unticks the other, so the table is
+    never shown as "Harder, Hardest"."""
+    host = open_page(new_context(), "/")
+    harder, hardest = (host.get_by_test_id(f"variant-{v}") for v in ("harder", "hardest"))
+    harder.check()
+    hardest.check()
+    expect(harder).not_to_be_checked()
+    harder.check()
+    expect(hardest).not_to_be_checked()
+    host.get_by_test_id("variant-mad-gnomes").check()  # the others combine freely
+    hardest.check()
+    expect(host.get_by_test_id("variant-mad-gnomes")).to_be_checked()
+    host.click("[data-testid=create-game]")
+    expect(host.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
+    config = host.evaluate("() => window.rnGame.summary.config")
+    assert sorted(config["variants"]) == ["hardest", "mad-gnomes"], config
+    assert not host.js_errors
 
 
 def test_seat_link_moves_the_seat_to_another_device(new_context: MakeContext,
@@ -202,6 +223,10 @@ def test_timeout_note_in_the_chat(browser: Any, tmp_path: Path) -> None:
                             f"JSON.stringify({{seats: {{'0': '{token}'}}}}))")
         page = open_page(ctx, f"/g/{gid}")
         expect(page.get_by_test_id("turn-clock")).to_be_visible()
+        # while our own clock runs, the show of what happened before hurries (0.45 of its pace)
+        ms = "() => window.rnGame.show.stepMs({kind: 'event', effects: []})"
+        assert page.evaluate(ms) == pytest.approx(0.45 * page.evaluate(
+            "() => window.rnGame.show.pace"))
         note = page.get_by_test_id("chat-timeout")
         expect(note).to_have_text(re.compile(r"^Time ran out for P0: the server made one decision"))
         after = state(page, after=v0)
@@ -209,6 +234,17 @@ def test_timeout_note_in_the_chat(browser: Any, tmp_path: Path) -> None:
         expect(page.get_by_test_id("seat-tab-0")).to_be_visible()  # still the player's seat
         page.get_by_test_id("chat").scroll_into_view_if_needed()
         shot(page, "lobby-timeout-note-desktop")
+        # the note keeps the name it was written with once a bot plays the seat, and on reload
+        with httpx.Client(base_url=server.url, timeout=10.0) as api:
+            assert api.post(f"/api/games/{gid}/seats/0/bot", json={"bot": "heuristic"},
+                            headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        expect(page.get_by_test_id("seat-tab-0")).to_have_count(0)
+        page.wait_for_function(  # a spectator now: no clock of ours, the show at its pace
+            "() => window.rnGame.show.stepMs({kind: 'event', effects: []}) === window.rnGame.show.pace")
+        expect(note.first).to_have_text(re.compile(r"^Time ran out for P0: "))
+        page.reload()
+        expect(page.get_by_test_id("chat-timeout").first).to_have_text(
+            re.compile(r"^Time ran out for P0: "))
         assert not page.js_errors
     finally:
         if ctx is not None:

@@ -170,9 +170,17 @@ def start_game_by_taps(page: Page, seed: int) -> None:
     page.get_by_test_id("create-game").tap()
     expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
     expect(page.locator(".col-side")).to_have_attribute("data-tab", "table")  # the seats first
+    # the banner asks to share the link: its copy button is right there, in sight
+    copy = page.get_by_test_id("banner-copy-link")
+    expect(copy).to_be_in_viewport(ratio=1)
+    shot(page, f"mobile-{page.viewport_size['width']}x{page.viewport_size['height']}-waiting")
+    copy.tap()
+    expect(page.get_by_text("Link copied")).to_be_visible()
+    expect(page.get_by_text("Link copied")).to_be_hidden()  # (a toast: gone by itself)
     page.fill("[data-testid=seat-name]", "Ada")
     page.get_by_test_id("take-seat-0").tap()
     expect(page.get_by_test_id("seat-tab-0")).to_be_visible()
+    expect(page.get_by_test_id("undo")).to_have_count(0)  # nothing to undo before the start
     for seat in (1, 2):
         page.select_option(f"[data-testid=bot-select-{seat}]", "heuristic")
         page.get_by_test_id(f"bot-seat-{seat}").tap()
@@ -337,10 +345,30 @@ def test_the_whole_time_track_shows_without_scrolling(sized: Callable[[str], Any
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= view["height"], (box, view)
         assert box["width"] >= 500, box  # still readable
         no_sideways_scroll(page)
+        # nor up and down: a page a little taller than the window scrolls its top bar away
+        # whenever something is brought into view
+        high = page.evaluate("() => [document.documentElement.scrollHeight, innerHeight]")
+        assert high[0] <= high[1], f"the page is {high[0]} px high in a {high[1]} px window"
         shot(page, f"mobile-{size}-game-{lang}")
     if size in TOUCH:
         targets_fit_fingers(page)
     assert not page.js_errors, page.js_errors
+
+
+# The result's headline is on screen and not under a phone's sheet tabs (a box that scrolls to
+# the result must not stop at its bottom buttons when the result is taller than the box).
+_HEADLINE = """() => {
+    const h = document.querySelector("[data-testid=result-headline]");
+    const r = h.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + 8, r.top + r.height / 2);
+    return {top: r.top, bottom: r.bottom, height: innerHeight, seen: h.contains(hit),
+            over: hit ? `${hit.className} ${hit.closest("[data-testid]")?.dataset.testid || ""}` : null};
+}"""
+
+
+def headline_in_sight(page: Page) -> None:
+    at = page.evaluate(_HEADLINE)
+    assert at["seen"] and at["top"] >= 0 and at["bottom"] <= at["height"], f"{at}"
 
 
 # --- 7: the end screen at every size ------------------------------------------------------------
@@ -359,6 +387,7 @@ def test_the_end_screen_fits(sized: Callable[[str], Any], finished_game: str, si
     if size in TOUCH:
         targets_fit_fingers(page)
         expect(page.get_by_test_id("game-over")).to_be_visible()  # the result opens on the sheet
+        headline_in_sight(page)  # at its top, even when it is taller than the sheet
     page.evaluate("() => window.scrollTo(0, 0)")
     shot(page, f"mobile-{size}-end")
     page.get_by_test_id("close-overlay").click()

@@ -86,6 +86,15 @@ def _moves_with_the_link(new_context: Callable[..., Any], rn_url: str, phone: Pa
     expect(_row(phone, a).get_by_test_id("me-your-turn")).to_have_text("Your turn")
     expect(_row(phone, a)).to_have_class("me-game your-turn")
     expect(_row(phone, b).get_by_test_id("me-to-move")).to_contain_text("Bea")
+    # a seat of a 2-player game runs two gnomes (R16): named by both colours, as the game's page
+    # names the gnome to move by its own
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        seats = api.get(f"/api/games/{b}").json()["seats"]
+    names = [" / ".join(c.capitalize() for c in s["colours"]) for s in seats]
+    assert all(len(s["colours"]) == 2 for s in seats), seats
+    expect(_row(phone, b).get_by_test_id("me-to-move")).to_have_text(f"Bea ({names[0]}) to move")
+    expect(_row(phone, b)).to_contain_text(f"You: {names[1]}")
+    expect(_row(phone, b).locator(".swatch")).to_have_count(2)
     expect(_row(phone, b).get_by_test_id("me-your-turn")).to_have_count(0)
     expect(phone.get_by_test_id(f"me-unread-{b}")).to_have_text("2 unread messages")
     expect(phone.get_by_test_id(f"me-unread-{a}")).to_have_count(0)

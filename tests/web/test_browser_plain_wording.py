@@ -29,12 +29,16 @@ _TEXTS = """async (respite) => {
     const steps = show.buildSteps([["draw_stock", 1, 2]], model.view, model.view);
     const box = document.createElement("div");
     box.innerHTML = show.stepHTML(model, steps[0]);
+    const card = document.createElement("div");  // the event's card on the board's show
+    card.innerHTML = show.stepHTML(model, show.buildSteps([["event", respite, 39]], model.view,
+                                                          model.view).find((s) => s.kind === "event"));
     return {stock: d.describeEntry(model, ["draw_stock", 1, 2]),
             respite: d.describeEntry(model, ["event", respite, 39]),
             fire: d.describeEntry(model, ["fire", 4]),
             kinds: steps.map((s) => s.kind),
             items: [...box.querySelectorAll("[data-testid=show-item]")].map((e) => e.textContent),
-            hidden: box.querySelectorAll("[data-testid=show-hidden]").length};
+            hidden: box.querySelectorAll("[data-testid=show-hidden]").length,
+            effect: card.querySelector("[data-testid=show-effect]").textContent};
 }"""
 
 
@@ -78,6 +82,7 @@ def test_stock_grog_and_harders_respite_in_the_web_log(new_context: Any, rn_url:
         assert page.js_errors == []
     assert got["stock"] == "Blau nimmt 2 Grog aus dem Vorrat des Käptns."
     assert got["respite"].endswith("Größere Herausforderung: diese Atempause verlässt das Spiel.")
+    assert got["effect"].endswith("Größere Herausforderung: diese Atempause verlässt das Spiel.")
     # the card of a stock draw on the board, as a seat that is not Blue's sees it
     page.evaluate(_SHOW_STOCK)
     card = page.locator("[data-testid=show-card]")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,6 +38,33 @@ def test_rematch_keeps_the_seats_and_their_tokens_with_a_new_seed(
     assert seats(new) == seats(old)
     for seat, token in enumerate(tokens):  # every player's token holds its seat in the new game
         assert api.get(f"/api/games/{nxt}/legal", headers=auth(token)).json()["seat"] == seat
+
+
+def test_seats_handed_to_bots_are_their_players_again_in_the_rematch(
+        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
+    """A group lets bots finish the game and asks for the next: each player who handed their
+    seat to a bot plays it again (a table of bots would start and play on at once)."""
+    gid, tokens, _ = _play(api, 3, seed=8, moves=0)
+    for seat in (1, 2):  # their players hand them over; seat 0's plays on
+        assert api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                        headers=auth(tokens[seat])).status_code == 200
+    assert api.post(f"/api/games/{gid}/seats/0/bot", json={"bot": "heuristic"},
+                    headers=auth(tokens[0])).status_code == 200
+    ada = ws_client(gid, [tokens[0]])  # her page, which may take the seat back: and ask for more
+    deadline = time.monotonic() + 120
+    while api.get(f"/api/games/{gid}").json()["status"] != "over":  # the bots play it out
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.2)
+    asked = ada.request({"type": "rematch"})
+    assert asked["type"] == "ack", asked
+    nxt = asked["next"]
+    new = api.get(f"/api/games/{nxt}").json()
+    assert [(s["kind"], s["name"], s["bot"]) for s in new["seats"]] == [("human", None, None)] * 3
+    assert new["status"] == "playing"
+    for seat, token in enumerate(tokens):  # every player's token holds their seat again
+        legal = api.get(f"/api/games/{nxt}/legal", headers=auth(token)).json()
+        assert legal["seat"] == seat
+    assert api.get(f"/api/games/{nxt}/replay/0").json()["steps"] == 0  # nobody played for them
 
 
 def test_no_rematch_before_the_end(api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:

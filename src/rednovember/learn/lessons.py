@@ -181,7 +181,8 @@ EVENTS = Lesson(
 # --- 6. destruction tokens and R7 --------------------------------------------------------------
 TOKENS = Lesson(
     "tokens", "lesson",
-    {"name": "Destruction tokens and R7", "config": {"players": 1, "gnomes_per_player": 3, "seed": 6},
+    {"name": "Destruction tokens and the ghost",
+     "config": {"players": 1, "gnomes_per_player": 3, "seed": 6},
      "position": {"gnomes": [{"room": 1, "keeper": 30, "hand": ["engine_manual"]},
                              {"room": 10, "keeper": 1, "hand": []},
                              {"room": 9, "keeper": 1, "hand": []}],

@@ -134,7 +134,7 @@ class Hub:
         """Authenticate a connection's tokens; returns the indices of rejected tokens."""
         chat = await self.talk.history(lg)
         before = set(c.seats)
-        c.seats = {}
+        c.seats, c.owned = {}, {}
         rejected: list[int] = []
         reclaimable: list[dict[str, int]] = []
         for i, token in enumerate(tokens):
@@ -147,6 +147,7 @@ class Hub:
                 rejected.append(i)
             else:
                 reclaimable.append({"token": i, "seat": bot_seat})
+                c.owned[bot_seat] = lg.seats[bot_seat].token_hash or ""
         c.creator = lg.is_creator(creator)
         spectator = not (c.seats or c.creator or reclaimable) and c not in lg.conns
         if spectator and self.watchers.capped:  # (seat holders always get in)

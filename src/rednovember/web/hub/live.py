@@ -56,6 +56,7 @@ class Connection:
         self.client = client  # who opened it (web/limits.client_key)
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.seats: dict[int, str] = {}  # seat -> token hash it was authenticated with
+        self.owned: dict[int, str] = {}  # the same for bot seats its players may take back
         self.creator = False
         self.hello = False
         self.watching = False  # counted among the game's spectators (web/watchers.py)
@@ -178,6 +179,11 @@ class LiveGame:
     def held_seats(self, c: Connection) -> set[int]:
         """The seats this connection holds with their current tokens."""
         return {seat for seat in list(c.seats) if self.holds(c, seat)}
+
+    def owned_seats(self, c: Connection) -> set[int]:
+        """The bot seats this connection's players handed over and may still take back."""
+        return {seat for seat, digest in list(c.owned.items())
+                if self.seats[seat].kind == "bot" and self.seats[seat].token_hash == digest}
 
     def owned_bot_seat(self, token: str | None) -> int | None:
         """The bot seat this token's player handed over (or lost) to a bot, if any."""

@@ -113,7 +113,8 @@ class Seating:
 
     async def rematch(self, lg: LiveGame, by: set[int], creator: bool) -> LiveGame:
         """A finished game's next one: the same configuration and seats (players keep their seat
-        tokens, bots their strength) with a new seed. One per game: asking again joins it."""
+        tokens, bots their strength; see :func:`rematch_seat`) with a new seed. One per game:
+        asking again joins it."""
         if lg.status != "over":
             raise ProtocolError("forbidden", "a rematch can start once the game is over")
         if not by and not creator:
@@ -134,8 +135,10 @@ class Seating:
             lg.rematch = new.id
             async with new.lock:
                 for s in lg.seats:
-                    await self.w.change_seat(new, Seat(s.seat, s.gnomes, s.colours, s.kind, s.name,
-                                                      s.bot, s.token_hash))
+                    seat = rematch_seat(s)
+                    if seat.kind == "human":  # on the way: their pages follow the rematch
+                        new.gone_since[seat.seat] = time.monotonic()
+                    await self.w.change_seat(new, seat)
         push(lg, [{"type": "rematch", "game": lg.id, "next": new.id}])
         if self.rt.nodes.shared:  # once its seats are copied: the players' tokens hold them there
             await self.rt.db(self.rt.store.notify, {"g": lg.id, "r": new.id})
@@ -182,4 +185,16 @@ class Seating:
         await self.talk.note(lg, seat, "back", {"player": s.name or "", "colour": s.colours[0]})
 
 
-__all__ = ["Seating"]
+def rematch_seat(s: Seat) -> Seat:
+    """A seat as the rematch starts it. A seat handed to a bot by or for its player (who could
+    take it back: its token's hash stayed) is the player's again: the group asked for the next
+    game to play it, and a table of bots would otherwise start and play on before anyone could
+    take a seat back. A player who does not come is an absent player like any other (the chat
+    says so; under the table's ``away_bot`` a bot takes the seat: web/hub/away.py). The bot's
+    name is not the player's, so the seat starts without one."""
+    if s.kind == "bot" and s.token_hash is not None:
+        return Seat(s.seat, s.gnomes, s.colours, "human", None, None, s.token_hash)
+    return Seat(s.seat, s.gnomes, s.colours, s.kind, s.name, s.bot, s.token_hash)
+
+
+__all__ = ["Seating", "rematch_seat"]

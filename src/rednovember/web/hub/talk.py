@@ -59,8 +59,9 @@ class Talk:
         return await self._add_line(lg, seat, lg.seats[seat].name, text, kind, detail, before)
 
     async def note_timeout(self, lg: LiveGame, seat: int) -> None:
-        """Tells the table (a chat note, stored) that the server decides for a seat out of time."""
-        await self._add_line(lg, timeout_row_seat(seat), None,
+        """Tells the table (a chat note, stored) that the server decides for a seat out of time:
+        with the seat's name now, so the note still names its player once a bot has the seat."""
+        await self._add_line(lg, timeout_row_seat(seat), lg.seats[seat].name or None,
                              f"Time ran out: the server decides for seat {seat}.", None, None)
 
     async def note(self, lg: LiveGame, seat: int, kind: str, detail: dict[str, Any]) -> None:

@@ -244,7 +244,9 @@ export function hintsNote(gameId, onChange) {
   else {
     const who = s.hints_used.map((seat) => {
       const row = n.seats.find((x) => x.seat === seat);
-      const label = t("advisor", "seat", { seat: seat + 1 });
+      // the seat as the crew table calls it ("Red · Player 1"): its holder may be a bot by now
+      const player = t("ui", "player_long", { seat: seat + 1 });
+      const label = row && row.colour ? `${raw("colours", row.colour)} · ${player}` : player;
       return row && row.kind === "human" && row.name ? `${row.name} (${label})` : label;
     });
     text = t("advisor", "end_used", { seats: join(who) });

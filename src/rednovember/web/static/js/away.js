@@ -122,7 +122,8 @@ export function awayLine(page, m) {
   li.dataset.testid = `chat-${m.system}`;
   li.className = "chat-system chat-away";
   const key = `away_chat_${m.system}${m.auto ? "_auto" : ""}`;
-  li.textContent = t("web", key, { player: m.player || page.seatLabel(m.for_seat),
+  // the note's own name (the seat's then): a bot may hold the seat by now
+  li.textContent = t("web", key, { player: m.player || t("ui", "player_long", { seat: m.for_seat + 1 }),
     colour: raw("colours", m.colour || ""), bot: m.bot || "", missed: m.missed || 0 });
   return li;
 }

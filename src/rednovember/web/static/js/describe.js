@@ -210,7 +210,7 @@ export function describeEntry(ctx, entry) {
 }
 
 // Harder and Hardest: a drawn Respite card leaves the game (i18n/describe.py respite_leaves).
-function respiteLeaves(ctx, card) {
+export function respiteLeaves(ctx, card) {
   const c = ctx.data.events[card];
   const v = ctx.config.variants;
   return Boolean(c) && c.kind === "respite" && (v.includes("harder") || v.includes("hardest"));

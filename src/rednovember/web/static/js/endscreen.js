@@ -48,10 +48,17 @@ export class EndScreen {
   readStory() {
     const result = document.getElementById("result");
     if (!result) return;
-    const story = result.querySelector("[data-testid=end-deaths]") || result; // past the headline
-    const bar = document.querySelector(".col-side .sheet-bar"); // a phone's tabs stay on top of it
-    story.style.scrollMarginTop = bar && bar.offsetParent !== null ? `${bar.offsetHeight + 8}px` : "";
-    story.scrollIntoView({ block: "start", behavior: "instant" });
+    this.toTop(result.querySelector("[data-testid=end-deaths]") || result); // past the headline
+  }
+
+  // Brings `el` to the top of whichever box scrolls it (the page, or a phone's sheet, whose tabs
+  // stay on top of it: held sideways, below the disaster tracks' strip).
+  toTop(el) {
+    const bar = document.querySelector(".col-side .sheet-bar");
+    const shown = bar && bar.offsetParent !== null;
+    const below = shown ? bar.offsetHeight + (parseFloat(getComputedStyle(bar).top) || 0) + 8 : 0;
+    el.style.scrollMarginTop = shown ? `${below}px` : "";
+    el.scrollIntoView({ block: "start", behavior: "instant" });
   }
 
   // The overlay on the board when the game ends: won or lost, for the crew and (`mine`: true,

@@ -520,7 +520,11 @@ export class GamePage {
       if (decider) cls += ` c-${decider.colour}`;
     }
     el.className = cls;
-    el.innerHTML = `<strong data-testid="turn-text">${esc(text)}</strong>${sub ? `<span class="sub" data-testid="decision-text">${esc(sub)}</span>` : ""}`;
+    // while seats wait: the link to share right where the banner asks for it (on a phone the
+    // table bar's copy button sits far below, behind the sheet)
+    const copy = st.status === "waiting"
+      ? ` <button type="button" class="btn small" data-copy data-testid="banner-copy-link">${esc(raw("web", "copy_link"))}</button>` : "";
+    el.innerHTML = `<strong data-testid="turn-text">${esc(text)}</strong>${copy}${sub ? `<span class="sub" data-testid="decision-text">${esc(sub)}</span>` : ""}`;
     renderClock(el, st, this.summary);
   }
 
@@ -544,7 +548,7 @@ export class GamePage {
     const focusKey = document.activeElement?.dataset?.minutes;
     box.setAttribute("aria-label", raw("web", "actions_title"));
     let head = `<div class="actions-head"><h3>${esc(raw("web", "actions_title"))}</h3>`;
-    if (st.seat !== null && st.seat !== undefined && !model.over) {
+    if (st.seat !== null && st.seat !== undefined && !model.over && st.status !== "waiting") {
       head += `<button type="button" class="btn small" data-undo data-testid="undo" ${st.can_undo && !this.busy ? "" : "disabled"}
         title="${esc(raw("web", "undo_help"))}">↶ ${esc(raw("web", "undo"))}</button>`;
       head += this.advisor.button(st, model);
@@ -628,7 +632,7 @@ export class GamePage {
     }
     if (ended) {
       res.hidden = false;
-      const again = this.holdsAny() || this.isCreator()
+      const again = this.holdsAny() || this.isCreator() || this.reclaimable.length > 0
         ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", "rematch"))}</button> ` : "";
       setHTML(res, this.end.render(model) + `<p class="export">${again}<a class="btn small" href="${esc(url(`/g/${encodeURIComponent(this.id)}/replay`))}" data-testid="result-replay">${esc(raw("web", "replay_link"))}</a>
         <a href="${esc(url(`/api/games/${encodeURIComponent(this.id)}/export`))}" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
@@ -649,7 +653,7 @@ export class GamePage {
     // overlay saying won or lost too, once the layout has settled
     if (this.revealEnd) {
       this.revealEnd = false;
-      res.scrollIntoView({ block: "nearest" });
+      this.end.toTop(res); // its headline, not its last buttons, when it is taller than the box
       if (!overlay.hidden) overlay.scrollIntoView({ block: "nearest" });
     }
   }

@@ -13,6 +13,7 @@ import { url } from "./root.js";
 import { PageLife } from "./life.js";
 
 const VARIANTS = ["harder", "hardest", "less-deadly-death", "mad-gnomes"];
+const LEVELS = { harder: "hardest", hardest: "harder" }; // one of the two at most
 const TIMERS = [0, 30, 60, 120, 300]; // seconds per decision; 0: off
 const AWAY_BOTS = [0, 60, 120, 300, 600]; // seconds an absent player's decision waits for a bot
 const DEADLINES = [3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400]; // a turn-based table's seconds per decision
@@ -127,7 +128,16 @@ export class LobbyPage {
     el("#f-players").onchange = (e) => { f.players = Number(e.target.value); f.per = null; this.render(); this.renderGames(); };
     if (el("#f-per")) el("#f-per").onchange = (e) => { f.per = Number(e.target.value); };
     for (const box of this.root.querySelectorAll(".variants input")) {
-      box.onchange = () => { if (box.checked) f.variants.add(box.value); else f.variants.delete(box.value); };
+      box.onchange = () => {
+        if (!box.checked) { f.variants.delete(box.value); return; }
+        f.variants.add(box.value);
+        // Harder and Hardest are two levels: Hardest has Harder's rule too (RULES §12)
+        const other = LEVELS[box.value];
+        if (other && f.variants.delete(other)) {
+          const o = this.root.querySelector(`.variants input[value="${other}"]`);
+          if (o) o.checked = false;
+        }
+      };
     }
     el("#f-seed").oninput = (e) => { f.seed = e.target.value; };
     el("#f-pace").onchange = (e) => { f.pace = e.target.value; this.render(); el("#f-pace").focus(); };

@@ -142,12 +142,12 @@ export class MyGamesPage {
 
   seatName(g, s) {
     const seat = (g.seats || []).find((x) => x.seat === s);
-    return seat ? raw("colours", seat.colour) : t("ui", "player_long", { seat: s + 1 });
+    return seat ? colourNames(seat) : t("ui", "player_long", { seat: s + 1 });
   }
 
   swatch(g, s) {
     const seat = (g.seats || []).find((x) => x.seat === s);
-    return seat ? `<span class="swatch" style="background:${COLOURS[seat.colour] || seat.colour}" aria-hidden="true"></span>` : "";
+    return seat ? seatColours(seat).map((c) => `<span class="swatch" style="background:${COLOURS[c] || c}" aria-hidden="true"></span>`).join("") : "";
   }
 
   // The status (escaped HTML): waiting with its free seats, in play with the turn, or the result.
@@ -164,7 +164,7 @@ export class MyGamesPage {
     if (yours) return `<strong class="me-turn" data-testid="me-your-turn">${esc(raw("web_me", "your_turn"))}</strong>`;
     const seat = (g.seats || []).find((s) => s.seat === g.to_move);
     if (!seat) return "";
-    const who = seat.name ? `${seat.name} (${raw("colours", seat.colour)})` : raw("colours", seat.colour);
+    const who = seat.name ? `${seat.name} (${colourNames(seat)})` : colourNames(seat);
     return `<span data-testid="me-to-move">${esc(t("web_me", "to_move", { who }))}</span>`;
   }
 
@@ -197,4 +197,13 @@ export class MyGamesPage {
     if (a < 86400) return fmt.format(Math.round(s / 3600), "hour");
     return fmt.format(Math.round(s / 86400), "day");
   }
+}
+
+// A seat's gnomes' colours: two in a 2-player game (R16), as the game page names its gnomes.
+function seatColours(seat) {
+  return seat.colours && seat.colours.length ? seat.colours : [seat.colour];
+}
+
+function colourNames(seat) {
+  return seatColours(seat).map((c) => raw("colours", c)).join(" / ");
 }

@@ -219,7 +219,7 @@ export class Pings {
     if (!seated && this.mode) this.setMode(false);
     this.bar.hidden = !seated;
     const btn = this.bar.querySelector("button");
-    btn.innerHTML = this.mode ? `✕ ${esc(raw("web_talk", "cancel"))}` : `${pingIcon("go", "currentColor", 16)} ${esc(raw("web_talk", "ping"))}`;
+    btn.innerHTML = this.mode ? `✕ ${esc(raw("web_talk", "cancel"))}` : `${pingIcon("go", "currentColor", 16)}<span class="ping-label">${esc(raw("web_talk", "ping"))}</span>`;
     btn.title = raw("web_talk", "ping_help");
     btn.setAttribute("aria-label", this.mode ? raw("web_talk", "cancel") : raw("web_talk", "ping_help"));
     this.bar.querySelector(".ping-hint").textContent = this.mode ? raw("web_talk", "ping_hint") : "";

@@ -5,7 +5,7 @@
 // pointer-events none everywhere except the Skip button (which sits where the board has no target).
 
 import { lang, raw, t } from "./i18n.js";
-import { cardName, describeEntry, entryArgs, gnomeName, itemName, kindName } from "./describe.js";
+import { cardName, describeEntry, entryArgs, gnomeName, itemName, kindName, respiteLeaves } from "./describe.js";
 import { COLOURS, esc } from "./svg.js";
 
 const STEP_MS = 1300; // one step on screen
@@ -195,7 +195,8 @@ export function stepHTML(model, step) {
         : `<span class="show-faint" data-testid="show-faint" title="${esc(t("web_show", "faint_number", { faint: card.faint }))}">${esc(card.faint)}</span>`;
       return `<p class="show-kicker">${esc(raw("web_show", "event_card"))} · ${esc(t("web_show", "drawn_on", { space: a.space }))}</p>`
         + head(raw("events", card.kind), faint)
-        + `<p class="show-effect" data-testid="show-effect">${esc(raw("event_help", card.kind))}</p>`
+        + `<p class="show-effect" data-testid="show-effect">${esc(raw("event_help", card.kind))}${
+          respiteLeaves(model, a.card) ? ` ${esc(raw("term_plain", "respite_out"))}` : ""}</p>`
         + lines(model, step.effects);
     }
     case "effect":
@@ -347,11 +348,17 @@ export class Show {
     this.shown += 1;
     this.stage.dataset.shown = String(this.shown);
     this.draw();
-    const extra = step.kind === "event" ? 300 * Math.max(0, step.effects.length - 1) : 0;
-    const fast = this.queue.length > CATCH_UP ? 0.45 : 1; // far behind (bots playing fast): hurry
-    const ms = (step.kind === "walk" ? Math.min(1500, 500 + 90 * (step.from - step.to)) : STEP_MS + Math.min(900, extra))
-      * (this.pace / STEP_MS) * fast;
-    this.timer = setTimeout(() => this.next(), ms);
+    this.timer = setTimeout(() => this.next(), this.stepMs(step));
+  }
+
+  // How long a step stays: less when far behind (bots playing fast) or while our own turn
+  // timer runs (the show of the turns before ours must not eat our time).
+  stepMs(step) {
+    const extra = step.kind === "event" ? 300 * Math.max(0, (step.effects || []).length - 1) : 0;
+    const st = this.page.state();
+    const hurry = this.queue.length > CATCH_UP || Boolean(st && st.your_turn && st.clock);
+    return (step.kind === "walk" ? Math.min(1500, 500 + 90 * (step.from - step.to)) : STEP_MS + Math.min(900, extra))
+      * (this.pace / STEP_MS) * (hurry ? 0.45 : 1);
   }
 
   // Shows the current step again (also after a language change).

@@ -104,6 +104,7 @@ export function timeoutLine(page, m) {
   const li = document.createElement("li");
   li.dataset.testid = "chat-timeout";
   li.className = "chat-system";
-  li.textContent = t("web_lobby", "timed_out", { player: page.seatLabel(m.for_seat) });
+  // the name the seat had then (stored with the note): a bot may hold the seat by now
+  li.textContent = t("web_lobby", "timed_out", { player: m.name || t("ui", "player_long", { seat: m.for_seat + 1 }) });
   return li;
 }
