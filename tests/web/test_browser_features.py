@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 
 import httpx
 import pytest
 from browsertools import SHOTS, SKIP, _page, create_game, expect, shot, state, take_seat
-from webtools import WsClient, bot_game, new_game, take
+from webtools import WsClient, auth, bot_game, get_until, new_game, take
 
 PHONE = {"width": 390, "height": 844}
 pytestmark = SKIP
@@ -133,21 +132,34 @@ def _play_out(rn_url: str, gid: str, token: str) -> None:
                                                              texts[0]), "version": seen})
 
 
-def test_rematch_from_the_end_screen_keeps_the_seat(new_context: Any, rn_url: str) -> None:
-    with httpx.Client(base_url=rn_url, timeout=30) as api:
-        gid, creator = new_game(api, 3, seed=9)
-        token = take(api, gid, 0, "Ada")
-        for seat in (1, 2):
-            api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
-                     headers={"X-Creator-Token": creator})
-    _play_out(rn_url, gid, token)
+def _ada_and_two_bots(api: httpx.Client) -> tuple[str, str]:
+    """A 3-player game: Ada in seat 0, the creator's bots in seats 1 and 2. (id, Ada's token)"""
+    gid, creator = new_game(api, 3, seed=9)
+    token = take(api, gid, 0, "Ada")
+    for seat in (1, 2):
+        api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                 headers={"X-Creator-Token": creator})
+    return gid, token
+
+
+def _rematch_from(new_context: Any, gid: str, token: str) -> Any:
+    """Ada's browser (holding seat 0's token, as after taking it) on the finished game presses
+    Rematch: the page of the new game, where seat 0 is hers again."""
     ctx = new_context()
-    saved = json.dumps({"seats": {"0": token}})  # this browser holds seat 0, as after taking it
+    saved = json.dumps({"seats": {"0": token}})
     ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', {json.dumps(saved)})")
     page = _page(ctx, f"/g/{gid}")
     page.click("[data-testid=rematch]")
     page.wait_for_url(re.compile(r"/g/(?!" + re.escape(gid) + r")[A-Za-z0-9_-]+$"))
-    expect(page.locator("[data-testid=seat-tab-0]")).to_be_visible()  # Ada holds her seat again
+    expect(page.locator("[data-testid=seat-tab-0]")).to_be_visible()
+    return page
+
+
+def test_rematch_from_the_end_screen_keeps_the_seat(new_context: Any, rn_url: str) -> None:
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, token = _ada_and_two_bots(api)
+    _play_out(rn_url, gid, token)
+    page = _rematch_from(new_context, gid, token)
     assert state(page, seat=0)["status"] == "playing"
 
 
@@ -155,24 +167,11 @@ def test_a_player_who_let_a_bot_finish_plays_the_rematch(new_context: Any, rn_ur
     """Ada hands her seat to a bot to see the end sooner: the end screen still offers her the
     rematch, and there she holds her seat again (not a table of bots that starts without her)."""
     with httpx.Client(base_url=rn_url, timeout=30) as api:
-        gid, creator = new_game(api, 3, seed=9)
-        token = take(api, gid, 0, "Ada")
-        for seat in (1, 2):
-            api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
-                     headers={"X-Creator-Token": creator})
+        gid, token = _ada_and_two_bots(api)
         assert api.post(f"/api/games/{gid}/seats/0/bot", json={"bot": "heuristic"},
-                        headers={"Authorization": f"Bearer {token}"}).status_code == 200
-        deadline = time.monotonic() + 120
-        while api.get(f"/api/games/{gid}").json()["status"] != "over":  # the bots play it out
-            assert time.monotonic() < deadline, "the bots did not finish the game"
-            time.sleep(0.2)
-    ctx = new_context()
-    saved = json.dumps({"seats": {"0": token}})  # her browser: the token of the seat a bot plays
-    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', {json.dumps(saved)})")
-    page = _page(ctx, f"/g/{gid}")
-    page.click("[data-testid=rematch]")
-    page.wait_for_url(re.compile(r"/g/(?!" + re.escape(gid) + r")[A-Za-z0-9_-]+$"))
-    expect(page.locator("[data-testid=seat-tab-0]")).to_be_visible()  # her seat, hers again
+                        headers=auth(token)).status_code == 200
+        get_until(api, f"/api/games/{gid}", lambda r: r.json()["status"] == "over")  # bots play
+    page = _rematch_from(new_context, gid, token)  # her browser: the token a bot's seat keeps
     assert state(page, seat=0, your_turn=True)["status"] == "playing"  # the bots wait for her
     assert not page.js_errors, page.js_errors
 

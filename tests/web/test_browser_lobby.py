@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from browsertools import SKIP, expect, play_one, shot, state
-from webtools import Server, new_game, take
+from webtools import Server, auth, new_game, take
 
 pytestmark = SKIP
 
@@ -237,7 +237,7 @@ def test_timeout_note_in_the_chat(browser: Any, tmp_path: Path) -> None:
         # the note keeps the name it was written with once a bot plays the seat, and on reload
         with httpx.Client(base_url=server.url, timeout=10.0) as api:
             assert api.post(f"/api/games/{gid}/seats/0/bot", json={"bot": "heuristic"},
-                            headers={"Authorization": f"Bearer {token}"}).status_code == 200
+                            headers=auth(token)).status_code == 200
         expect(page.get_by_test_id("seat-tab-0")).to_have_count(0)
         page.wait_for_function(  # a spectator now: no clock of ours, the show at its pace
             "() => window.rnGame.show.stepMs({kind: 'event', effects: []}) === window.rnGame.show.pace")

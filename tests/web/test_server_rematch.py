@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import httpx
 from pgcluster import database_url
 from sqlalchemy import create_engine, text
 from test_server_replay import _play
-from webtools import Server, WsClient, auth
+from webtools import Server, WsClient, auth, get_until
 
 
 def test_rematch_keeps_the_seats_and_their_tokens_with_a_new_seed(
@@ -51,10 +50,7 @@ def test_seats_handed_to_bots_are_their_players_again_in_the_rematch(
     assert api.post(f"/api/games/{gid}/seats/0/bot", json={"bot": "heuristic"},
                     headers=auth(tokens[0])).status_code == 200
     ada = ws_client(gid, [tokens[0]])  # her page, which may take the seat back: and ask for more
-    deadline = time.monotonic() + 120
-    while api.get(f"/api/games/{gid}").json()["status"] != "over":  # the bots play it out
-        assert time.monotonic() < deadline, "the bots did not finish the game"
-        time.sleep(0.2)
+    get_until(api, f"/api/games/{gid}", lambda r: r.json()["status"] == "over")  # bots play
     asked = ada.request({"type": "rematch"})
     assert asked["type"] == "ack", asked
     nxt = asked["next"]

@@ -7,7 +7,7 @@
 import { raw, t } from "./i18n.js";
 import { api } from "./net.js";
 import { errorText } from "./ui.js";
-import { actionText, gnomeName, itemName, join, roomName, roomShort, tokenName, trackName } from "./describe.js";
+import { actionText, gnomeName, itemName, join, roomName, roomShort, seatTitle, tokenName, trackName } from "./describe.js";
 import { attrs, esc } from "./svg.js";
 
 const pct = (x) => Math.round(100 * x);
@@ -244,9 +244,8 @@ export function hintsNote(gameId, onChange) {
   else {
     const who = s.hints_used.map((seat) => {
       const row = n.seats.find((x) => x.seat === seat);
-      // the seat as the crew table calls it ("Red · Player 1"): its holder may be a bot by now
-      const player = t("ui", "player_long", { seat: seat + 1 });
-      const label = row && row.colour ? `${raw("colours", row.colour)} · ${player}` : player;
+      // the seat as the crew table calls it: its holder may be a bot by now
+      const label = row ? seatTitle(row) : t("ui", "player_long", { seat: seat + 1 });
       return row && row.kind === "human" && row.name ? `${row.name} (${label})` : label;
     });
     text = t("advisor", "end_used", { seats: join(who) });

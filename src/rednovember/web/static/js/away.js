@@ -8,6 +8,7 @@
 import { raw, t } from "./i18n.js";
 import { attrs, esc } from "./svg.js";
 import { formatSeconds } from "./timer.js";
+import { playerName } from "./describe.js";
 
 const BOT = "heuristic"; // the bot the banner's button gives the seat to
 const NOTES = new Set(["away", "to_bot", "back", "deadline"]); // deadline: a turn-based table's (issue 20)
@@ -123,7 +124,7 @@ export function awayLine(page, m) {
   li.className = "chat-system chat-away";
   const key = `away_chat_${m.system}${m.auto ? "_auto" : ""}`;
   // the note's own name (the seat's then): a bot may hold the seat by now
-  li.textContent = t("web", key, { player: m.player || t("ui", "player_long", { seat: m.for_seat + 1 }),
+  li.textContent = t("web", key, { player: playerName(m.player, m.for_seat),
     colour: raw("colours", m.colour || ""), bot: m.bot || "", missed: m.missed || 0 });
   return li;
 }

@@ -8,6 +8,7 @@ import { foldedUndoLine, talkLine } from "./pings.js";
 import { timeoutLine } from "./timer.js";
 import { awayLine } from "./away.js";
 import { store } from "./net.js";
+import { playerName } from "./describe.js";
 
 const MAX = 300;
 
@@ -81,7 +82,7 @@ export class ChatPanel {
     const who = document.createElement("strong");
     who.className = "chat-who";
     who.style.color = seat ? `var(--t-${seat.colour})` : "";  // readable on the card
-    who.textContent = m.name || t("ui", "player_long", { seat: m.seat + 1 });
+    who.textContent = playerName(m.name, m.seat);
     return who;
   }
 

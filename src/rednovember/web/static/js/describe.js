@@ -13,6 +13,21 @@ const ITEM_ARG = new Set(["play", "discard", "keep", "give"]);
 const INT_ARG = new Set(["draw", "trade", "attack"]);
 
 // --- names ---------------------------------------------------------------------------------
+// A player as the table names them: their name, else "Player N" (`seat` counts from 0).
+export function playerName(name, seat) {
+  return name || t("ui", "player_long", { seat: seat + 1 });
+}
+
+// A seat as the seats list and the crew table name it, whoever holds it: "Red · Player 1".
+export function seatTitle(seat) {
+  return `${raw("colours", seat.colour)} · ${t("ui", "player_long", { seat: seat.seat + 1 })}`;
+}
+
+// A seat's gnomes' colours: two in a 2-player game (R16).
+export function seatColours(seat) {
+  return seat.colours && seat.colours.length ? seat.colours : [seat.colour];
+}
+
 export function gnomeName(ctx, n) {
   const g = ctx.view.gnomes[n];
   return g ? raw("colours", g.colour) : String(n);

@@ -3,7 +3,7 @@
 
 import { lang, raw, t } from "./i18n.js";
 import { api, GameSocket, store } from "./net.js";
-import { describeDecision, gnomeName } from "./describe.js";
+import { describeDecision, gnomeName, playerName } from "./describe.js";
 import { Model, normalizeData } from "./model.js";
 import { renderBoard } from "./board.js";
 import { renderTrack } from "./track.js";
@@ -241,7 +241,7 @@ export class GamePage {
   seatLabel(seat) {
     const s = (this.summary?.seats || []).find((x) => x.seat === seat);
     if (s && s.kind === "bot") return raw("web", "bot");
-    return s && s.name ? s.name : t("ui", "player_long", { seat: seat + 1 });
+    return playerName(s?.name, seat);
   }
 
   // Who must decide now: the gnome, and whose it is ("Blue (Ada)", "Blue (bot)").

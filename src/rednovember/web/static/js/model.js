@@ -1,6 +1,6 @@
 // One seat's picture of the game: the static data set, the engine's view and the table (seats).
 
-import { t } from "./i18n.js";
+import { playerName } from "./describe.js";
 
 export class Model {
   constructor(data, view, config, seats = [], viewer = null) {
@@ -21,9 +21,7 @@ export class Model {
     return (this.view.blocked || []).some(([x, y]) => (x === a && y === b) || (x === b && y === a));
   }
   seatName(seat) {
-    const s = this.seats.find((x) => x.seat === seat);
-    const label = t("ui", "player_long", { seat: seat + 1 });
-    return s && s.name ? `${s.name}` : label;
+    return playerName(this.seats.find((x) => x.seat === seat)?.name, seat);
   }
   gnomesOf(seat) { return this.view.gnomes.filter((g) => g.player === seat); }
   get over() { return !!this.view.result; }

@@ -12,6 +12,7 @@ import { url } from "./root.js";
 import { errorText, toast } from "./ui.js";
 import { PageLife } from "./life.js";
 import { adoptMoveLink, openMoveLink } from "./movelink.js";
+import { seatColours } from "./describe.js";
 
 const REFRESH = 30000; // ms between two looks at the games while the page is open
 const MAX_GAMES = 60; // what POST /api/me answers at once (web/mine.py)
@@ -199,11 +200,7 @@ export class MyGamesPage {
   }
 }
 
-// A seat's gnomes' colours: two in a 2-player game (R16), as the game page names its gnomes.
-function seatColours(seat) {
-  return seat.colours && seat.colours.length ? seat.colours : [seat.colour];
-}
-
+// A seat by its gnomes' colours ("Red / Blue"), as the game page names its gnomes.
 function colourNames(seat) {
   return seatColours(seat).map((c) => raw("colours", c)).join(" / ");
 }

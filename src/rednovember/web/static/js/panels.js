@@ -3,7 +3,8 @@
 
 import { raw, t } from "./i18n.js";
 import {
-  cardName, describeEntry, describeResult, gnomeName, gnomeWon, itemName, roomShort,
+  cardName, describeEntry, describeResult, gnomeName, gnomeWon, itemName, roomShort, seatColours,
+  seatTitle,
 } from "./describe.js";
 import { attrs, COLOURS, esc, gnomeGlyph } from "./svg.js";
 import { seatLinkButton } from "./seatlink.js";
@@ -138,7 +139,7 @@ export function renderSeats(model, page, compact = false) {
   s += `</div><ul class="seat-list">`;
   for (const seat of seats) {
     const mine = page.heldSeats().includes(seat.seat);
-    const colours = (seat.colours || [seat.colour]).map((c) => `<span class="swatch" style="background:${COLOURS[c] || c}" title="${esc(raw("colours", c))}"></span>`).join("");
+    const colours = seatColours(seat).map((c) => `<span class="swatch" style="background:${COLOURS[c] || c}" title="${esc(raw("colours", c))}"></span>`).join("");
     let buttons = "";
     if (seat.kind === "free") {
       buttons += `<button type="button" class="btn primary small" ${attrs({ "data-take": seat.seat, "data-testid": `take-seat-${seat.seat}`,
@@ -149,7 +150,7 @@ export function renderSeats(model, page, compact = false) {
     const cls = `seat-row${mine ? " mine" : ""}${keepsActions(seat, mine) ? " keeps-actions" : ""}`;
     s += `<li class="${cls}" data-testid="seat-${seat.seat}" data-kind="${esc(seat.kind)}">
       <span class="seat-colours">${colours}</span>
-      <span class="seat-label">${esc(raw("colours", seat.colour))} · ${esc(t("ui", "player_long", { seat: seat.seat + 1 }))}</span>
+      <span class="seat-label">${esc(seatTitle(seat))}</span>
       <span class="seat-who">${seatWho(seat)}${mine ? ` <span class="badge mine">${esc(raw("web", "you"))}</span>` : ""}${mine && !model.over ? seatLinkButton(seat.seat) : ""}</span>
       <span class="seat-actions">${buttons}</span></li>`;
   }

@@ -7,6 +7,7 @@ import { raw, t } from "./i18n.js";
 import { api, store } from "./net.js";
 import { esc } from "./svg.js";
 import { errorText, toast } from "./ui.js";
+import { seatTitle } from "./describe.js";
 
 const FRAGMENT = /^#seat=([A-Za-z0-9_-]{16,128})$/;
 
@@ -29,8 +30,7 @@ export async function adoptSeatLink(gameId) {
 }
 
 function seatName(seat, n) {
-  const player = t("ui", "player_long", { seat: n + 1 });
-  return seat ? `${raw("colours", seat.colour)} · ${player}` : player;
+  return seat ? seatTitle(seat) : t("ui", "player_long", { seat: n + 1 });
 }
 
 // Asks the server for the seat's link and shows it with its QR code.

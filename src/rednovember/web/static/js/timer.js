@@ -5,6 +5,7 @@
 
 import { lang, raw, t } from "./i18n.js";
 import { esc } from "./svg.js";
+import { playerName } from "./describe.js";
 
 let ticker = null;
 
@@ -105,6 +106,6 @@ export function timeoutLine(page, m) {
   li.dataset.testid = "chat-timeout";
   li.className = "chat-system";
   // the name the seat had then (stored with the note): a bot may hold the seat by now
-  li.textContent = t("web_lobby", "timed_out", { player: m.name || t("ui", "player_long", { seat: m.for_seat + 1 }) });
+  li.textContent = t("web_lobby", "timed_out", { player: playerName(m.name, m.for_seat) });
   return li;
 }
