@@ -165,7 +165,8 @@ def test_rematch_from_the_end_screen_keeps_the_seat(new_context: Any, rn_url: st
 
 def test_a_player_who_let_a_bot_finish_plays_the_rematch(new_context: Any, rn_url: str) -> None:
     """Ada hands her seat to a bot to see the end sooner: the end screen still offers her the
-    rematch, and there she holds her seat again (not a table of bots that starts without her)."""
+    rematch, and there she holds her seat again, named as before (not a table of bots that
+    starts without her)."""
     with httpx.Client(base_url=rn_url, timeout=30) as api:
         gid, token = _ada_and_two_bots(api)
         assert api.post(f"/api/games/{gid}/seats/0/bot", json={"bot": "heuristic"},
@@ -173,6 +174,7 @@ def test_a_player_who_let_a_bot_finish_plays_the_rematch(new_context: Any, rn_ur
         get_until(api, f"/api/games/{gid}", lambda r: r.json()["status"] == "over")  # bots play
     page = _rematch_from(new_context, gid, token)  # her browser: the token a bot's seat keeps
     assert state(page, seat=0, your_turn=True)["status"] == "playing"  # the bots wait for her
+    expect(page.locator("[data-testid=seat-0]")).to_contain_text("Ada")
     assert not page.js_errors, page.js_errors
 
 

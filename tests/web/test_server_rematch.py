@@ -42,7 +42,8 @@ def test_rematch_keeps_the_seats_and_their_tokens_with_a_new_seed(
 def test_seats_handed_to_bots_are_their_players_again_in_the_rematch(
         api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
     """A group lets bots finish the game and asks for the next: each player who handed their
-    seat to a bot plays it again (a table of bots would start and play on at once)."""
+    seat to a bot plays it again, under their own name (a table of bots would start and play
+    on at once)."""
     gid, tokens, _ = _play(api, 3, seed=8, moves=0)
     for seat in (1, 2):  # their players hand them over; seat 0's plays on
         assert api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
@@ -55,7 +56,8 @@ def test_seats_handed_to_bots_are_their_players_again_in_the_rematch(
     assert asked["type"] == "ack", asked
     nxt = asked["next"]
     new = api.get(f"/api/games/{nxt}").json()
-    assert [(s["kind"], s["name"], s["bot"]) for s in new["seats"]] == [("human", None, None)] * 3
+    assert [(s["kind"], s["name"], s["bot"]) for s in new["seats"]] == \
+        [("human", f"P{seat}", None) for seat in range(3)]
     assert new["status"] == "playing"
     for seat, token in enumerate(tokens):  # every player's token holds their seat again
         legal = api.get(f"/api/games/{nxt}/legal", headers=auth(token)).json()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 from ...bots import BOTS
 from .. import security
@@ -133,9 +134,11 @@ class Seating:
                 lg.rematch = taken.game_id
                 return await self._seated_rematch(lg, await self.games.get(taken.game_id))
             lg.rematch = new.id
+            names = owner_names(await self.talk.history(lg)) if any(
+                s.kind == "bot" and s.token_hash for s in lg.seats) else {}
             async with new.lock:
                 for s in lg.seats:
-                    seat = rematch_seat(s)
+                    seat = rematch_seat(s, names.get(s.seat))
                     if seat.kind == "human":  # on the way: their pages follow the rematch
                         new.gone_since[seat.seat] = time.monotonic()
                     await self.w.change_seat(new, seat)
@@ -185,16 +188,26 @@ class Seating:
         await self.talk.note(lg, seat, "back", {"player": s.name or "", "colour": s.colours[0]})
 
 
-def rematch_seat(s: Seat) -> Seat:
+def rematch_seat(s: Seat, owner: str | None = None) -> Seat:
     """A seat as the rematch starts it. A seat handed to a bot by or for its player (who could
     take it back: its token's hash stayed) is the player's again: the group asked for the next
     game to play it, and a table of bots would otherwise start and play on before anyone could
     take a seat back. A player who does not come is an absent player like any other (the chat
-    says so; under the table's ``away_bot`` a bot takes the seat: web/hub/away.py). The bot's
-    name is not the player's, so the seat starts without one."""
+    says so; under the table's ``away_bot`` a bot takes the seat: web/hub/away.py). The seat
+    bears its player's name (``owner``: :func:`owner_names`), not the bot's."""
     if s.kind == "bot" and s.token_hash is not None:
-        return Seat(s.seat, s.gnomes, s.colours, "human", None, None, s.token_hash)
+        return Seat(s.seat, s.gnomes, s.colours, "human", owner, None, s.token_hash)
     return Seat(s.seat, s.gnomes, s.colours, s.kind, s.name, s.bot, s.token_hash)
 
 
-__all__ = ["Seating", "rematch_seat"]
+def owner_names(chat: list[dict[str, Any]]) -> dict[int, str]:
+    """Each seat's player's name when they (or the server for them) last handed it to a bot, as
+    the chat's ``to_bot`` notes keep it: the seat itself then bears the bot's name."""
+    names: dict[int, str] = {}
+    for m in chat:
+        if m.get("system") == "to_bot" and m.get("player"):
+            names[int(m["for_seat"])] = str(m["player"])
+    return names
+
+
+__all__ = ["Seating", "owner_names", "rematch_seat"]
