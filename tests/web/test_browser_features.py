@@ -178,6 +178,38 @@ def test_a_player_who_let_a_bot_finish_plays_the_rematch(new_context: Any, rn_ur
     assert not page.js_errors, page.js_errors
 
 
+def test_a_player_away_when_the_rematch_started_joins_it_later(new_context: Any,
+                                                                rn_url: str) -> None:
+    """The rematch started while Ada's page was closed (the creator asked for it), so its
+    broadcast never reached her: My games says so, her old game's page offers to join it, and
+    she lands there in her seat, under her name."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, creator = new_game(api, 3, seed=9)
+        token = take(api, gid, 0, "Ada")
+        for seat in (1, 2):
+            api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                     headers={"X-Creator-Token": creator})
+        assert api.post(f"/api/games/{gid}/seats/0/bot", json={"bot": "heuristic"},
+                        headers=auth(token)).status_code == 200
+        get_until(api, f"/api/games/{gid}", lambda r: r.json()["status"] == "over")
+        with WsClient(rn_url, gid, (), creator) as ws:
+            nxt = ws.request({"type": "rematch"})["next"]
+        assert api.get(f"/api/games/{gid}").json()["rematch"] == nxt
+    ctx = new_context()
+    saved = json.dumps({"seats": {"0": token}})
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', {json.dumps(saved)})")
+    page = _page(ctx, "/me")
+    expect(page.locator("[data-testid=me-rematch]")).to_have_text("its rematch has started")
+    page.click(f"[data-testid=me-open-{gid}]")
+    join = page.locator("[data-testid=rematch]")
+    expect(join).to_have_text("The rematch has started: join it")
+    join.click()
+    page.wait_for_url(re.compile(re.escape(f"/g/{nxt}") + "$"))
+    assert state(page, seat=0, your_turn=True)["status"] == "playing"
+    expect(page.locator("[data-testid=seat-0]")).to_contain_text("Ada")
+    assert not page.js_errors, page.js_errors
+
+
 def test_rooms_and_hatches_explain_themselves_on_hover(new_context: Any) -> None:
     """Issue 8: hover help on rooms and hatches (SVG titles, the browser's tooltip), translated."""
     page = _page(new_context(), "/")

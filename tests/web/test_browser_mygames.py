@@ -173,9 +173,13 @@ def test_axe_finds_no_serious_violation_on_my_games_and_the_deadline_shows(sized
         token = _other_takes(api, gid, 0)
         _other_takes(api, gid, 1)
         waiting = _game(api, 9)
+        days = _game(api, 10, pace="turn-based", move_deadline=43200)  # the summary's deadline
+        days_token = _other_takes(api, days, 0)
+        _other_takes(api, days, 1)
         creator_only = str(api.post("/api/games", json={"players": 3}).json()["game"]["id"])
     for size in ("desktop", "phone"):
-        page = _page(sized(size, {gid: {"0": token}, waiting: {"1": "z" * 43}}), "/me")
+        page = _page(sized(size, {gid: {"0": token}, waiting: {"1": "z" * 43},
+                                  days: {"0": days_token}}), "/me")
         page.evaluate(f"() => localStorage.setItem('rn.game.{creator_only}', "
                       f"JSON.stringify({{seats: {{}}, creator: '{'c' * 43}'}}))")
         page.reload()
@@ -183,6 +187,7 @@ def test_axe_finds_no_serious_violation_on_my_games_and_the_deadline_shows(sized
         expect(_row(page, creator_only)).to_contain_text("You created this table")
         expect(_row(page, gid).get_by_test_id("me-deadline")).to_contain_text("(in 5 minutes)")
         expect(_row(page, waiting).get_by_test_id("me-deadline")).to_have_count(0)
+        expect(_row(page, days).get_by_test_id("me-deadline")).to_contain_text("(in 12 hours)")
         found = axe_violations(page)
         assert not found, "\n".join(found)
         if size == "phone":

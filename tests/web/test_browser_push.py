@@ -112,7 +112,7 @@ def test_a_push_becomes_a_notification_that_leads_to_the_game(new_context: Any,
     push = Pushes(ctx, page, rn_url)
     push(payload("de", gid, "Rot", "Bea"))
     [note] = shown(page, 1, push)
-    assert note["title"] == "Red November: Du bist am Zug"
+    assert note["title"] == "Roter November: Du bist am Zug"
     assert note["body"] == f"Bea, die Mannschaft wartet auf dich: Rot muss in Spiel {gid} entscheiden."
     assert note["tag"] == f"rn-turn-{gid}" and note["url"] == f"{rn_url}/g/{gid}"
     assert "/static/img/icon-192." in note["icon"]

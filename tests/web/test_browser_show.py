@@ -250,6 +250,10 @@ def test_recap_lists_what_happened_since_the_seats_last_action_and_reload_replay
     recap = page.locator("[data-testid=recap]")
     expect(recap).to_be_visible()
     expect(recap.locator("h3")).to_have_text("Since your last turn")
+    # in view where the turn comes round: nothing (the table talk at the column's foot) over it
+    head = recap.locator("h3").bounding_box()
+    assert page.evaluate("([x, y]) => !!document.elementFromPoint(x, y)?.closest('#recap')",
+                         [head["x"] + 10, head["y"] + head["height"] / 2])
     lines = recap.locator("[data-testid=recap-entry]").all_inner_texts()
     since = g.log[mark:]
     want = [describe_entry(e, g, "en", 0) for e in since if e[0] in ("repair", "event", "fire", "track")]

@@ -182,6 +182,12 @@ def test_a_returning_player_takes_their_seat_back_from_the_bot(new_context: Make
     expect(note).to_contain_text("bot")
     expect(note).to_contain_text("Player 2")
     expect(bea.get_by_test_id("spectator-note")).not_to_contain_text("free seat")
+    # she is offered her seat: not told to look for it in another browser
+    expect(bea.get_by_test_id("spectator-note")).not_to_contain_text("Seat link")
+    stranger = open_page(new_context(), f"/g/{gid}")  # the others' seats are taken elsewhere
+    expect(stranger.get_by_test_id("spectator-note")).to_contain_text(
+        "One of them yours? Open the game in the browser where you took it")
+    stranger.close()
     shots(bea, "reclaim-offer")
     bea.click("[data-testid=reclaim-seat-1]")
     expect(bea.get_by_test_id("seat-tab-1")).to_be_visible()

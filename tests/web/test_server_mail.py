@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from pgcluster import cluster
-from webtools import Server, WsClient, auth, new_game, take
+from webtools import Server, WsClient, auth, get_until, new_game, take
 
 AFTER = 0.3  # --mail-after of the test servers: seconds the seat to move is away before its email
 QUIET = 2.5  # seconds in which no further email may come (many times AFTER)
@@ -107,13 +107,17 @@ def test_one_email_when_the_absent_seat_must_decide_none_while_connected(
         play_until(api, gid, tokens, 1)  # Bea has never connected: she is away
         [msg] = inbox.wait(1)
         assert msg["To"] == "seat1@example.org" and msg["From"] == "crew@rn.example"
-        assert msg["Subject"] == f"Red November: Du bist am Zug in Spiel {gid}"
+        assert msg["Subject"] == f"Roter November: Du bist am Zug in Spiel {gid}"
         body = msg.get_payload(decode=True).decode()
         assert f"{PUBLIC}/g/{gid}" in body and "Bea" in body
         assert not any(t in msg.as_string() for t in tokens)  # no seat token in any email
         stop = "".join(msg["List-Unsubscribe"].split()).strip("<>")  # (a long header is folded)
         assert stop.startswith(f"{PUBLIC}/unsubscribe/")
         assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert msg["Date"] and msg["Message-ID"]  # RFC 5322's, which spam filters look for
+        assert stop.endswith("?lang=de")  # the page speaks the seat's language
+        assert "Platz-Link" in body  # how to play it on another device (no token in the link)
+        assert "Entscheidung" not in body  # a real-time table has no deadline to tell
         inbox.stays(1)  # one email for the whole wait
         with WsClient(server.url, gid, [tokens[1]]):  # Bea is here: her turns send nothing
             play_until(api, gid, tokens, 0)
@@ -126,6 +130,11 @@ def test_one_email_when_the_absent_seat_must_decide_none_while_connected(
         path = stop.removeprefix(PUBLIC)
         page = api.get(path)
         assert page.status_code == 200 and "unsubscribe-confirm" in page.text
+        assert "lang='de'" in page.text and f"Spiel {gid}" in page.text  # which game it stops
+        assert "lang='de'" in api.get(path.partition("?")[0]).text  # the seat's language
+        unknown = api.get(f"/unsubscribe/{'x' * 32}")
+        assert unknown.status_code == 200 and "unsubscribe-confirm" not in unknown.text
+        assert "no longer valid" in unknown.text
         done = api.post(path)
         assert done.status_code == 200 and gid in done.text
         assert api.get(f"/api/games/{gid}/seats/1/notify",
@@ -133,6 +142,36 @@ def test_one_email_when_the_absent_seat_must_decide_none_while_connected(
         play_until(api, gid, tokens, 0)
         play_until(api, gid, tokens, 1)
         inbox.stays(2)
+
+
+def test_a_turn_based_table_tells_the_deadline_and_its_rematch_keeps_the_notices(
+        inbox: Inbox, servers: Callable[..., Server]) -> None:
+    """At a turn-based table the email says how long a decision may take and what happens
+    then; a rematch keeps each seat's opt-in (with a new unsubscribe link)."""
+    server = servers(*mail_flags(inbox))
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, creator = new_game(api, 2, seed=3, pace="turn-based", move_deadline=2 * 86400)
+        tokens = [take(api, gid, 0, "Ann"), take(api, gid, 1, "Bea")]
+        opt_in(api, gid, 1, tokens[1])
+        play_until(api, gid, tokens, 1)
+        [msg] = inbox.wait(1)
+        body = msg.get_payload(decode=True).decode()
+        assert "This table gives each decision 2 days." in body
+        assert "after 3 in a row the bot keeps your seat" in body
+        for seat in (0, 1):
+            api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                     headers=auth(tokens[seat]))
+        get_until(api, f"/api/games/{gid}", lambda r: r.json()["status"] == "over")
+        with WsClient(server.url, gid, (), creator) as ws:
+            nxt = ws.request({"type": "rematch"})["next"]
+        assert api.get(f"/api/games/{nxt}/seats/1/notify", headers=auth(tokens[1])).json()[
+            "email"] == "seat1@example.org"
+        assert api.get(f"/api/games/{nxt}/seats/0/notify", headers=auth(tokens[0])).json()[
+            "email"] is None
+        play_until(api, nxt, tokens, 1)  # Bea is away in the rematch too: she is told
+        later = inbox.wait(2)[1]
+        assert later["Subject"].endswith(nxt)
+        assert later["List-Unsubscribe"] != msg["List-Unsubscribe"]
 
 
 def test_only_the_seats_own_token_sets_its_address_and_bad_input_is_refused(

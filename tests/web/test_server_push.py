@@ -182,7 +182,7 @@ def test_a_push_the_browser_can_read_when_the_absent_seat_must_decide(
         check_vapid(push, info["push_key"], service)
         assert int(push.headers["ttl"]) > 0
         data = bea.read(push)
-        assert data["title"] == "Red November: Du bist am Zug"
+        assert data["title"] == "Roter November: Du bist am Zug"
         assert "Bea" in data["body"] and gid in data["body"]
         assert data["url"] == f"g/{gid}" and data["game"] == gid
         text = json.dumps(push.headers) + json.dumps(data) + push.path

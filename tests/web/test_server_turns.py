@@ -226,6 +226,27 @@ def test_a_two_seat_game_over_several_days_deadlines_bot_and_taking_the_seat_bac
 
 
 
+def test_a_seat_handed_over_and_taken_back_moves_no_deadline_and_keeps_its_name(
+        client: TestClient, clock: FakeClock) -> None:
+    """A change that decides nothing (the other seat handed to a bot and taken back without a
+    name) leaves the decision in play its deadline, and the seat its player's name."""
+    gid, tokens = _turn_based_game(client)
+    s = client.get(f"/api/games/{gid}").json()
+    mover, due = s["deadline"]["seat"], s["deadline"]["at"]
+    other = 1 - mover
+    clock.advance(3600)
+    r = client.post(f"/api/games/{gid}/seats/{other}/bot", json={"bot": "heuristic"},
+                    headers=_bearer(tokens[other]))
+    assert r.status_code == 200, r.text
+    r = client.post(f"/api/games/{gid}/seats/{other}/reclaim", headers=_bearer(tokens[other]))
+    assert r.status_code == 200, r.text
+    after = client.get(f"/api/games/{gid}").json()
+    assert after["version"] > s["version"] and after["to_move"] == mover
+    assert after["deadline"]["at"] == pytest.approx(due, abs=0.01)
+    assert after["deadline"]["remaining"] == pytest.approx(DAY - 3600, abs=1)
+    assert after["seats"][other]["name"] == ("Ada", "Bo")[other]
+
+
 # --- restarts and several processes ---------------------------------------------------------------
 def _stored(url: str, gid: str) -> tuple[int, int]:
     """The stored game's version and its number of actions."""

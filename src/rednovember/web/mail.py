@@ -18,13 +18,14 @@ import secrets
 import smtplib
 from dataclasses import dataclass
 from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import delete, exists, insert, or_, select, update
 from sqlalchemy.engine import Engine
 
-from ..i18n import catalog
+from ..i18n import Catalog, catalog
 from .store import mail_table, push_table
 
 SMTP_TIMEOUT = 15.0  # seconds for the mail server to answer
@@ -74,20 +75,32 @@ class Mailer:
                    unquote(parts.username) if parts.username else None,
                    unquote(parts.password) if parts.password else None)
 
-    def message(self, notice: Notice, game_id: str, gnome: str, player: str) -> EmailMessage:
-        """The email telling ``player`` that their ``gnome`` must decide in ``game_id``."""
+    def message(self, notice: Notice, game_id: str, gnome: str, player: str,
+                per_decision: int | None = None, misses: int = 0) -> EmailMessage:
+        """The email telling ``player`` that their ``gnome`` must decide in ``game_id`` (at a
+        turn-based table, ``per_decision``: its seconds per decision, and what happens then:
+        after ``misses`` missed in a row the bot keeps the seat)."""
         if notice.email is None:
             raise ValueError("no address to email")
         cat = catalog(notice.lang)
-        stop = f"{self.public_url}/unsubscribe/{notice.unsub}"
+        stop = f"{self.public_url}/unsubscribe/{notice.unsub}?lang={cat.code}"
         msg = EmailMessage()
         msg["From"] = self.sender
         msg["To"] = notice.email
         msg["Subject"] = cat.get("mail", "subject", game=game_id)
+        msg["Date"] = formatdate(usegmt=True)
+        msg["Message-ID"] = make_msgid("rn", self.sender.rpartition("@")[2] or None)
         msg["List-Unsubscribe"] = f"<{stop}>"
         msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        msg.set_content(cat.get("mail", "body", player=player, gnome=gnome, game=game_id,
-                                link=f"{self.public_url}/g/{game_id}", stop=stop))
+        # the body's paragraphs: who must decide, the link, why this email and how to stop it;
+        # the deadline goes after the first, how to open it on another device after the link
+        parts = cat.get("mail", "body", player=player, gnome=gnome, game=game_id,
+                        link=f"{self.public_url}/g/{game_id}", stop=stop).split("\n\n")
+        parts.insert(min(2, len(parts)), cat.raw("mail", "device"))
+        if per_decision:
+            parts.insert(1, cat.get("mail", "deadline", time=duration(cat, per_decision),
+                                    misses=misses))
+        msg.set_content("\n\n".join(parts))
         return msg
 
     def send(self, msg: EmailMessage) -> None:
@@ -97,6 +110,13 @@ class Mailer:
             if self.user is not None:
                 smtp.login(self.user, self.password or "")
             smtp.send_message(msg)
+
+
+def duration(cat: Catalog, seconds: int) -> str:
+    """A table's time per decision as the lobby words it: days, else hours."""
+    if seconds % 86400 == 0:
+        return cat.get("web_lobby", "days", n=seconds // 86400)
+    return cat.get("web_lobby", "hours", n=round(seconds / 3600))
 
 
 # --- the database (run in the hub's database threads) ---------------------------------------------
@@ -118,6 +138,14 @@ def subscription(engine: Engine, game_id: str, seat: int) -> dict[str, Any]:
             mail_table.c.game_id == game_id, mail_table.c.seat == seat)).first()
     return {"email": None, "lang": None} if row is None else {"email": row.email,
                                                                "lang": row.lang}
+
+
+def seat_of(engine: Engine, secret: str) -> tuple[str, str] | None:
+    """The (game, language) of the seat whose unsubscribe link holds ``secret``, or None."""
+    with engine.connect() as c:
+        row = c.execute(select(mail_table.c.game_id, mail_table.c.lang).where(
+            mail_table.c.unsub == secret)).first()
+    return None if row is None else (str(row.game_id), str(row.lang))
 
 
 def unsubscribe(engine: Engine, secret: str) -> tuple[str, str] | None:
@@ -146,6 +174,25 @@ def claim(engine: Engine, game_id: str, seat: int) -> Notice | None:
     return Notice(row.email, row.lang, row.unsub)
 
 
+def carry_over(engine: Engine, game_id: str, rematch: str, seats: list[int]) -> None:
+    """The rematch's seats (``seats``: those its players hold again) keep the notices they
+    asked for in ``game_id``: the email address (with a fresh unsubscribe secret) and the
+    browsers' push subscriptions."""
+    if not seats:
+        return
+    with engine.begin() as c:
+        mails = c.execute(select(mail_table.c.seat, mail_table.c.email, mail_table.c.lang).where(
+            mail_table.c.game_id == game_id, mail_table.c.seat.in_(seats))).all()
+        for m in mails:
+            c.execute(insert(mail_table).values(game_id=rematch, seat=m.seat, email=m.email,
+                                                lang=m.lang, unsub=secrets.token_urlsafe(24),
+                                                sent=False))
+        pushes = c.execute(select(push_table).where(push_table.c.game_id == game_id,
+                                                    push_table.c.seat.in_(seats))).all()
+        for p in pushes:
+            c.execute(insert(push_table).values({**p._asdict(), "game_id": rematch}))
+
+
 def rearm(engine: Engine, game_id: str, seats: list[int]) -> None:
     """The seats' next wait gets an email again (their player came back, or it is not their
     turn any more)."""
@@ -156,5 +203,5 @@ def rearm(engine: Engine, game_id: str, seats: list[int]) -> None:
                                                mail_table.c.sent.is_(True)).values(sent=False))
 
 
-__all__ = ["MailError", "Mailer", "Notice", "claim", "rearm", "subscribe", "subscription",
-           "unsubscribe"]
+__all__ = ["MailError", "Mailer", "Notice", "carry_over", "claim", "duration", "rearm", "seat_of",
+           "subscribe", "subscription", "unsubscribe"]

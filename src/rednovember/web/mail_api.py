@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..i18n import available, catalog
 from .answers import Notify, NotifyInfo, ok
 from .hub import Hub
-from .mail import Mailer, subscribe, subscription, unsubscribe
+from .mail import Mailer, seat_of, subscribe, subscription, unsubscribe
 from .protocol import ProtocolError
 from .responses import errors
 
@@ -51,7 +51,8 @@ def _page(lang: str, title: str, text: str, button: str | None = None) -> HTMLRe
     return HTMLResponse(
         f"<!doctype html><html lang='{e(lang)}'><head><meta charset='utf-8'><meta name='viewport' "
         f"content='width=device-width, initial-scale=1'><title>{e(title)}</title>"
-        f"<link rel='stylesheet' href='../static/css/app.css'></head><body><main class='card' "
+        f"<link rel='stylesheet' href='../static/css/app.css'></head>"
+        f"<body style='padding:0 1rem'><main class='card' "
         f"style='max-width:32rem;margin:3rem auto;padding:1.5rem'><h1>{e(title)}</h1>"
         f"<p data-testid='unsubscribe-text'>{e(text)}</p>{form}</main></body></html>",
         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
@@ -101,10 +102,17 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         return {"game": game_id, "seat": seat, "mail": mailer is not None, **asked}
 
     @app.get("/unsubscribe/{secret}", response_class=HTMLResponse, include_in_schema=False)
-    async def unsubscribe_page(secret: Secret, lang: str = "en") -> HTMLResponse:
-        cat = catalog(lang if lang in available() else "en")
-        return _page(cat.code, cat.raw("mail", "stop_title"), cat.raw("mail", "stop_ask"),
-                     cat.raw("mail", "stop_button"))
+    async def unsubscribe_page(secret: Secret, request: Request,
+                               lang: str | None = None) -> HTMLResponse:
+        """Asks before it stops them, naming the game, in the seat's language (or ``lang``)."""
+        hub = hub_of(request)
+        found = await hub.db(seat_of, hub.store.engine, secret)
+        code = lang if lang in available() else found[1] if found else "en"
+        cat = catalog(code)
+        if found is None:
+            return _page(cat.code, cat.raw("mail", "stop_title"), cat.raw("mail", "unknown"))
+        return _page(cat.code, cat.raw("mail", "stop_title"),
+                     cat.get("mail", "stop_ask_game", game=found[0]), cat.raw("mail", "stop_button"))
 
     @app.post("/unsubscribe/{secret}", response_class=HTMLResponse, include_in_schema=False)
     async def unsubscribe_now(secret: Secret, request: Request) -> HTMLResponse:

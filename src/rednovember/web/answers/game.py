@@ -112,6 +112,8 @@ class Summary(Shape):
     clock: Clock | None
     away: Away | None
     deadline: Deadline | None
+    rematch: str | None = Field(None, description="the id of this game's rematch, once one "
+                                                  "started (§3.3, §4.1); else null")
 
 
 class Created(Shape):

@@ -66,7 +66,9 @@ def stamp(lg: LiveGame) -> None:
         lg.due = None
     elif lg.misses.get(seat, 0) >= HANDOVER_AFTER:  # due at once: the seat goes to the bot
         lg.due = lg.clock.now()
-    elif not (undone and lg.due is not None):  # an undo buys no time
+    elif lg.due is None or not (undone or done == lg.due_actions):
+        # an undo buys no time, nor does a change that decides nothing (a seat handed to a bot
+        # or taken back, a seat taken): the decision in play keeps its deadline
         lg.due = lg.clock.now() + wait
     lg.due_version, lg.due_actions, lg.due_stored = lg.version, done, False
 

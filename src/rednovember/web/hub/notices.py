@@ -16,6 +16,7 @@ from ...i18n import catalog
 from ..mail import Mailer, Notice, claim, rearm
 from ..push import Gone, Keys, Pusher, PushFailed, drop, payload, server_keys, targets
 from .absence import unconnected
+from .clock import HANDOVER_AFTER
 from .live import LiveGame
 from .runtime import Runtime, cancel_all
 
@@ -96,7 +97,10 @@ class Notices:
 
     async def _email(self, lg: LiveGame, seat: int, notice: Notice) -> None:
         assert self.mailer is not None
-        msg = self.mailer.message(notice, lg.id, *self._names(lg, seat, notice.lang))
+        turn_based = lg.settings.turn_based and lg.settings.move_deadline
+        msg = self.mailer.message(notice, lg.id, *self._names(lg, seat, notice.lang),
+                                  per_decision=lg.settings.move_deadline if turn_based else None,
+                                  misses=HANDOVER_AFTER)
         try:
             await asyncio.to_thread(self.mailer.send, msg)
         except (OSError, smtplib.SMTPException) as exc:

@@ -9,6 +9,7 @@ from typing import Any
 
 from ...bots import BOTS
 from .. import security
+from ..mail import carry_over
 from ..protocol import ProtocolError
 from ..store import RematchTaken
 from ..tables import player_name
@@ -142,6 +143,8 @@ class Seating:
                     if seat.kind == "human":  # on the way: their pages follow the rematch
                         new.gone_since[seat.seat] = time.monotonic()
                     await self.w.change_seat(new, seat)
+            held = [s.seat for s in new.seats if s.kind == "human"]
+            await self.rt.db(carry_over, self.rt.store.engine, lg.id, new.id, held)
         push(lg, [{"type": "rematch", "game": lg.id, "next": new.id}])
         if self.rt.nodes.shared:  # once its seats are copied: the players' tokens hold them there
             await self.rt.db(self.rt.store.notify, {"g": lg.id, "r": new.id})
@@ -165,7 +168,9 @@ class Seating:
         they took it with. The bot's pending move (if it is thinking) is dropped: the player
         makes the seat's next decision."""
         lg.check_seat(seat)
-        name = None if name is None else player_name(name)
+        # no name given: the one the seat had before it went to the bot (owner_names)
+        name = (owner_names(await self.talk.history(lg)).get(seat) if name is None
+                else player_name(name))
 
         async def attempt() -> None:
             if lg.status == "over":

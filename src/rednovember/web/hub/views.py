@@ -37,7 +37,7 @@ def summary(lg: LiveGame) -> dict[str, Any]:
         "turn": g.turn, "to_move": -1 if lg.status == "over" else g.player_to_move,
         "result": result_info(g), "seats": seats_info(lg),
         "settings": lg.settings.to_dict(), "clock": clock_info(lg), "away": away_info(lg),
-        "deadline": deadline_info(lg),
+        "deadline": deadline_info(lg), "rematch": lg.rematch,
     }
 
 

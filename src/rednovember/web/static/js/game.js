@@ -162,6 +162,8 @@ export class GamePage {
       case "ack":
         this.setBusy(false);
         if (msg.ref === "reclaim") this.socket.rehello();
+        // the rematch had started already (its broadcast came while this page was away)
+        if (msg.ref === "rematch" && msg.next) { this.followRematch(msg.next); return; }
         break;
       case "error":
         if (this.advisor.onError(msg)) break;
@@ -559,7 +561,10 @@ export class GamePage {
       body = `<p>${esc(raw("web", "game_finished"))}</p><button type="button" class="btn" data-show-result data-testid="show-result">${esc(raw("web", "show_result"))}</button>`;
     } else if (st.seat === null || st.seat === undefined) {
       const free = (this.summary.seats || []).some((s) => s.kind === "free");
-      body = `<p class="muted" data-testid="spectator-note">${esc(raw("web", free ? "spectator_note" : "spectator_note_full"))}</p>`;
+      // a full table watched from a browser that holds no seat of it: perhaps the player's own
+      // seat, taken in another browser (an email's link opened on the phone)
+      const yours = !free && !this.reclaimable.length ? ` ${raw("web", "spectator_yours")}` : "";
+      body = `<p class="muted" data-testid="spectator-note">${esc(raw("web", free ? "spectator_note" : "spectator_note_full") + yours)}</p>`;
     } else if (st.status === "waiting") {
       body = `<p class="muted">${esc(raw("web", "waiting_note"))}</p>`;
     } else if (!st.your_turn) {
@@ -633,7 +638,7 @@ export class GamePage {
     if (ended) {
       res.hidden = false;
       const again = this.holdsAny() || this.isCreator() || this.reclaimable.length > 0
-        ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", "rematch"))}</button> ` : "";
+        ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", this.summary.rematch ? "rematch_join" : "rematch"))}</button> ` : "";
       setHTML(res, this.end.render(model) + `<p class="export">${again}<a class="btn small" href="${esc(url(`/g/${encodeURIComponent(this.id)}/replay`))}" data-testid="result-replay">${esc(raw("web", "replay_link"))}</a>
         <a href="${esc(url(`/api/games/${encodeURIComponent(this.id)}/export`))}" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
       if (!this.resultShown) { this.resultShown = true; this.revealEnd = true; }

@@ -156,7 +156,10 @@ export class MyGamesPage {
     if (g.status === "waiting") {
       return esc(t("web_me", "waiting", { free: g.seats.filter((s) => s.kind === "free").length }));
     }
-    if (g.status === "over") return esc(raw("web_me", g.result && g.result.won ? "won" : "lost"));
+    if (g.status === "over") {
+      const result = esc(raw("web_me", g.result && g.result.won ? "won" : "lost"));
+      return g.rematch ? `${result} · <strong data-testid="me-rematch">${esc(raw("web_me", "rematch"))}</strong>` : result;
+    }
     return esc(t("web_me", "playing", { turn: g.turn }));
   }
 
@@ -174,8 +177,9 @@ export class MyGamesPage {
   deadlineText(g) {
     if (g.status !== "playing") return "";
     let end = null;
-    if (typeof g.deadline === "string" || typeof g.deadline === "number") {
-      end = typeof g.deadline === "number" ? g.deadline * (g.deadline < 1e12 ? 1000 : 1) : Date.parse(g.deadline);
+    const d = g.deadline && typeof g.deadline === "object" ? g.deadline.at : g.deadline; // {seat, at, …}
+    if (typeof d === "string" || typeof d === "number") {
+      end = typeof d === "number" ? d * (d < 1e12 ? 1000 : 1) : Date.parse(d);
     } else if (g.clock && typeof g.clock.remaining === "number") {
       end = this.fetched + g.clock.remaining * 1000;
     }
