@@ -201,6 +201,13 @@ def test_a_player_away_when_the_rematch_started_joins_it_later(new_context: Any,
     page = _page(ctx, "/me")
     expect(page.locator("[data-testid=me-rematch]")).to_have_text("its rematch has started")
     page.click(f"[data-testid=me-open-{gid}]")
+    # a bot plays her seat, yet she talks at the table, under her name
+    talk = page.locator("[data-testid=chat-input]")
+    expect(talk).to_have_attribute("placeholder", "Say something as Red · Player 1…")
+    talk.fill("gg, all")
+    page.click("[data-testid=chat-send]")
+    expect(page.locator("[data-testid=chat-list]")).to_contain_text("Ada")
+    expect(page.locator("[data-testid=chat-list]")).to_contain_text("gg, all")
     join = page.locator("[data-testid=rematch]")
     expect(join).to_have_text("The rematch has started: join it")
     join.click()

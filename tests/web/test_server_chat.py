@@ -33,6 +33,24 @@ def test_a_seated_player_talks_to_the_table_and_everyone_reads_it(
     assert [m["text"] for m in late.hello([])["chat"]] == [html]
 
 
+def test_a_player_whose_seat_a_bot_plays_still_talks_under_their_name(
+        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
+    """Ben hands his seat to a bot (to watch the end): he still says "gg" at the table, under
+    his own name; nobody else can speak for that seat, nor he for another."""
+    gid, tokens, _ = seated_game(api, 3)
+    assert api.post(f"/api/games/{gid}/seats/1/bot", json={"bot": "random"},
+                    headers={"Authorization": f"Bearer {tokens[1]}"}).status_code == 200
+    ben = ws_client(gid, [tokens[1]])
+    assert ben.received[-1]["reclaimable"] == [{"token": 0, "seat": 1}]
+    assert ben.request({"type": "chat", "seat": 1, "text": "gg"})["type"] == "ack"
+    [msg] = [m["message"] for m in ben.received if m["type"] == "chat"]  # (before its ack)
+    assert msg["seat"] == 1 and msg["name"] == "P1"
+    assert ben.request({"type": "chat", "seat": 0, "text": "as Ada"})["code"] == "unauthorised"
+    stranger = ws_client(gid)
+    assert stranger.request({"type": "chat", "seat": 1, "text": "as Ben"})["code"] == \
+        "unauthorised"
+
+
 def test_chat_limits_length_and_rate(api: httpx.Client,
                                      ws_client: Callable[..., WsClient]) -> None:
     gid, tokens, _ = seated_game(api, 3)

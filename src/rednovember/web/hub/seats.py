@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
 from ...bots import BOTS
 from .. import security
@@ -16,7 +15,7 @@ from ..tables import player_name
 from .games import GameCache
 from .live import LiveGame, Seat
 from .runtime import Runtime
-from .talk import Talk
+from .talk import Talk, owner_names
 from .views import push
 from .writer import Writer
 
@@ -205,14 +204,4 @@ def rematch_seat(s: Seat, owner: str | None = None) -> Seat:
     return Seat(s.seat, s.gnomes, s.colours, s.kind, s.name, s.bot, s.token_hash)
 
 
-def owner_names(chat: list[dict[str, Any]]) -> dict[int, str]:
-    """Each seat's player's name when they (or the server for them) last handed it to a bot, as
-    the chat's ``to_bot`` notes keep it: the seat itself then bears the bot's name."""
-    names: dict[int, str] = {}
-    for m in chat:
-        if m.get("system") == "to_bot" and m.get("player"):
-            names[int(m["for_seat"])] = str(m["player"])
-    return names
-
-
-__all__ = ["Seating", "owner_names", "rematch_seat"]
+__all__ = ["Seating", "rematch_seat"]

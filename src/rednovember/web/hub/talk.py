@@ -32,11 +32,15 @@ class Talk:
         return lg.chat
 
     async def chat(self, lg: LiveGame, c: Connection, seat: int, text: str) -> None:
-        """A seated player's message to the table (spectators read only), stored and pushed."""
-        seat = lg.held_seat(c, seat)
+        """A seated player's message to the table (spectators read only), stored and pushed. A
+        player whose seat a bot plays (one they may take back) still talks, under their name."""
+        owned = seat in lg.owned_seats(c)
+        if not owned:
+            seat = lg.held_seat(c, seat)
         body = clean(text)
         c.chat_limit.check()
-        await self.post(lg, seat, body, None, None)
+        name = owner_names(await self.history(lg)).get(seat) if owned else lg.seats[seat].name
+        await self._add_line(lg, seat, name, body, None, None)
 
     async def ping(self, lg: LiveGame, c: Connection, seat: int, target: tuple[str, int | str],
                    what: str) -> None:
@@ -113,4 +117,14 @@ class Talk:
         return msg
 
 
-__all__ = ["Talk"]
+def owner_names(chat: list[dict[str, Any]]) -> dict[int, str]:
+    """Each seat's player's name when they (or the server for them) last handed it to a bot, as
+    the chat's ``to_bot`` notes keep it: the seat itself then bears the bot's name."""
+    names: dict[int, str] = {}
+    for m in chat:
+        if m.get("system") == "to_bot" and m.get("player"):
+            names[int(m["for_seat"])] = str(m["player"])
+    return names
+
+
+__all__ = ["Talk", "owner_names"]

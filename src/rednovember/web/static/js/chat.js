@@ -1,5 +1,6 @@
 // Table talk: the game's chat, shown with each writer's seat name and colour. Messages are text,
-// never HTML (textContent only). Seated players write as the seat they look through; spectators
+// never HTML (textContent only). Seated players write as the seat they look through, a player
+// whose seat a bot plays as that seat (under their own name, which the server knows); spectators
 // read. The server keeps the last messages with the game and sends them on connecting; pings and
 // undo lines come in the same history (pings.js says them in the page's language).
 
@@ -8,7 +9,7 @@ import { foldedUndoLine, talkLine } from "./pings.js";
 import { timeoutLine } from "./timer.js";
 import { awayLine } from "./away.js";
 import { store } from "./net.js";
-import { playerName } from "./describe.js";
+import { playerName, seatTitle } from "./describe.js";
 
 const MAX = 300;
 
@@ -50,17 +51,31 @@ export class ChatPanel {
     if (shown) store.markChatSeen(this.page.id, Math.max(-1, ...this.messages.map((m) => m.idx).filter(Number.isInteger)) + 1);
   }
 
+  // The seat this page writes as: the one looked through, else one a bot plays for its player.
+  seat() {
+    if (typeof this.page.current === "number") return this.page.current;
+    return this.page.reclaimable.length ? this.page.reclaimable[0] : null;
+  }
+
+  // How the input names the writer: the seat's name, or the colour of the seat a bot plays.
+  writer(seat) {
+    if (seat === this.page.current) return this.page.seatLabel(seat);
+    const s = (this.page.summary?.seats || []).find((x) => x.seat === seat);
+    return s ? seatTitle(s) : playerName(null, seat);
+  }
+
   send() {
     const input = this.el.querySelector("#chat-text");
     const text = input.value.trim();
-    const seat = this.page.current;
+    const seat = this.seat();
     if (!text || typeof seat !== "number") return;
     if (this.page.socket.send({ type: "chat", seat, text })) input.value = "";
   }
 
   render() {
     if (!this.el) return;
-    const seated = typeof this.page.current === "number";
+    const seat = this.seat();
+    const seated = typeof seat === "number";
     const form = this.el.querySelector("form");
     const input = this.el.querySelector("#chat-text");
     form.hidden = !seated;
@@ -69,7 +84,7 @@ export class ChatPanel {
     readonly.textContent = raw("web", "chat_spectator");
     this.el.querySelector(".chat-title").textContent = raw("web", "chat_title");
     this.el.querySelector("[data-testid=chat-send]").textContent = raw("web", "chat_send");
-    input.placeholder = seated ? t("web", "chat_as", { name: this.page.seatLabel(this.page.current) }) : "";
+    input.placeholder = seated ? t("web", "chat_as", { name: this.writer(seat) }) : "";
     input.setAttribute("aria-label", input.placeholder || raw("web", "chat_title"));
     const list = this.el.querySelector(".chat-list");
     list.replaceChildren(...foldUndos(this.messages).map((run) => (run.length > 1
