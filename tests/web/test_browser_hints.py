@@ -64,6 +64,11 @@ def test_hint_button_progress_three_plans_and_the_route_for_the_seat_to_move_onl
         expect(me.get_by_test_id(f"hint-chance-{i}")).to_have_text(re.compile(r"^\d{1,3}%$"))
         expect(me.get_by_test_id(f"hint-why-{i}")).to_contain_text("Why: ")
         expect(me.get_by_test_id(f"hint-why-{i}")).to_contain_text("then the keeper meets")
+    # scrolled into view above the table talk kept at the side column's foot, not under it
+    for i in (0, 2):
+        box = me.get_by_test_id(f"hint-chance-{i}").bounding_box()
+        assert me.evaluate("([x, y]) => !!document.elementFromPoint(x, y)?.closest('#advisor')",
+                           [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]), i
     chances = [int(me.get_by_test_id(f"hint-chance-{i}").inner_text()[:-1]) for i in range(3)]
     assert chances == sorted(chances, reverse=True)
     answer = me.evaluate("() => window.rnGame.advisor.answer")

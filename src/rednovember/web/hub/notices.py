@@ -97,10 +97,9 @@ class Notices:
 
     async def _email(self, lg: LiveGame, seat: int, notice: Notice) -> None:
         assert self.mailer is not None
-        turn_based = lg.settings.turn_based and lg.settings.move_deadline
+        per_decision = lg.settings.move_deadline if lg.settings.turn_based else None
         msg = self.mailer.message(notice, lg.id, *self._names(lg, seat, notice.lang),
-                                  per_decision=lg.settings.move_deadline if turn_based else None,
-                                  misses=HANDOVER_AFTER)
+                                  per_decision=per_decision, misses=HANDOVER_AFTER)
         try:
             await asyncio.to_thread(self.mailer.send, msg)
         except (OSError, smtplib.SMTPException) as exc:
