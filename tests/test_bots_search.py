@@ -37,6 +37,7 @@ from rednovember.bots.search import (
     position_unit,
     rollout,
     shaded,
+    varied,
 )
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.state import MOVE
@@ -98,6 +99,28 @@ def test_the_horizon_shrinks_with_the_crew() -> None:
     assert LEVELS["strong"].horizon_for(8) == 6
     assert LEVELS["v1"].horizon_for(8) == 8 and LEVELS["v2"].horizon_for(8) == 10  # the bench's
     assert LEVELS["v3"].horizon_for(8) == 10
+    # search:reach (stop 41, bench only): 10 minutes a gnome at every size, on half the
+    # determinisations of the default
+    assert [LEVELS["reach"].horizon_for(g) for g in range(3, 9)] == [10] * 6
+    assert LEVELS["reach"].rounds == tuple(r // 2 for r in LEVELS["default"].rounds)
+
+
+def test_varied_candidates_keep_at_most_two_plans_per_task() -> None:
+    """search:varied (stop 41, bench only): of the heuristic's plans, best first, at most
+    ``per_task`` reach one task (room, kind, object); the best of the rest fill up to ``k``."""
+    g = next(p for p in map(_move_position, range(80)) if _plan_count(p) >= 16)
+    plans = best_plans(g, g.player_to_move, DEFAULT_WEIGHTS)
+    picked = varied(plans, 12, 2)
+    assert len(picked) == min(12, len(plans)) and picked[0] == plans[0]
+    tasks = [(p.target, p.action.kind, p.action.arg) for p in picked]
+    kept = [p for p in picked if tasks.count((p.target, p.action.kind, p.action.arg)) <= 2]
+    distinct = {(p.target, p.action.kind, p.action.arg) for p in plans}
+    if len(distinct) * 2 >= 12:  # enough tasks: none over the cap
+        assert len(kept) == len(picked)
+    assert [plans.index(p) for p in picked[:len(kept)]] == sorted(
+        plans.index(p) for p in picked[:len(kept)])  # best first
+    one = varied(plans, 12, 1)
+    assert len({(p.target, p.action.kind, p.action.arg) for p in one}) == min(12, len(distinct))
 
 
 @pytest.mark.parametrize(("players", "horizon"), [(4, 10), (8, 6)])

@@ -94,6 +94,11 @@ draw is fixed by the position, :func:`position_unit`), so that a candidate is ju
 spread of reasonable continuations rather than the heuristic's one: 127 of 200 fresh 4-player
 deals against the default's 139 and 133 of 200 (both lost more to Crushed!), so the
 heuristic's one continuation judges the candidates as well as a spread of them (bots.md).
+``search:varied`` (stop 41) takes at most two plans per task (:func:`varied`), so that its
+candidates reach more different jobs: 51 of 75 fresh 4-player deals against the default's 51.
+``search:reach`` (stop 41) rolls out 10 minutes a gnome at every crew size (6 at 8 players in
+the default) on half the determinisations: at 8 players 121 of 355 deals against the default's
+107 (p 0.28), fewer Missile Launch! losses and more of the others (bots.md).
 
 ``search:tokens`` is ``search:v4`` weighing the tokens likely next in every variant (``search:v4``
 weighs them in Hardest only). ``search:tuned`` is ``search:v4`` with the heuristic bot's own tuned
@@ -107,9 +112,9 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 ``search:double``, ``search:deep``, ``search:deeper``, ``search:ready``, ``search:guard``,
 ``search:long``, ``search:strata``, ``search:lean``, ``search:spend``, ``search:shades``,
 ``search:brace``, ``search:fitted``, ``search:floored``, ``search:sharp``, ``search:soft``,
-``search:jitter`` and ``search:shake`` are kept for the benchmark only (not in
-:data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay
-reproducible.
+``search:jitter``, ``search:shake``, ``search:varied`` and ``search:reach`` are kept for the
+benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
+bench/results/bots.md stay reproducible.
 
 Searched decisions are about a quarter of a game's decisions; the rest take the heuristic's ~1 ms.
 The budget is in iterations, so a bot's choices depend only on its seed and the game, never on
@@ -189,6 +194,10 @@ class SearchLevel:
     # the rollouts' heuristic draws each turn's plan among its best few, the worse ones the
     # less likely the further below the best (Follower): 0, always the best
     rollout_temperature: float = 0.0
+    # at most this many candidates share one task (the action's room, kind and object): the
+    # heuristic's best plans often reach one task by several routes or with other items, and the
+    # search then meets fewer different tasks than ``k``. 0: no cap
+    per_task: int = 0
 
     def horizon_for(self, gnomes: int) -> int:
         """The rollout horizon (minutes each gnome moves) with ``gnomes`` gnomes in the game."""
@@ -312,6 +321,13 @@ LEVELS: dict[str, SearchLevel] = {
     # shake: at a gap of 4): 127 and 133 of 200 fresh 4-player deals against 139 (bots.md)
     "jitter": replace(_DEFAULT, rollout_temperature=1.5),
     "shake": replace(_DEFAULT, rollout_temperature=4.0),
+    # bench only (stop 41): rollouts of 10 minutes a gnome up to 8 gnomes (the default's 6 at
+    # 8), on half the determinisations, so a decision costs about what the default's does: at 8
+    # players 121 of 355 deals against the default's 107 (p 0.28, bots.md)
+    "reach": replace(_DEFAULT, crew_minutes=80, rounds=(6, 13, 26)),
+    # bench only (stop 41): the default with at most two candidates per task (varied): 51 of 75
+    # fresh 4-player deals against the default's 51 (bots.md)
+    "varied": replace(_DEFAULT, per_task=2),
     # the names the default and search:strong were measured under (bots_strong, bots_deeper)
     "deep": _DEFAULT,
     "deeper": _STRONG,
@@ -421,7 +437,10 @@ class SearchBot:
 
     def _candidates(self, game: Game, view: Game, player: int, legal: list[Action]) -> list[Plan]:
         """The heuristic's ``k`` best plans for this turn (on the seat's view), legal here."""
-        if not self.level.guard:
+        if self.level.per_task:
+            plans = varied(best_plans(view, player, self.weights), self.level.k,
+                           self.level.per_task)
+        elif not self.level.guard:
             plans = best_plans(view, player, self.weights, limit=self.level.k)
         else:
             plans = guarded(view, player, self.weights, self.level.k)
@@ -534,6 +553,25 @@ def guarded(g: Game, player: int, w: Weights, k: int) -> list[Plan]:
         if best is not None and best not in top:
             top.append(best)
     return top
+
+
+def varied(plans: list[Plan], k: int, per_task: int) -> list[Plan]:
+    """The ``k`` best of ``plans`` (best first) with at most ``per_task`` of one task (room,
+    action kind and object); if fewer tasks exist, the best of the rest fill up to ``k``."""
+    out: list[Plan] = []
+    rest: list[Plan] = []
+    count: dict[tuple[int, str, int], int] = {}
+    for p in plans:
+        key = (p.target, p.action.kind, p.action.arg)
+        n = count.get(key, 0)
+        if n < per_task:
+            count[key] = n + 1
+            out.append(p)
+            if len(out) >= k:
+                return out
+        else:
+            rest.append(p)
+    return (out + rest[: k - len(out)]) if len(out) < k else out
 
 
 def shaded(g: Game, plans: list[Plan], legal: list[Action], fewer: tuple[int, ...],
