@@ -571,7 +571,7 @@ def varied(plans: list[Plan], k: int, per_task: int) -> list[Plan]:
                 return out
         else:
             rest.append(p)
-    return (out + rest[: k - len(out)]) if len(out) < k else out
+    return out + rest[: k - len(out)]  # (k reached in the loop returned there)
 
 
 def shaded(g: Game, plans: list[Plan], legal: list[Action], fewer: tuple[int, ...],
