@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from browsertools import SHOTS, SKIP, _page, expect, shot
-from webtools import bot_game
+from webtools import BOTS_FINISH, WsClient, auth, bot_game, new_game
 
 PHONE = {"width": 390, "height": 844}
 STEP_LINE = re.compile(r"^M[\d.]+,[\d.]+(H[\d.]+V[\d.]+)+$")  # a step line's SVG path
@@ -84,6 +84,8 @@ def _check_end_screen(page: Any, story: dict[str, Any]) -> str:
         expect(cells).to_have_text([str(g["turns"]), str(g["actions"]),
                                     f"{g['repairs_made']}/{g['repairs_tried']}",
                                     str(g["items_used"]), str(g["faints"])])
+        # every seat went to the heuristic bot from the start: named as players see it
+        expect(page.get_by_test_id(f"end-player-{g['number']}")).to_have_text("Easy bot")
         fate = page.get_by_test_id(f"end-fate-{g['number']}")
         expect(fate).to_contain_text("wins" if g["won"] else "loses")
         if not g["alive"]:
@@ -137,6 +139,7 @@ def test_the_end_screen_in_another_language(new_context: Any, rn_url: str) -> No
     expect(page.get_by_test_id("end-survived")).to_contain_text(
         f"{story['minutes']} von {story['start']} Minuten überlebt")
     expect(page.get_by_test_id("end-crew")).to_contain_text("Mannschaft")
+    expect(page.get_by_test_id("end-player-0")).to_have_text("Leichter Bot")
     shot(page, "end-lost-desktop-de")
     # the longest words on the narrowest screen: no sideways scroll in any language
     page.set_viewport_size(PHONE)
@@ -197,5 +200,39 @@ def test_a_gnome_that_abandoned_its_comrades_is_named_with_its_outcome(new_conte
     page.set_content(f"<div id='x'>{html}</div>")
     line = page.get_by_test_id("end-abandoned")
     expect(line).to_have_count(1)
-    expect(line).to_have_text("Red (heuristic) abandoned its comrades and wins.")
+    expect(line).to_have_text("Red (Easy bot) abandoned its comrades and wins.")
     expect(page.get_by_test_id("result-headline")).to_have_count(1)
+
+
+def test_a_seat_a_bot_played_for_its_player_is_named_by_both(new_context: Any,
+                                                             rn_url: str) -> None:
+    """Ada took seat 0 and handed it to the bot (she may take it back); the others were bots
+    from the start: the crew table names her with the bot that played for her, the others by
+    their bot."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, creator = new_game(api, 3, seed=SEEDS[0])
+        ada = api.post(f"/api/games/{gid}/seats", json={"seat": 0, "name": "Ada"}).json()["token"]
+        with WsClient(rn_url, gid) as watcher:
+            r = api.post(f"/api/games/{gid}/seats/0/bot", json={"bot": "heuristic"},
+                         headers=auth(ada))
+            assert r.status_code == 200, r.text
+            for seat in (1, 2):
+                r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                             headers={"X-Creator-Token": creator})
+                assert r.status_code == 200, r.text
+            watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", BOTS_FINISH)
+        seats = api.get(f"/api/games/{gid}").json()["seats"]
+    assert [s["owner"] for s in seats] == ["Ada", None, None]
+    page = _open_as_creator(new_context, gid, creator)
+    [ada_gnome] = seats[0]["gnomes"]
+    expect(page.get_by_test_id(f"end-player-{ada_gnome}")).to_have_text("Ada · Easy bot")
+    for seat in seats[1:]:
+        for n in seat["gnomes"]:
+            expect(page.get_by_test_id(f"end-player-{n}")).to_have_text("Easy bot")
+    page.get_by_test_id("end-crew").scroll_into_view_if_needed()
+    shot(page, "end-crew-owner-desktop")
+    page.set_viewport_size(PHONE)
+    page.get_by_test_id("end-crew").scroll_into_view_if_needed()
+    shot(page, "end-crew-owner-phone")
+    assert not page.js_errors, page.js_errors
+

@@ -100,6 +100,16 @@ def _moves_with_the_link(new_context: Callable[..., Any], rn_url: str, phone: Pa
     expect(phone.get_by_test_id(f"me-unread-{a}")).to_have_count(0)
     expect(phone.locator(".me-game").first).to_have_attribute("data-testid", f"me-game-{a}")
     shot(phone, "mygames-list")
+    # the start page's "Your games" marks the same turn, and puts that game first (A is older)
+    phone.goto("/")
+    mine = phone.get_by_test_id("my-games")
+    expect(mine.get_by_test_id(f"game-{a}").get_by_test_id("lobby-your-turn")).to_have_text(
+        "Your turn")
+    expect(mine.get_by_test_id(f"game-{b}")).to_be_visible()
+    expect(mine.get_by_test_id(f"game-{b}").get_by_test_id("lobby-your-turn")).to_have_count(0)
+    expect(mine.locator("a[data-id]").first).to_have_attribute("data-id", a)
+    shot(phone, "lobby-your-games")
+    _my_games(phone, [a, b])
     # opening B shows its chat, which then counts as read
     phone.get_by_test_id(f"me-open-{b}").click()
     phone.wait_for_url(f"**/g/{b}")

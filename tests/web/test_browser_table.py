@@ -93,7 +93,9 @@ def test_absent_seat_and_bot_seat_keep_their_buttons_when_no_seat_is_free(
     stronger = next(b for b in bots if b != "random")
     ada.select_option("[data-testid=bot-select-1]", stronger)
     ada.click("[data-testid=bot-seat-1]")
-    expect(seat_row(ada, 1)).to_contain_text(stronger)
+    # named as players see it ("Easy bot"), not by its name in the API
+    expect(seat_row(ada, 1)).to_contain_text(catalog(api, "en")["bot_names"][stronger])
+    expect(seat_row(ada, 1)).not_to_contain_text(stronger)
     expect(ada.get_by_test_id("bot-select-1")).to_have_value(stronger)
     # the connected player's row stays compact: no buttons
     expect(ada.get_by_test_id("bot-seat-0")).to_be_hidden()
@@ -177,6 +179,10 @@ def test_a_returning_player_takes_their_seat_back_from_the_bot(new_context: Make
     expect(seat_row(ada, 1).locator(".dot.off")).to_be_visible()
     ada.click("[data-testid=bot-seat-1]")
     expect(seat_row(ada, 1)).to_have_attribute("data-kind", "bot")
+    # the seat still bears Bea's name, with the bot that plays it for her
+    expect(seat_row(ada, 1)).to_contain_text("Bea")
+    expect(seat_row(ada, 1).locator(".badge.bot")).to_have_text("Easy bot")
+    expect(ada.get_by_test_id("crew-gnome-1").locator(".crew-player")).to_have_text("Bea")
     bea = open_page(bea_ctx, f"/g/{gid}")  # Bea comes back: no free seat, hers is a bot's
     note = bea.get_by_test_id("reclaim-note")
     expect(note).to_contain_text("bot")

@@ -3,11 +3,16 @@ back from a bot with the seat's original token, and errors as codes with paramet
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
-from webtools import WsClient, auth, new_game, seated_game, take
+from webtools import Server, WsClient, auth, new_game, seated_game, take
+
+from rednovember.web.chat import HISTORY
+from rednovember.web.store import Store
 
 Connect = Callable[..., WsClient]
 
@@ -84,6 +89,44 @@ def test_reclaim_over_http_and_only_with_the_seats_own_token(api: httpx.Client) 
     assert r.json()["game"]["seats"][2]["kind"] == "human"
     # the token plays again
     assert api.get(f"/api/games/{gid}/state", headers=auth(tokens[2])).json()["seat"] == 2
+
+
+def test_the_owners_name_outlives_a_long_chat_and_a_restart(
+        server_factory: Callable[..., Server], tmp_path: Path) -> None:
+    """A seat handed to a bot bears its player's name as ``owner`` (the seat's own name is the
+    bot's), read from the stored note however many chat lines came after it, also after a
+    restart; taken back without a name, the seat is its player's under that name again."""
+    db = tmp_path / "owner.db"
+    first = server_factory(db)
+    with httpx.Client(base_url=first.url, timeout=10.0) as api:
+        gid, _ = new_game(api, 3)
+        tokens = [api.post(f"/api/games/{gid}/seats", json={"seat": s, "name": n}).json()["token"]
+                  for s, n in enumerate(("Ada", "Bea", "Cy"))]
+        assert api.post(f"/api/games/{gid}/seats/1/bot", json={"bot": "random"},
+                        headers=auth(tokens[1])).status_code == 200
+        seats = api.get(f"/api/games/{gid}").json()["seats"]
+        assert [(s["kind"], s["name"], s["owner"]) for s in seats] == [
+            ("human", "Ada", None), ("bot", "random", "Bea"), ("human", "Cy", None)]
+    first.stop()
+    store = Store(first.db_url)  # more talk than a page is sent: the note is out of its reach
+    for i in range(HISTORY + 20):
+        store.add_chat(gid, 0, "Ada", f"line {i}", time.time())
+    store.engine.dispose()
+    again = server_factory(db)
+    with httpx.Client(base_url=again.url, timeout=10.0) as api:
+        assert api.get(f"/api/games/{gid}").json()["seats"][1]["owner"] == "Bea"
+        bea = WsClient(again.url, gid, [tokens[1]])
+        try:
+            assert bea.request({"type": "chat", "seat": 1, "text": "still here"})["type"] == "ack"
+            [line] = [m["message"] for m in bea.received if m["type"] == "chat"
+                      and m["message"]["text"] == "still here"]
+            assert line["name"] == "Bea"
+        finally:
+            bea.close()
+        r = api.post(f"/api/games/{gid}/seats/1/reclaim", headers=auth(tokens[1]))
+        assert r.status_code == 200, r.text
+        seat = r.json()["game"]["seats"][1]
+        assert (seat["kind"], seat["name"], seat["owner"]) == ("human", "Bea", None)
 
 
 def test_a_seat_that_was_never_a_players_cannot_be_claimed(api: httpx.Client) -> None:

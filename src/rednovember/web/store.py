@@ -149,7 +149,9 @@ mail_table = Table(
     Column("seat", Integer, primary_key=True),
     Column("email", String(254), nullable=True),  # null: opted out
     Column("lang", String(8), nullable=False),
-    Column("unsub", String(64), nullable=False, unique=True),  # sha256 of the link's secret
+    # the secret of the seat's unsubscribe link, kept as it is: every email must carry it again
+    # (it can only stop this seat's emails, nothing more: no seat token is ever in an email)
+    Column("unsub", String(64), nullable=False, unique=True),
     Column("sent", Boolean, nullable=False, default=False),
 )
 
@@ -255,6 +257,7 @@ class GameRecord:
     settings: dict[str, Any] = field(default_factory=dict)
     rematch: str | None = None
     deadline: DeadlineRow | None = None  # a turn-based table's (migration 0006)
+    owners: dict[int, str] = field(default_factory=dict)  # see Store._owners
 
 
 @dataclass(frozen=True)
@@ -502,7 +505,25 @@ class Store:
                 rec.listed = bool(st.listed)
                 rec.settings = json.loads(st.settings)
             rec.deadline = self._deadline(c, game_id)
+            rec.owners = self._owners(c, game_id)
         return rec
+
+    @staticmethod
+    def _owners(c: Connection, game_id: str) -> dict[int, str]:
+        """Each seat's player's name when they (or the server for them) last handed it to a bot,
+        as the chat's ``to_bot`` notes keep it (the seat then bears the bot's name): however
+        long the chat has grown since."""
+        k = chat_kinds_table
+        q = (select(chat_table.c.seat, k.c.detail)
+             .join(k, (k.c.game_id == chat_table.c.game_id) & (k.c.idx == chat_table.c.idx))
+             .where(chat_table.c.game_id == game_id, k.c.kind == "to_bot")
+             .order_by(chat_table.c.idx))
+        owners: dict[int, str] = {}
+        for row in c.execute(q):
+            player = json.loads(row.detail).get("player")
+            if isinstance(player, str) and player:
+                owners[-1 - int(row.seat)] = player  # a server note's row seat is -1 - seat
+        return owners
 
     @staticmethod
     def _deadline(c: Connection, game_id: str) -> DeadlineRow | None:

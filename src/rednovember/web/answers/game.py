@@ -39,6 +39,9 @@ class Seat(Shape):
     kind: Literal["free", "human", "bot"]
     name: str | None = Field(description="the person's name; the bot's for a bot; null: free")
     bot: BotName | None
+    owner: str | None = Field(default=None, description=(
+        "a bot's seat that its player handed over (or the server for them) and may take back: "
+        "that player's name; else null"))
     connected: bool
 
 

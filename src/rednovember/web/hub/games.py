@@ -51,6 +51,7 @@ def rebuild(data: GameData, rec: GameRecord) -> LiveGame:
     lg.settings = TableSettings.from_stored(rec.listed, rec.settings)
     lg.changed_at, lg.clock_version = rec.updated, rec.version
     lg.rematch = rec.rematch
+    lg.owners = dict(rec.owners)
     restore(lg, rec.deadline)
     return lg
 

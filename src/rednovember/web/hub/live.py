@@ -111,6 +111,9 @@ class LiveGame:
     gone_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     chat: list[dict[str, Any]] | None = None  # the last chat messages, loaded when first asked
+    # seat -> its player's name when the seat last went to a bot (the chat's to_bot notes): the
+    # name the seat's owner chats under, takes it back with and plays the rematch under
+    owners: dict[int, str] = field(default_factory=dict)
     rematch: str | None = None  # the id of the game that follows this one (same seats)
     settings: TableSettings = field(default_factory=TableSettings)  # listed, turn timer
     changed_at: float = 0.0  # time.time() of the last change (the turn timer counts from it)

@@ -15,7 +15,7 @@ from ..tables import player_name
 from .games import GameCache
 from .live import LiveGame, Seat
 from .runtime import Runtime
-from .talk import Talk, owner_names
+from .talk import Talk
 from .views import push
 from .writer import Writer
 
@@ -87,6 +87,8 @@ class Seating:
             # Seating.reclaim)
             owner = s.token_hash if s.kind in ("human", "bot") else None
             new = Seat(s.seat, s.gnomes, s.colours, "bot", bot, bot, owner)
+            if s.kind == "human" and s.name:  # the seats name the player (LiveGame.owners)
+                lg.owners[seat] = s.name
             lg.bots.pop(seat, None)
             for c in lg.conns:
                 c.seats.pop(seat, None)
@@ -134,11 +136,9 @@ class Seating:
                 lg.rematch = taken.game_id
                 return await self._seated_rematch(lg, await self.games.get(taken.game_id))
             lg.rematch = new.id
-            names = owner_names(await self.talk.history(lg)) if any(
-                s.kind == "bot" and s.token_hash for s in lg.seats) else {}
             async with new.lock:
                 for s in lg.seats:
-                    seat = rematch_seat(s, names.get(s.seat))
+                    seat = rematch_seat(s, lg.owners.get(s.seat))
                     if seat.kind == "human":  # on the way: their pages follow the rematch
                         new.gone_since[seat.seat] = time.monotonic()
                     await self.w.change_seat(new, seat)
@@ -167,9 +167,8 @@ class Seating:
         they took it with. The bot's pending move (if it is thinking) is dropped: the player
         makes the seat's next decision."""
         lg.check_seat(seat)
-        # no name given: the one the seat had before it went to the bot (owner_names)
-        name = (owner_names(await self.talk.history(lg)).get(seat) if name is None
-                else player_name(name))
+        # no name given: the one the seat had before it went to the bot (LiveGame.owners)
+        name = lg.owners.get(seat) if name is None else player_name(name)
 
         async def attempt() -> None:
             if lg.status == "over":
@@ -198,7 +197,7 @@ def rematch_seat(s: Seat, owner: str | None = None) -> Seat:
     game to play it, and a table of bots would otherwise start and play on before anyone could
     take a seat back. A player who does not come is an absent player like any other (the chat
     says so; under the table's ``away_bot`` a bot takes the seat: web/hub/away.py). The seat
-    bears its player's name (``owner``: :func:`owner_names`), not the bot's."""
+    bears its player's name (``owner``: ``LiveGame.owners``), not the bot's."""
     if s.kind == "bot" and s.token_hash is not None:
         return Seat(s.seat, s.gnomes, s.colours, "human", owner, None, s.token_hash)
     return Seat(s.seat, s.gnomes, s.colours, s.kind, s.name, s.bot, s.token_hash)

@@ -13,7 +13,7 @@ from ..protocol import ProtocolError
 from ..tables import chat_message, timeout_row_seat
 from .live import Connection, LiveGame
 from .runtime import Runtime
-from .views import push
+from .views import presence, push
 
 log = logging.getLogger("rednovember.web")
 
@@ -39,7 +39,7 @@ class Talk:
             seat = lg.held_seat(c, seat)
         body = clean(text)
         c.chat_limit.check()
-        name = owner_names(await self.history(lg)).get(seat) if owned else lg.seats[seat].name
+        name = lg.owners.get(seat) if owned else lg.seats[seat].name
         await self._add_line(lg, seat, name, body, None, None)
 
     async def ping(self, lg: LiveGame, c: Connection, seat: int, target: tuple[str, int | str],
@@ -74,7 +74,10 @@ class Talk:
         kind. A failure loses the note only."""
         cat = catalog("en")
         key = f"away_chat_{kind}" + ("_auto" if detail.get("auto") else "")
-        text = cat.get("web", key, **{**detail, "colour": cat.raw("colours", detail["colour"])})
+        words = {"colour": cat.raw("colours", detail["colour"])}
+        if "bot" in detail:
+            words["bot"] = cat.raw("bot_levels", str(detail["bot"]))
+        text = cat.get("web", key, **{**detail, **words})
         try:
             await self._add_line(lg, timeout_row_seat(seat), None, text, kind, detail)
         except ProtocolError:
@@ -106,6 +109,11 @@ class Talk:
         """Keeps a stored chat line in the game's history and sends it to every connection."""
         row_seat, name, text, at, kind, detail = line
         msg = chat_message(message(idx, row_seat, name, text, at, kind, detail))
+        owner_known = True
+        if kind == "to_bot" and msg.get("player"):
+            seat, player = int(msg["for_seat"]), str(msg["player"])
+            owner_known = lg.owners.get(seat) == player
+            lg.owners[seat] = player
         if lg.chat is not None:
             lg.chat.append(msg)
             if len(lg.chat) > 1 and lg.chat[-2]["idx"] > idx:  # two lines crossed on the way
@@ -114,17 +122,9 @@ class Talk:
         sent = [{**before, "idx": idx, "at": at}] if before else []
         sent.append({"type": "chat", "game": lg.id, "message": msg})
         push(lg, sent)
+        if not owner_known:  # (another process's hand-over: the seats name the owner now)
+            presence(lg)
         return msg
 
 
-def owner_names(chat: list[dict[str, Any]]) -> dict[int, str]:
-    """Each seat's player's name when they (or the server for them) last handed it to a bot, as
-    the chat's ``to_bot`` notes keep it: the seat itself then bears the bot's name."""
-    names: dict[int, str] = {}
-    for m in chat:
-        if m.get("system") == "to_bot" and m.get("player"):
-            names[int(m["for_seat"])] = str(m["player"])
-    return names
-
-
-__all__ = ["Talk", "owner_names"]
+__all__ = ["Talk"]

@@ -44,7 +44,15 @@ def summary(lg: LiveGame) -> dict[str, Any]:
 def seats_info(lg: LiveGame) -> list[dict[str, Any]]:
     return [{"seat": s.seat, "colour": s.colours[0], "colours": s.colours,
              "gnomes": s.gnomes, "kind": s.kind, "name": s.name, "bot": s.bot,
-             "connected": s.kind != "free" and lg.connected(s.seat)} for s in lg.seats]
+             "owner": owner(lg, s.seat), "connected": s.kind != "free" and lg.connected(s.seat)}
+            for s in lg.seats]
+
+
+def owner(lg: LiveGame, seat: int) -> str | None:
+    """The name of the player a bot plays the seat for, who may take it back (None: the seat
+    is not such a bot's, or its player had no name)."""
+    s = lg.seats[seat]
+    return lg.owners.get(seat) if s.kind == "bot" and s.token_hash is not None else None
 
 
 def state(lg: LiveGame, seat: int | None, log_start: int = 0,

@@ -152,6 +152,7 @@ class Writer:
         lg.status = "over" if game.is_over else rec.status
         lg.actors, lg.texts = list(rec.actors), list(rec.actions)
         lg.changed_at, lg.clock_version = rec.updated, rec.version
+        lg.owners = dict(rec.owners)
         restore(lg, rec.deadline)
         lg.bots.clear()
         broadcast(lg, common_prefix(old_log, game.log))

@@ -125,6 +125,6 @@ export function awayLine(page, m) {
   const key = `away_chat_${m.system}${m.auto ? "_auto" : ""}`;
   // the note's own name (the seat's then): a bot may hold the seat by now
   li.textContent = t("web", key, { player: playerName(m.player, m.for_seat),
-    colour: raw("colours", m.colour || ""), bot: m.bot || "", missed: m.missed || 0 });
+    colour: raw("colours", m.colour || ""), bot: m.bot ? raw("bot_levels", m.bot) : "", missed: m.missed || 0 });
   return li;
 }

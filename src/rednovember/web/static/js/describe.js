@@ -18,6 +18,18 @@ export function playerName(name, seat) {
   return name || t("ui", "player_long", { seat: seat + 1 });
 }
 
+// A bot as players see it ("Strong bot"), from its name in the API ("search").
+export function botName(key) {
+  return raw("bot_names", key || "");
+}
+
+// Who plays a seat, by name: its player; for a bot seat, the player it plays for (who may take
+// it back), else the bot.
+export function seatPlayer(s, seat) {
+  if (s && s.kind === "bot") return s.owner || botName(s.bot || s.name);
+  return playerName(s?.name, seat);
+}
+
 // A seat as the seats list and the crew table name it, whoever holds it: "Red · Player 1".
 export function seatTitle(seat) {
   return `${raw("colours", seat.colour)} · ${t("ui", "player_long", { seat: seat.seat + 1 })}`;

@@ -5,7 +5,7 @@
 
 import { raw, t } from "./i18n.js";
 import { api } from "./net.js";
-import { gnomeName, roomName } from "./describe.js";
+import { botName, gnomeName, roomName } from "./describe.js";
 import { attrs, COLOURS, esc, TRACK_COLOURS } from "./svg.js";
 import { hintsNote } from "./advisor.js";
 
@@ -142,7 +142,7 @@ export class EndScreen {
       const result = raw("web_end", f.won ? "wins" : "loses");
       out += `<tr data-testid="end-gnome-${row.number}" class="${f.won ? "won" : "lost"}" style="--gc:${esc(colour)}">
         <th scope="row"><span class="end-dot" aria-hidden="true"></span><strong>${esc(gnomeName(model, row.number))}</strong>
-          <span class="end-player">${esc(model.seatName(row.seat))}</span>
+          <span class="end-player" data-testid="end-player-${row.number}">${esc(endPlayer(model, row.seat))}</span>
           <span class="end-fate" data-testid="end-fate-${row.number}">${esc(f.text)} · <b>${esc(result)}</b></span></th>
         <td>${row.turns}</td><td>${row.actions}</td>
         <td title="${esc(t("web_end", "made_of", { made: row.repairs_made, tried: row.repairs_tried }))}">${row.repairs_made}/${row.repairs_tried}</td>
@@ -242,4 +242,11 @@ function boardChart(s) {
   svg += `</svg>`;
   return svg + `<ul class="end-legend"><li><span class="swatch" style="background:${FIRE_COLOUR}"></span>${esc(raw("web_end", "fires"))} <b>${last.fires}</b></li>
     <li><span class="swatch" style="background:${FLOOD_COLOUR}"></span>${esc(raw("web_end", "floods"))} <b>${last.floods}</b></li></ul>`;
+}
+
+// Who played a gnome's seat at the end: its player; a seat a bot plays for its player names both
+// ("Bea · Easy bot").
+function endPlayer(model, seat) {
+  const s = model.seats.find((x) => x.seat === seat);
+  return s && s.kind === "bot" && s.owner ? `${s.owner} · ${botName(s.bot || s.name)}` : model.seatName(seat);
 }

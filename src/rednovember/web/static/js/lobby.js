@@ -20,6 +20,12 @@ const DEADLINES = [3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400]; // a turn-base
 const OPEN_TABLE = 120; // an open table's turn timer and away bot unless the form says otherwise
 const MY_GAMES = 12; // at most this many of the browser's own games are looked up
 
+// Whether a seat this browser holds must decide in the game (its summary).
+function yourTurn(g) {
+  const mine = store.get(g.id);
+  return g.status === "playing" && !!mine && !!mine.seats && String(g.to_move) in mine.seats;
+}
+
 export class LobbyPage {
   constructor(root, ctx) {
     this.root = root;
@@ -47,7 +53,9 @@ export class LobbyPage {
     ]);
     if (this.life.ended) return; // the lobby was left meanwhile: #app is another page's
     this.games = open;
-    this.mine = mine.filter(Boolean).sort((a, b) => (a.created < b.created ? 1 : -1));
+    // the games where this browser's seat must decide first, then the newest
+    const turn = (g) => (yourTurn(g) ? 0 : 1);
+    this.mine = mine.filter(Boolean).sort((a, b) => turn(a) - turn(b) || (a.created < b.created ? 1 : -1));
     this.renderGames();
   }
 
@@ -174,10 +182,11 @@ export class LobbyPage {
       const status = raw("web", `status_${g.status}`);
       const free = g.seats.filter((s) => s.kind === "free").length;
       const vs = (g.config.variants || []).length ? " · " + g.config.variants.join(", ") : "";
-      return `<li><a href="${esc(url(`/g/${g.id}`))}" data-id="${esc(g.id)}" data-testid="game-${esc(g.id)}">
+      const mark = yourTurn(g) ? `<span class="badge gl-turn" data-testid="lobby-your-turn">${esc(raw("web_me", "your_turn"))}</span>` : "";
+      return `<li${mark ? ' class="your-turn"' : ""}><a href="${esc(url(`/g/${g.id}`))}" data-id="${esc(g.id)}" data-testid="game-${esc(g.id)}">
         <span class="gl-id">${esc(g.id)}</span>
         <span class="gl-info">${esc(t("web", "game_line", { players: g.config.players, turn: g.turn, free }))}${esc(vs)}</span>
-        <span class="badge status-${esc(g.status)}">${esc(status)}</span></a></li>`;
+        ${mark}<span class="badge status-${esc(g.status)}">${esc(status)}</span></a></li>`;
     }).join("")}</ul>`;
     for (const a of box.querySelectorAll("a[data-id]")) {
       a.onclick = (e) => { e.preventDefault(); navigate(`/g/${a.dataset.id}`); };

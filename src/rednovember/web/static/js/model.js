@@ -1,6 +1,6 @@
 // One seat's picture of the game: the static data set, the engine's view and the table (seats).
 
-import { playerName } from "./describe.js";
+import { seatPlayer } from "./describe.js";
 
 export class Model {
   constructor(data, view, config, seats = [], viewer = null) {
@@ -8,7 +8,7 @@ export class Model {
     this.view = view;
     this.config = config || view.config || { players: 0, variants: [] };
     if (!this.config.variants) this.config.variants = [];
-    this.seats = seats; // [{seat, name, kind: "human"|"bot"|null, bot, connected}]
+    this.seats = seats; // [{seat, name, kind: "human"|"bot"|null, bot, owner, connected}]
     this.viewer = viewer; // the seat whose eyes we use, or null (spectator)
     this._items = new Map((data.items || []).map((it) => [it.id, it]));
   }
@@ -21,7 +21,7 @@ export class Model {
     return (this.view.blocked || []).some(([x, y]) => (x === a && y === b) || (x === b && y === a));
   }
   seatName(seat) {
-    return playerName(this.seats.find((x) => x.seat === seat)?.name, seat);
+    return seatPlayer(this.seats.find((x) => x.seat === seat), seat);
   }
   gnomesOf(seat) { return this.view.gnomes.filter((g) => g.player === seat); }
   get over() { return !!this.view.result; }

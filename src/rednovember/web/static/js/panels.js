@@ -3,7 +3,7 @@
 
 import { raw, t } from "./i18n.js";
 import {
-  cardName, describeEntry, describeResult, gnomeName, gnomeWon, itemName, roomShort, seatColours,
+  botName, cardName, describeEntry, describeResult, gnomeName, gnomeWon, itemName, roomShort, seatColours,
   seatTitle,
 } from "./describe.js";
 import { attrs, COLOURS, esc, gnomeGlyph } from "./svg.js";
@@ -38,7 +38,7 @@ export function renderCrew(model) {
     } else {
       hand = g.hand.map((id) => `<span class="item-chip" data-item="${esc(id)}" title="${esc(raw("item_help", id))}">${esc(itemName(model, id))}</span>`).join("");
     }
-    const bot = seat && seat.kind === "bot" ? `<span class="badge bot">${esc(raw("web", "bot"))}</span>` : "";
+    const bot = seat && seat.kind === "bot" ? botBadge(seat) : "";
     const online = seat && seat.kind === "human" ? `<span class="dot ${seat.connected ? "on" : "off"}" title="${esc(raw("web", seat.connected ? "online" : "offline"))}"></span>` : "";
     const mine = model.viewer === g.player ? `<span class="badge mine">${esc(raw("web", "you"))}</span>` : "";
     s += `<li class="crew-gnome${active ? " active" : ""}${!g.alive || g.abandoned ? " gone" : ""}" ${attrs({
@@ -46,7 +46,7 @@ export function renderCrew(model) {
       ${miniGnome(g.colour, g.fainted)}
       <div class="crew-main">
         <div class="crew-name"><strong>${esc(gnomeName(model, g.number))}</strong>
-          <span class="crew-player">${esc(model.seatName(g.player))}</span>${online}${bot}${mine}
+          ${seat && seat.kind === "bot" && !seat.owner ? "" : `<span class="crew-player">${esc(model.seatName(g.player))}</span>`}${online}${bot}${mine}
           ${status ? `<span class="badge status">${esc(status)}</span>` : ""}</div>
         <div class="crew-facts">
           ${where ? `<span title="${esc(raw("ui", "col_where"))}">⌂ ${esc(where)}</span>` : ""}
@@ -114,14 +114,27 @@ function keepsActions(seat, mine) {
   return seat.kind === "bot" || (seat.kind === "human" && !mine && !seat.connected);
 }
 
+// The bots weakest first, as the picker lists them (an unknown one last).
+const DEFAULT_BOT = "heuristic"; // preselected for a player's seat: quick, and plays well
+const STRENGTH = ["random", "heuristic", "search:fast", "search", "search:strong"];
+function byStrength(bots) {
+  const rank = (b) => (STRENGTH.includes(b) ? STRENGTH.indexOf(b) : STRENGTH.length);
+  return [...bots].sort((a, b) => rank(a) - rank(b));
+}
+
+// A bot seat's badge: which bot plays it ("Strong bot").
+function botBadge(seat) {
+  return `<span class="badge bot">${esc(botName(seat.bot || seat.name))}</span>`;
+}
+
 function seatWho(seat) {
   if (seat.kind === "free") return `<span class="muted">${esc(raw("web", "seat_free"))}</span>`;
-  if (seat.kind === "bot") return `${esc(seat.bot || seat.name || "")} <span class="badge bot">${esc(raw("web", "bot"))}</span>`;
+  if (seat.kind === "bot") return `${seat.owner ? `${esc(seat.owner)} ` : ""}${botBadge(seat)}`;
   return `${esc(seat.name || "")} <span class="dot ${seat.connected ? "on" : "off"}" title="${esc(raw("web", seat.connected ? "online" : "offline"))}"></span>`;
 }
 
 function botPicker(seat, bots) {
-  const options = bots.map((b) => `<option value="${esc(b)}"${b === seat.bot ? " selected" : ""}>${esc(b)}</option>`).join("");
+  const options = byStrength(bots).map((b) => `<option value="${esc(b)}"${b === (seat.bot || DEFAULT_BOT) ? " selected" : ""}>${esc(botName(b))}</option>`).join("");
   const label = raw("web", seat.kind === "bot" ? "change_bot" : "give_to_bot");
   return `<span class="bot-pick"><select ${attrs({ "data-bot-select": seat.seat, "data-testid": `bot-select-${seat.seat}`,
     "aria-label": t("web", "bot_for", { colour: raw("colours", seat.colour) }) })}>${options}</select>
