@@ -195,14 +195,20 @@ def test_a_returning_player_takes_their_seat_back_from_the_bot(new_context: Make
         "One of them yours? Open the game in the browser where you took it")
     stranger.close()
     shots(bea, "reclaim-offer")
+    other_tab = open_page(bea_ctx, f"/g/{gid}")  # the same browser, a second tab on the game
+    expect(other_tab.get_by_test_id("reclaim-seat-1")).to_be_visible()
     bea.click("[data-testid=reclaim-seat-1]")
     expect(bea.get_by_test_id("seat-tab-1")).to_be_visible()
     expect(note).to_be_hidden()
+    # the other tab follows without a reload: hers to play there too
+    expect(other_tab.get_by_test_id("seat-tab-1")).to_be_visible()
+    expect(other_tab.get_by_test_id("reclaim-note")).to_be_hidden()
+    expect(other_tab.get_by_test_id("spectator-note")).to_be_hidden()
     expect(seat_row(ada, 1)).to_have_attribute("data-kind", "human")
     expect(seat_row(ada, 1).locator(".dot.on")).to_be_visible()
     expect(seat_row(ada, 1)).to_contain_text("Bea")
     shots(bea, "reclaim-done")
-    assert not bea.js_errors, bea.js_errors
+    assert not bea.js_errors and not other_tab.js_errors, (bea.js_errors, other_tab.js_errors)
 
 
 # --- 5: handing one's own hot-seat seat to a bot removes its tab --------------------------------

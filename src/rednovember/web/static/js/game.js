@@ -161,7 +161,8 @@ export class GamePage {
       case "seats": this.onSeats(msg.seats); break;
       case "ack":
         this.setBusy(false);
-        if (msg.ref === "reclaim") this.socket.rehello();
+        // (unless the seat's new state came first: dropLostSeats said hello again already)
+        if (msg.ref === "reclaim" && this.reclaimable.includes(this.reclaiming)) this.socket.rehello();
         // the rematch had started already (its broadcast came while this page was away)
         if (msg.ref === "rematch" && msg.next) { this.followRematch(msg.next); return; }
         break;
@@ -214,12 +215,17 @@ export class GamePage {
   }
 
   // A held seat that is no person's any more (handed to a bot): its tab and view go, and a new
-  // hello tells which of our tokens may take a seat back.
+  // hello tells which of our tokens may take a seat back. A seat of ours a bot played that is a
+  // person's again (taken back, in another tab of this browser or on another device with the
+  // same token): a new hello makes this page its player's too.
   dropLostSeats() {
     const seats = this.summary?.seats || [];
-    const lost = this.held.filter((s) => seats.find((x) => x.seat === s)?.kind !== "human");
-    if (!lost.length) return;
+    const kind = (s) => seats.find((x) => x.seat === s)?.kind;
+    const lost = this.held.filter((s) => kind(s) !== "human");
+    const back = this.reclaimable.filter((s) => kind(s) === "human");
+    if (!lost.length && !back.length) return;
     this.held = this.held.filter((s) => !lost.includes(s));
+    this.reclaimable = this.reclaimable.filter((s) => !back.includes(s));
     for (const s of lost) { this.states.delete(s); this.logs.delete(s); }
     if (!this.held.includes(this.current)) this.current = this.held.length ? this.held[0] : SPEC;
     this.socket.rehello();
@@ -313,6 +319,7 @@ export class GamePage {
     const token = this.tokenFor(seat);
     if (!token) return;
     const name = this.ui.name.trim() || undefined;
+    this.reclaiming = seat;
     if (this.socket.send({ type: "reclaim", seat, token, name })) return;
     api(`/api/games/${encodeURIComponent(this.id)}/seats/${seat}/reclaim`, { method: "POST", token, body: { name } })
       .then(() => this.socket.rehello()).catch((e) => toast(errorText(e), "error"));
