@@ -289,6 +289,41 @@ def test_recap_lists_what_happened_since_the_seats_last_action_and_reload_replay
     assert not page.js_errors, page.js_errors
 
 
+def test_recap_says_what_a_stand_in_decided_for_the_seat(new_context: Any, table: Table) -> None:
+    """Seat 0's player hands the seat to the bot as the game starts; the bot plays its turn; taken
+    back, the recap says what was decided for the player, and what followed."""
+    page = open_seat(new_context(), table.gid, table.tokens[0])
+    state(page, your_turn=True)
+    r = table.api.post(f"/api/games/{table.gid}/seats/0/bot", json={"bot": "heuristic"},
+                       headers=auth(table.tokens[0]))
+    assert r.status_code == 200, r.text
+    page.wait_for_function(f"""async () => {{
+        const r = await fetch("/api/games/{table.gid}");
+        const g = await r.json();
+        return g.to_move !== 0 && g.seats[0].kind === "bot";
+    }}""", polling=200)
+    page.get_by_test_id("reclaim-seat-0").click()
+    state(page, seat=0)
+    st = page.evaluate("() => ({standins: window.rnGame.state().standins, "
+                       "log: window.rnGame.logs.get(0)})")
+    log = [tuple(e) for e in st["log"]]
+    made = [i for a, b in st["standins"] for i in range(a, b)]  # the bot's decisions' entries
+    own = [log[i] for i in made if log[i][0] in ("draw", "repair", "enter", "open", "stay",
+                                                 "play", "no_action", "trade")
+           and log[i][1] == 0]
+    assert own, log  # it did something for the player before its turn ended
+    recap = page.locator("[data-testid=recap]")
+    expect(recap).to_be_visible()
+    expect(recap.locator("[data-for-you]")).to_have_text(
+        [f"Decided for you: {describe_entry(e, table.g, 'en', 0)}" for e in own])
+    assert recap.locator("[data-testid=recap-entry]").count() > len(own)  # and what came after
+    shot(page, "show-recap-for-you-desktop")
+    page.set_viewport_size(PHONE)
+    recap.scroll_into_view_if_needed()
+    shot(page, "show-recap-for-you-phone")
+    assert not page.js_errors, page.js_errors
+
+
 def test_reduced_motion_shows_the_same_cards_without_movement(browser: Any, rn_url: str,
                                                                table: Table) -> None:
     ctx = browser.new_context(viewport=VIEWPORT, base_url=rn_url, reduced_motion="reduce")

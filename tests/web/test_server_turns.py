@@ -223,7 +223,60 @@ def test_a_two_seat_game_over_several_days_deadlines_bot_and_taking_the_seat_bac
     notes = _system_lines(db_url, gid, "deadline")
     assert notes[-1]["for_seat"] == victim and notes[-1]["missed"] == 1
     assert s["seats"][victim]["kind"] == "human"
+    # every decision the deadlines and the bot made is the stand-ins': the victim's many, the
+    # diligent player's one missed deadline
+    store = Store(db_url)
+    try:
+        rec = store.load_game(gid)
+    finally:
+        store.close()
+    assert rec is not None
+    made_for = sum(a == -1 - victim for a in rec.actors)
+    assert made_for >= 5 and sum(a == -1 - diligent for a in rec.actors) == 1
+    assert len(_state(client, gid, tokens[victim])["standins"]) == made_for
 
+
+
+def _state(c: TestClient, gid: str, token: str) -> dict[str, Any]:
+    st: dict[str, Any] = c.get(f"/api/games/{gid}/state", headers=_bearer(token)).json()
+    return st
+
+
+def test_a_decision_made_for_a_seat_is_marked_as_the_stand_ins_not_its_players(
+        client: TestClient, clock: FakeClock, db_url: str) -> None:
+    """The deadline's decision is the server's, not the player's: stored so (``-1 - seat``),
+    named in the seat's state as the log entries it made (``standins``: the page's recap says
+    what was decided for them and starts after their own last decision), also once the game
+    is rebuilt from the database; a replay names the seat it was made for."""
+    gid, tokens = _turn_based_game(client)
+    victim = client.get(f"/api/games/{gid}").json()["deadline"]["seat"]
+    other = 1 - victim
+    before = _state(client, gid, tokens[victim])
+    assert before["standins"] == []
+    start = len(before["log"])
+    _let_pass(client, clock, gid, db_url)
+    st = _state(client, gid, tokens[victim])
+    [[a, b]] = st["standins"]
+    assert a == start < b <= len(st["log"])
+    gnomes = {g["number"] for g in st["view"]["gnomes"] if g["player"] == victim}
+    assert st["log"][a][1] in gnomes  # the decision's first entry: the victim's gnome's choice
+    assert _state(client, gid, tokens[other])["standins"] == []  # each seat its own
+    assert client.get(f"/api/games/{gid}/state").json()["standins"] == []  # a spectator: none
+    store = Store(db_url)
+    try:
+        rec = store.load_game(gid)
+    finally:
+        store.close()
+    assert rec is not None and rec.actors == [-1 - victim]
+    assert client.get(f"/api/games/{gid}/replay/1").json()["actor"] == victim
+    # the players go on for themselves: the range stays where it was
+    for _ in range(4):
+        mover = client.get(f"/api/games/{gid}").json()["to_move"]
+        _act_oneself(client, gid, tokens[mover])
+    assert _state(client, gid, tokens[victim])["standins"] == [[a, b]]
+    # rebuilt from the database (another server on it): the same ranges
+    with TestClient(create_app(db_url, bot_delay=0.0, clock=clock)) as again:
+        assert _state(again, gid, tokens[victim])["standins"] == [[a, b]]
 
 
 def test_a_seat_handed_over_and_taken_back_moves_no_deadline_and_keeps_its_name(

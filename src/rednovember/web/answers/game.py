@@ -284,6 +284,9 @@ class GameState(Shape):
     suggest: dict[str, Suggestion]
     log_start: int
     log: list[LogEntry]
+    standins: list[list[int]] = Field(default_factory=list, description=(
+        "the log ranges [start, end) of the actions made for this seat by a stand-in (a bot, "
+        "the turn timer, a deadline), not by its player; empty for a spectator"))
     result: Result | None
     seats: list[Seat]
     clock: Clock | None

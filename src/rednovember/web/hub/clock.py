@@ -54,8 +54,8 @@ def stamp(lg: LiveGame) -> None:
         return
     done = len(lg.texts)
     if lg.version != lg.timeout_version:
-        for seat in set(lg.actors[lg.due_actions:done]):
-            lg.misses.pop(seat, None)
+        for actor in set(lg.actors[lg.due_actions:done]):
+            lg.misses.pop(actor, None)  # (a stand-in's, -1 - seat, is no seat's own)
     for seat in [s for s in lg.misses if lg.seats[s].kind != "human"]:  # a bot's now: they
         del lg.misses[seat]  # start afresh when they take it back
     undone = done < lg.due_actions

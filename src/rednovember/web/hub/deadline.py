@@ -139,7 +139,7 @@ class Deadlines:
             missed = lg.misses.get(seat, 0) + 1
             lg.misses[seat], lg.timeout_version = missed, version + 1
             try:
-                await self.w.apply(lg, seat, action)
+                await self.w.apply(lg, seat, action, by_player=False)
             except ProtocolError as exc:  # stale: another process changed the game first
                 log.info("game %s: the deadline move %s was not made (%s)", lg.id,
                          action.text(lg.game.data), exc.message)

@@ -110,14 +110,14 @@ class Driver:
             if lg.version != version:
                 return
             try:
-                await self.w.apply(lg, seat, action)
+                await self.w.apply(lg, seat, action, by_player=False)
             except ProtocolError as exc:
                 log.error("bot %s move %s refused in game %s: %s", bot.name, action, lg.id,
                           exc.message)
                 if exc.code == "internal":
                     await asyncio.sleep(1.0)
                 elif exc.code != "stale":  # stale: the game was reloaded, look again
-                    await self.w.apply(lg, seat, lg.game.legal_actions()[0])
+                    await self.w.apply(lg, seat, lg.game.legal_actions()[0], by_player=False)
 
     # --- the turn timer ---------------------------------------------------------------------------
     def schedule(self, lg: LiveGame) -> None:

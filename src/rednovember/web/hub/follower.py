@@ -16,6 +16,7 @@ from .cluster import CLAIM_EVERY
 from .games import GameCache
 from .live import PRESENCE_FRESH, LiveGame, Seat
 from .runtime import Runtime
+from .standins import drop_action, note_action
 from .talk import Talk
 from .views import broadcast, common_prefix, presence, push
 from .writer import Writer
@@ -77,6 +78,7 @@ class Follower:
                     return False
                 game = lg.game.copy()
                 game.apply(parse_action(text, self.rt.data))
+                note_action(lg, len(lg.game.log))
                 lg.game = game
                 lg.actors.append(int(seat))
                 lg.texts.append(str(text))
@@ -84,6 +86,7 @@ class Follower:
                 if notice["undo"] != len(lg.texts) - 1:
                     return False
                 lg.game = engine_undo(lg.game)
+                drop_action(lg)
                 lg.actors.pop()
                 lg.texts.pop()
             elif "seat" in notice:

@@ -104,7 +104,7 @@ class LiveGame:
     status: str
     created: float
     creator_hash: str
-    actors: list[int] = field(default_factory=list)  # the seat that made each action
+    actors: list[int] = field(default_factory=list)  # who made each action (hub/standins.py)
     texts: list[str] = field(default_factory=list)  # each action as stored
     conns: set[Connection] = field(default_factory=set)
     bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)  # seat -> (name, bot)
@@ -114,6 +114,7 @@ class LiveGame:
     # seat -> its player's name when the seat last went to a bot (the chat's to_bot notes): the
     # name the seat's owner chats under, takes it back with and plays the rematch under
     owners: dict[int, str] = field(default_factory=dict)
+    log_marks: list[int] | None = None  # the log's length before each action (hub/standins.py)
     rematch: str | None = None  # the id of the game that follows this one (same seats)
     settings: TableSettings = field(default_factory=TableSettings)  # listed, turn timer
     changed_at: float = 0.0  # time.time() of the last change (the turn timer counts from it)

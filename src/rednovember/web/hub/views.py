@@ -13,6 +13,7 @@ from ..protocol import action_info, jsonable, result_info, suggestions
 from .absence import away_info
 from .clock import clock_info, deadline_info
 from .live import Connection, LiveGame
+from .standins import standin_entries
 
 
 def _iso(t: float) -> str:
@@ -75,6 +76,7 @@ def state(lg: LiveGame, seat: int | None, log_start: int = 0,
         "your_turn": your_turn, "actions": actions, "can_undo": undoable,
         "suggest": suggestions(g) if your_turn else {},
         "log_start": log_start, "log": jsonable(log_for(g, seat, log_start)),
+        "standins": [] if seat is None else standin_entries(lg, seat),
         "result": result_info(g),
         "seats": seats_info(lg) if seats is None else seats,
         "clock": clock_info(lg), "away": away_info(lg), "deadline": deadline_info(lg),

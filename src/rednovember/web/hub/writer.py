@@ -25,6 +25,7 @@ from .clock import restore
 from .games import empty_seats, rebuild, seats_of
 from .live import LiveGame, Seat
 from .runtime import Runtime
+from .standins import actor_code, drop_action, note_action
 from .talk import Talk
 from .views import broadcast, common_prefix
 
@@ -153,6 +154,7 @@ class Writer:
         lg.actors, lg.texts = list(rec.actors), list(rec.actions)
         lg.changed_at, lg.clock_version = rec.updated, rec.version
         lg.owners = dict(rec.owners)
+        lg.log_marks = None  # (found again when asked: hub/standins.py)
         restore(lg, rec.deadline)
         lg.bots.clear()
         broadcast(lg, common_prefix(old_log, game.log))
@@ -203,8 +205,9 @@ class Writer:
 
         await self.locked(lg, attempt, version)
 
-    async def apply(self, lg: LiveGame, seat: int, action: Action) -> None:
-        """Applies, stores and shows an action (the game's lock held)."""
+    async def apply(self, lg: LiveGame, seat: int, action: Action, by_player: bool = True) -> None:
+        """Applies, stores and shows a seat's action (the game's lock held), made by its player
+        or (``by_player`` false) by a stand-in: a bot, the turn timer, a deadline."""
         g = lg.game
         new = g.copy()
         try:
@@ -214,10 +217,12 @@ class Writer:
         status = "over" if new.is_over else lg.status
         result = None if new.result is None else {"won": new.result.won, "cause": new.result.cause}
         text = action.text(g.data)
+        actor = actor_code(seat, by_player)
         await self.write(lg, "action", self.rt.store.append_action, lg.id, len(g.history), text,
-                          seat, lg.version + 1, status, result)
+                          actor, lg.version + 1, status, result)
+        note_action(lg, len(g.log))
         lg.game = new
-        lg.actors.append(seat)
+        lg.actors.append(actor)
         lg.texts.append(text)
         lg.version += 1
         lg.status = status
@@ -230,7 +235,7 @@ class Writer:
         async with lg.lock:
             if lg.version != version or lg.status != "playing":
                 return False
-            await self.apply(lg, seat, action)
+            await self.apply(lg, seat, action, by_player=False)
             return True
 
     async def undo(self, lg: LiveGame, seat: int, version: int | None = None) -> None:
@@ -252,6 +257,7 @@ class Writer:
                               len(g.history) - 1, lg.version + 1, lg.status)
             stable = common_prefix(g.log, new.log)
             lg.game = new
+            drop_action(lg)
             lg.actors.pop()
             lg.texts.pop()
             lg.version += 1

@@ -115,29 +115,41 @@ export function buildSteps(entries, prev, next) {
   return steps;
 }
 
-// The index of the seat's gnomes' last own choice in the log (-1: none yet).
-function lastOwn(log, gnomes) {
+// Whether log entry i came from an action a stand-in made for the seat (the state's
+// `standins`: [start, end) ranges) rather than its player.
+function standIn(i, standins) {
+  return standins.some(([a, b]) => i >= a && i < b);
+}
+
+// The index of the seat's gnomes' last own choice in the log (-1: none yet): its player's, not
+// one a bot, the turn timer or a deadline made for them.
+function lastOwn(log, gnomes, standins = []) {
   for (let i = log.length - 1; i >= 0; i--) {
-    if (OWN.has(log[i][0]) && gnomes.includes(log[i][1])) return i;
+    if (OWN.has(log[i][0]) && gnomes.includes(log[i][1]) && !standIn(i, standins)) return i;
   }
   return -1;
 }
 
 // The entries a seat has not acted on: after its gnomes' last own choice (the whole log when
-// they have made none yet), the notable ones, with the turn headers that precede them.
-export function recapEntries(log, gnomes) {
-  const last = lastOwn(log, gnomes);
+// they have made none yet), the notable ones, with the turn headers that precede them, and the
+// choices made for the seat meanwhile (in `forYou`).
+export function recapEntries(log, gnomes, standins = []) {
+  const last = lastOwn(log, gnomes, standins);
   const out = [];
+  const forYou = new Set();
   let header = null; // the turn the entries belong to (also the one the seat's last action was in)
   for (let i = last; i >= 0 && !header; i--) if (log[i][0] === "turn") header = log[i];
   for (let i = last + 1; i < log.length; i++) {
     const e = log[i];
     if (e[0] === "turn") { header = e; continue; }
-    if (!RECAP.has(e[0])) continue;
+    const mine = OWN.has(e[0]) && gnomes.includes(e[1]) && standIn(i, standins);
+    if (!RECAP.has(e[0]) && !mine) continue;
     if (e[0] === "faint_check" && !e[4]) continue;
     if (header) { out.push(header); header = null; }
     out.push(e);
+    if (mine) forYou.add(e);
   }
+  out.forYou = forYou;
   return out;
 }
 
@@ -455,9 +467,10 @@ export class Show {
     const gnomes = st.view.gnomes.filter((g) => g.player === key).map((g) => g.number);
     const log = this.page.logs.get(key) || [];
     const becameMine = !prev ? true : st.your_turn && !prev.your_turn;
-    const last = lastOwn(log, gnomes);
+    const standins = st.standins || [];
+    const last = lastOwn(log, gnomes, standins);
     if (becameMine || this.recapSeat !== key) {
-      const entries = recapEntries(log, gnomes);
+      const entries = recapEntries(log, gnomes, standins);
       this.recap = entries.length ? { seat: key, entries, last } : null;
       this.recapSeat = key;
     } else if (this.recap && last !== this.recap.last) {
@@ -475,7 +488,10 @@ export class Show {
       if (e[0] === "turn") {
         items += `<li class="recap-turn"><span class="swatch" style="background:${esc(colourOf(model, e[1]))}"></span>${esc(t("web_show", "recap_turn", { gnome: gnomeName(model, e[1]) }))}</li>`;
       } else {
-        items += `<li data-testid="recap-entry" data-mid="${esc(e[0])}">${esc(describeEntry(model, e))}</li>`;
+        const text = describeEntry(model, e);
+        items += this.recap.entries.forYou?.has(e)
+          ? `<li data-testid="recap-entry" data-mid="${esc(e[0])}" data-for-you class="recap-for-you">${esc(t("web_show", "recap_for_you", { entry: text }))}</li>`
+          : `<li data-testid="recap-entry" data-mid="${esc(e[0])}">${esc(text)}</li>`;
       }
     }
     this.lang = lang();

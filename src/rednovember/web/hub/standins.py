@@ -1,0 +1,59 @@
+"""Decisions made for a seat by the server, not by its player: a bot's move (the seat handed to
+it, or taken by it while its player was away), the turn timer's or a deadline's choice. The
+action log keeps who made each action (``LiveGame.actors``): the seat, or ``-1 - seat`` for a
+stand-in's; a seat's state names the log entries of the stand-in's actions (``standins``), so a
+page's recap starts after its player's own last decision and says what was decided for them."""
+
+from __future__ import annotations
+
+from ...rules import new_game, parse_action
+from .live import LiveGame
+
+
+def actor_code(seat: int, by_player: bool) -> int:
+    """How the action log records who made a seat's action."""
+    return seat if by_player else -1 - seat
+
+
+def actor_seat(actor: int) -> int:
+    """The seat an action was made for, whoever made it."""
+    return actor if actor >= 0 else -1 - actor
+
+
+def note_action(lg: LiveGame, log_length: int) -> None:
+    """An action is being added: the log was ``log_length`` long before it."""
+    if lg.log_marks is not None:
+        lg.log_marks.append(log_length)
+
+
+def drop_action(lg: LiveGame) -> None:
+    """The last action was taken back."""
+    if lg.log_marks:
+        lg.log_marks.pop()
+
+
+def log_marks(lg: LiveGame) -> list[int]:
+    """How long the log was before each action: kept as actions come, else found by replaying
+    the game's actions once."""
+    if lg.log_marks is None or len(lg.log_marks) != len(lg.texts):
+        g = new_game(lg.config, lg.game.data)
+        marks = []
+        for text in lg.texts:
+            marks.append(len(g.log))
+            g.apply(parse_action(text, g.data))
+        lg.log_marks = marks
+    return lg.log_marks
+
+
+def standin_entries(lg: LiveGame, seat: int) -> list[list[int]]:
+    """The log ranges ``[start, end)`` of the actions a stand-in made for ``seat``."""
+    code = actor_code(seat, False)
+    found = [i for i, a in enumerate(lg.actors) if a == code]
+    if not found:
+        return []
+    marks = [*log_marks(lg), len(lg.game.log)]
+    return [[marks[i], marks[i + 1]] for i in found]
+
+
+__all__ = ["actor_code", "actor_seat", "drop_action", "log_marks", "note_action",
+           "standin_entries"]
