@@ -158,6 +158,10 @@ def test_a_turn_based_table_tells_the_deadline_and_its_rematch_keeps_the_notices
         body = msg.get_payload(decode=True).decode()
         assert "This table gives each decision 2 days." in body
         assert "after 3 in a row the bot keeps your seat" in body
+        # its paragraphs in order: who must decide, the deadline, the link, another device, why
+        paragraphs = body.replace("\r\n", "\n").strip().split("\n\n")
+        assert [p.split(" ")[0] for p in paragraphs] == ["Bea1,", "This", "Open", "Open", "You"]
+        assert f"/g/{gid}" in paragraphs[2] and "/unsubscribe/" in paragraphs[4]
         for seat in (0, 1):
             api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
                      headers=auth(tokens[seat]))

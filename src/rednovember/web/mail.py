@@ -92,15 +92,14 @@ class Mailer:
         msg["Message-ID"] = make_msgid("rn", self.sender.rpartition("@")[2] or None)
         msg["List-Unsubscribe"] = f"<{stop}>"
         msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        # the body's paragraphs: who must decide, the link, why this email and how to stop it;
-        # the deadline goes after the first, how to open it on another device after the link
-        parts = cat.get("mail", "body", player=player, gnome=gnome, game=game_id,
-                        link=f"{self.public_url}/g/{game_id}", stop=stop).split("\n\n")
-        parts.insert(min(2, len(parts)), cat.raw("mail", "device"))
-        if per_decision:
-            parts.insert(1, cat.get("mail", "deadline", time=duration(cat, per_decision),
-                                    misses=misses))
-        msg.set_content("\n\n".join(parts))
+        # the body's paragraphs: who must decide, the deadline (a turn-based table), the link,
+        # how to open it on another device, why this email and how to stop it
+        deadline = (cat.get("mail", "deadline", time=duration(cat, per_decision), misses=misses)
+                    if per_decision else None)
+        parts = [cat.get("mail", "body_wait", player=player, gnome=gnome, game=game_id),
+                 deadline, cat.get("mail", "body_link", link=f"{self.public_url}/g/{game_id}"),
+                 cat.raw("mail", "device"), cat.get("mail", "body_why", stop=stop)]
+        msg.set_content("\n\n".join(p for p in parts if p))
         return msg
 
     def send(self, msg: EmailMessage) -> None:
