@@ -203,11 +203,15 @@ def test_a_player_away_when_the_rematch_started_joins_it_later(new_context: Any,
     page.click(f"[data-testid=me-open-{gid}]")
     # a bot plays her seat, yet she talks at the table, under her name
     talk = page.locator("[data-testid=chat-input]")
-    expect(talk).to_have_attribute("placeholder", "Say something as Red · Player 1…")
+    expect(talk).to_have_attribute("placeholder", "Say something as Ada0…")  # take() adds the seat
     talk.fill("gg, all")
     page.click("[data-testid=chat-send]")
     expect(page.locator("[data-testid=chat-list]")).to_contain_text("Ada")
     expect(page.locator("[data-testid=chat-list]")).to_contain_text("gg, all")
+    # the board's end overlay offers it first, in sight (the end screen's button is further down)
+    expect(page.get_by_test_id("overlay-rematch")).to_have_text("The rematch has started: join it")
+    expect(page.get_by_test_id("overlay-rematch")).to_be_in_viewport()
+    shot(page, "rematch-late-overlay")
     join = page.locator("[data-testid=rematch]")
     expect(join).to_have_text("The rematch has started: join it")
     join.click()

@@ -39,10 +39,11 @@ def _to_move(api: httpx.Client, gid: str) -> int:
     return int(g["to_move"])
 
 
-def _seated(page: Page, api: httpx.Client, seed: int, mine: int) -> tuple[str, str, int]:
+def _seated(page: Page, api: httpx.Client, seed: int, mine: int,
+            **settings: Any) -> tuple[str, str, int]:
     """A two-player game: this page takes seat ``mine`` through the lobby's game page, Bea the
     other one by the API (the game starts). (id, Bea's token, the seat to move)."""
-    gid = _game(api, seed)
+    gid = _game(api, seed, **settings)
     page.goto(f"/g/{gid}")
     page.wait_for_selector("[data-testid=conn-status][data-state=open]")
     take_seat(page, mine, "Ada")
@@ -70,7 +71,7 @@ def test_my_games_lists_the_seats_with_whose_turn_and_unread_chat_then_moves_the
         a, _, a_mover = _seated(phone, api, 5, 0)
         ada_a = phone.evaluate(f"() => JSON.parse(localStorage.getItem('rn.game.{a}')).seats['0']")
         stay.enter_context(WsClient(rn_url, a, [ada_a]))
-        b, bea_b, b_mover = _seated(phone, api, 5, 1)
+        b, bea_b, b_mover = _seated(phone, api, 5, 1, variants=["harder"])
         bea = stay.enter_context(WsClient(rn_url, b, [bea_b]))
         assert a_mover == b_mover == 0  # seat 0 opens both: this browser's turn in A, Bea's in B
         phone.goto("/me")  # away from B's page, which would show Bea's lines at once
@@ -108,6 +109,7 @@ def _moves_with_the_link(new_context: Callable[..., Any], rn_url: str, phone: Pa
     expect(mine.get_by_test_id(f"game-{b}")).to_be_visible()
     expect(mine.get_by_test_id(f"game-{b}").get_by_test_id("lobby-your-turn")).to_have_count(0)
     expect(mine.locator("a[data-id]").first).to_have_attribute("data-id", a)
+    expect(mine.get_by_test_id(f"game-{b}")).to_contain_text("· Harder")  # by name, not code
     shot(phone, "lobby-your-games")
     _my_games(phone, [a, b])
     # opening B shows its chat, which then counts as read

@@ -127,6 +127,24 @@ def test_presence_shows_who_joined_and_who_left(new_context: MakeContext) -> Non
     assert not ada.js_errors, ada.js_errors
 
 
+def test_a_seat_taken_without_a_name_gets_the_seats_default_which_is_not_kept(
+        new_context: MakeContext) -> None:
+    """No name typed: the seat is "Player 1" in this game; the next game's name box is empty, so
+    the default of one seat never becomes the player's name elsewhere."""
+    page = open_page(new_context(), "/")
+    create_game(page, players=3, seed=25)
+    take_seat(page, 0, "")
+    expect(seat_row(page, 0)).to_contain_text("Player 1")
+    assert page.evaluate("() => localStorage.getItem('rn.name')") in (None, "")
+    page.goto("/")
+    create_game(page, players=3, seed=26)
+    expect(page.get_by_test_id("seat-name")).to_have_value("")
+    take_seat(page, 2, "")
+    expect(seat_row(page, 2)).to_contain_text("Player 3")
+    expect(seat_row(page, 2)).not_to_contain_text("Player 1")
+    assert not page.js_errors, page.js_errors
+
+
 # --- 3: a failed load is retried; only a real 404 says "not found" ------------------------------
 def test_a_failed_load_is_retried_until_the_game_shows(new_context: MakeContext,
                                                        api: httpx.Client) -> None:
@@ -187,9 +205,11 @@ def test_a_returning_player_takes_their_seat_back_from_the_bot(new_context: Make
     note = bea.get_by_test_id("reclaim-note")
     expect(note).to_contain_text("bot")
     expect(note).to_contain_text("Player 2")
-    expect(bea.get_by_test_id("spectator-note")).not_to_contain_text("free seat")
-    # she is offered her seat: not told to look for it in another browser
-    expect(bea.get_by_test_id("spectator-note")).not_to_contain_text("Seat link")
+    # she is offered her seat: not told every seat is taken, nor to look for it elsewhere
+    expect(bea.get_by_test_id("reclaim-seat-1")).to_be_visible()
+    expect(bea.get_by_test_id("spectator-note")).to_have_count(0)
+    # meanwhile she still talks at the table, under her name
+    expect(bea.locator("#chat-text")).to_have_attribute("placeholder", "Say something as Bea…")
     stranger = open_page(new_context(), f"/g/{gid}")  # the others' seats are taken elsewhere
     expect(stranger.get_by_test_id("spectator-note")).to_contain_text(
         "One of them yours? Open the game in the browser where you took it")

@@ -57,10 +57,12 @@ export class ChatPanel {
     return this.page.reclaimable.length ? this.page.reclaimable[0] : null;
   }
 
-  // How the input names the writer: the seat's name, or the colour of the seat a bot plays.
+  // How the input names the writer: the seat's name; for the seat a bot plays for this player,
+  // the player's name (the server writes the line under it), else the seat's colour.
   writer(seat) {
     if (seat === this.page.current) return this.page.seatLabel(seat);
     const s = (this.page.summary?.seats || []).find((x) => x.seat === seat);
+    if (s && s.owner) return s.owner;
     return s ? seatTitle(s) : playerName(null, seat);
   }
 

@@ -62,13 +62,15 @@ export class EndScreen {
   }
 
   // The overlay on the board when the game ends: won or lost, for the crew and (`mine`: true,
-  // false, null for a spectator) for the player; it points to the end screen and its story.
-  overlay(model, mine = null) {
+  // false, null for a spectator) for the player; it points to the end screen and its story, and
+  // (`rematch`: "rematch" or "rematch_join", for those who may) to the next game.
+  overlay(model, mine = null, rematch = null) {
     const won = mine === null ? model.view.result.won : mine;
     const key = mine === null ? (won ? "overlay_won" : "overlay_lost") : (won ? "overlay_you_won" : "overlay_you_lost");
+    const next = rematch ? `<button type="button" class="btn primary" data-rematch data-testid="overlay-rematch">${esc(raw("web", rematch))}</button>` : "";
     return `<div class="overlay-card ${won ? "won" : "lost"}" data-testid="end-overlay" data-won="${won}" role="dialog" aria-modal="false" aria-labelledby="end-overlay-title">
       <h2 id="end-overlay-title" data-testid="end-overlay-title">${esc(raw("web_end", key))}</h2>
-      <p class="end-overlay-buttons"><button type="button" class="btn primary" data-read-story data-testid="read-story">${esc(raw("web_end", "read_story"))}</button>
+      <p class="end-overlay-buttons">${next}<button type="button" class="btn${next ? "" : " primary"}" data-read-story data-testid="read-story">${esc(raw("web_end", "read_story"))}</button>
       <button type="button" class="btn" data-close-overlay data-testid="close-overlay">${esc(raw("web", "see_board"))}</button></p></div>`;
   }
 

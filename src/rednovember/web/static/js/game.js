@@ -301,9 +301,11 @@ export class GamePage {
 
   async takeSeat(seat) {
     const nameEl = this.root.querySelector("#seat-name");
-    const name = (nameEl ? nameEl.value : this.ui.name).trim() || t("ui", "player_long", { seat: seat + 1 });
-    this.ui.name = name;
-    localStorage.setItem("rn.name", name);
+    const typed = (nameEl ? nameEl.value : this.ui.name).trim();
+    // no name typed: this seat's default ("Player 2"), which is not kept for the next game
+    const name = typed || t("ui", "player_long", { seat: seat + 1 });
+    this.ui.name = typed;
+    if (typed) localStorage.setItem("rn.name", typed);
     try {
       const res = await api(`/api/games/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name } });
       store.addSeat(this.id, res.seat, res.token);
@@ -571,7 +573,10 @@ export class GamePage {
       // a full table watched from a browser that holds no seat of it: perhaps the player's own
       // seat, taken in another browser (an email's link opened on the phone)
       const yours = !free && !this.reclaimable.length ? ` ${raw("web", "spectator_yours")}` : "";
-      body = `<p class="muted" data-testid="spectator-note">${esc(raw("web", free ? "spectator_note" : "spectator_note_full") + yours)}</p>`;
+      // (a player whose seat a bot plays is not told every seat is taken: the card above offers
+      // theirs back)
+      body = !free && this.reclaimable.length ? ""
+        : `<p class="muted" data-testid="spectator-note">${esc(raw("web", free ? "spectator_note" : "spectator_note_full") + yours)}</p>`;
     } else if (st.status === "waiting") {
       body = `<p class="muted">${esc(raw("web", "waiting_note"))}</p>`;
     } else if (!st.your_turn) {
@@ -639,13 +644,16 @@ export class GamePage {
     const ended = model.over && !this.show.active();
     overlay.hidden = !ended || this.overlayClosed;
     gameEl.classList.toggle("ended", ended);
+    // who may start the rematch (or join it, once started): its players and the creator
+    const mayRematch = this.holdsAny() || this.isCreator() || this.reclaimable.length > 0;
+    const rematchKey = this.summary.rematch ? "rematch_join" : "rematch";
     if (ended && !this.overlayClosed) {
-      setHTML(overlay, this.end.overlay(model, this.myOutcome(model)));
+      setHTML(overlay, this.end.overlay(model, this.myOutcome(model), mayRematch ? rematchKey : null));
     }
     if (ended) {
       res.hidden = false;
-      const again = this.holdsAny() || this.isCreator() || this.reclaimable.length > 0
-        ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", this.summary.rematch ? "rematch_join" : "rematch"))}</button> ` : "";
+      const again = mayRematch
+        ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", rematchKey))}</button> ` : "";
       setHTML(res, this.end.render(model) + `<p class="export">${again}<a class="btn small" href="${esc(url(`/g/${encodeURIComponent(this.id)}/replay`))}" data-testid="result-replay">${esc(raw("web", "replay_link"))}</a>
         <a href="${esc(url(`/api/games/${encodeURIComponent(this.id)}/export`))}" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
       if (!this.resultShown) { this.resultShown = true; this.revealEnd = true; }

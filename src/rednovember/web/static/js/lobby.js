@@ -20,6 +20,11 @@ const DEADLINES = [3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400]; // a turn-base
 const OPEN_TABLE = 120; // an open table's turn timer and away bot unless the form says otherwise
 const MY_GAMES = 12; // at most this many of the browser's own games are looked up
 
+// A game's variants by their names ("Harder, Mad Gnomes"), without their explanations.
+function variantNames(variants) {
+  return variants.map((v) => raw("variants", v).split(" (")[0]).join(", ");
+}
+
 // Whether a seat this browser holds must decide in the game (its summary).
 function yourTurn(g) {
   const mine = store.get(g.id);
@@ -181,7 +186,7 @@ export class LobbyPage {
     box.innerHTML = `<ul class="game-list">${this.mine.map((g) => {
       const status = raw("web", `status_${g.status}`);
       const free = g.seats.filter((s) => s.kind === "free").length;
-      const vs = (g.config.variants || []).length ? " · " + g.config.variants.join(", ") : "";
+      const vs = (g.config.variants || []).length ? " · " + variantNames(g.config.variants) : "";
       const mark = yourTurn(g) ? `<span class="badge gl-turn" data-testid="lobby-your-turn">${esc(raw("web_me", "your_turn"))}</span>` : "";
       return `<li${mark ? ' class="your-turn"' : ""}><a href="${esc(url(`/g/${g.id}`))}" data-id="${esc(g.id)}" data-testid="game-${esc(g.id)}">
         <span class="gl-id">${esc(g.id)}</span>
@@ -200,7 +205,7 @@ export class LobbyPage {
     if (!this.games.length) { box.innerHTML = `<p class="muted" data-testid="no-open-tables">${esc(raw("web_lobby", "no_open_tables"))}</p>`; return; }
     box.innerHTML = `<ul class="open-list">${this.games.map((g) => {
       const free = g.seats.filter((s) => s.kind === "free");
-      const vs = (g.config.variants || []).map((v) => raw("variants", v).split(" (")[0]).join(", ");
+      const vs = variantNames(g.config.variants || []);
       const timer = g.settings?.pace === "turn-based"
         ? `<span class="badge timer pace" data-testid="open-table-pace">${esc(paceText(g.settings))}</span>`
         : g.settings && g.settings.turn_timer ? `<span class="badge timer">${esc(timerText(g.settings.turn_timer))}</span>` : "";
