@@ -91,6 +91,9 @@ def test_the_result_waits_for_the_show_says_won_or_lost_and_reads_the_story(
         drawn = p.wait_for_function(_END_DRAWN).json_value()
         assert drawn["showing"] and drawn["card"]  # the game's last steps are on the board ...
         assert not drawn["overlay"]  # ... and the result does not cover them
+        # only the last few: a game played fast to its end is not shown card by card
+        queued = p.get_by_test_id("show-stage").get_attribute("data-queued")
+        assert int(queued or 0) <= 6, queued
         expect(p.get_by_test_id("end-overlay")).to_be_hidden()
         if p is page:
             SHOTS.mkdir(parents=True, exist_ok=True)

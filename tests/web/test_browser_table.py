@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 from browsertools import SHOTS, SKIP, TIMEOUT, _page, expect  # the fixtures are in conftest.py
-from webtools import new_game, take
+from webtools import Server, new_game, take
 
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
@@ -143,6 +143,35 @@ def test_a_seat_taken_without_a_name_gets_the_seats_default_which_is_not_kept(
     expect(seat_row(page, 2)).to_contain_text("Player 3")
     expect(seat_row(page, 2)).not_to_contain_text("Player 1")
     assert not page.js_errors, page.js_errors
+
+
+def test_a_seat_given_away_too_soon_is_refused_naming_its_player(
+        browser: Any, server_factory: Callable[..., Server]) -> None:
+    """Within the takeover grace, giving away the seat of a player who just left is refused with
+    their name and the seconds to wait (not "Player 2")."""
+    server = server_factory(takeover_grace=60.0)
+    contexts = [browser.new_context(viewport=DESKTOP, base_url=server.url) for _ in range(2)]
+    try:
+        for ctx in contexts:
+            ctx.set_default_timeout(TIMEOUT)
+        ada = open_page(contexts[0], "/")
+        gid = create_game(ada, players=3, seed=27)
+        take_seat(ada, 0, "Ada")
+        bea = open_page(contexts[1], f"/g/{gid}")
+        take_seat(bea, 1, "Bea")
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            take(api, gid, 2)
+        expect(seat_row(ada, 1).locator(".dot.on")).to_be_visible()
+        bea.close()
+        expect(seat_row(ada, 1).locator(".dot.off")).to_be_visible()
+        ada.click("[data-testid=bot-seat-1]")
+        expect(ada.get_by_test_id("error")).to_contain_text(
+            re.compile(r"Bea left only just now: try again in \d+ s\."))
+        expect(seat_row(ada, 1)).to_have_attribute("data-kind", "human")
+        assert not ada.js_errors, ada.js_errors
+    finally:
+        for ctx in contexts:
+            ctx.close()
 
 
 # --- 3: a failed load is retried; only a real 404 says "not found" ------------------------------

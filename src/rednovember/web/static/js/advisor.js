@@ -4,7 +4,7 @@
 // route on the board. The end screen's note says whether hints were used, and by which seats.
 // docs/protocol.md: "hint".
 
-import { raw, t } from "./i18n.js";
+import { lang, raw, t } from "./i18n.js";
 import { api } from "./net.js";
 import { errorText } from "./ui.js";
 import { actionText, gnomeName, itemName, join, roomName, roomShort, seatTitle, tokenName, trackName } from "./describe.js";
@@ -151,7 +151,7 @@ export class Advisor {
       <button type="button" class="btn small" data-hint-close data-testid="hint-close">${esc(raw("advisor", "close"))}</button></div>
       <p class="muted hint-private">${esc(raw("advisor", "private"))}</p>`;
     const items = a.plans.map((p, i) => this.planHTML(model, p, i)).join("");
-    const foot = `<p class="muted hint-foot">${esc(t("advisor", "rounds", { rounds: a.rounds, seconds: a.seconds.toFixed(1) }))}</p>`;
+    const foot = `<p class="muted hint-foot">${esc(t("advisor", "rounds", { rounds: a.rounds, seconds: a.seconds.toLocaleString(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }))}</p>`;
     return `${head}<ol class="hint-plans" data-testid="hint-plans">${items}</ol>${foot}`;
   }
 

@@ -169,7 +169,7 @@ export class GamePage {
       case "error":
         if (this.advisor.onError(msg)) break;
         this.setBusy(false);
-        toast(errorText(msg), "error");
+        toast(errorText(msg, (s) => this.seatLabel(s)), "error");
         if (msg.code === "stale") this.socket.send({ type: "sync" });
         break;
       default: return;
@@ -331,7 +331,7 @@ export class GamePage {
     if (!this.socket.send({ type: "bot", seat, bot })) {
       const token = this.held.length ? this.tokenFor(this.held[0]) : undefined;
       api(`/api/games/${encodeURIComponent(this.id)}/seats/${seat}/bot`, { method: "POST", body: { bot },
-        token, creator: store.get(this.id).creator || undefined }).catch((e) => toast(errorText(e), "error"));
+        token, creator: store.get(this.id).creator || undefined }).catch((e) => toast(errorText(e, (s) => this.seatLabel(s)), "error"));
     }
   }
 

@@ -10,6 +10,7 @@ import { COLOURS, esc } from "./svg.js";
 
 const STEP_MS = 1300; // one step on screen
 const MAX_QUEUE = 40; // a long batch (bots playing fast) keeps only its last steps
+const END_TAIL = 6; // once the game is over, only its last steps still wait: the result follows
 const CATCH_UP = 8; // more steps waiting than this: each is shown for half the time
 // the effects of an event card, shown on the card that caused them
 const EFFECTS = new Set(["fire", "fire_spreads", "fire_flooded", "spread_none", "leak", "fire_out",
@@ -336,15 +337,16 @@ export class Show {
     const incremental = prev && (st.log_start || 0) > 0 && st.version > this.version;
     if (st.version > this.version) this.version = st.version;
     if (incremental && log.length > before) {
-      this.enqueue(buildSteps(log.slice(before), prev.view, st.view));
+      this.enqueue(buildSteps(log.slice(before), prev.view, st.view), !!st.view.result);
     }
     this.updateRecap(key, st, prev);
   }
 
-  enqueue(steps) {
+  enqueue(steps, ended = false) {
     if (!steps.length) return;
     this.queue.push(...steps);
-    if (this.queue.length > MAX_QUEUE) this.queue.splice(0, this.queue.length - MAX_QUEUE);
+    const keep = ended ? END_TAIL : MAX_QUEUE;
+    if (this.queue.length > keep) this.queue.splice(0, this.queue.length - keep);
     this.stage.dataset.queued = String(this.queue.length);
     if (!this.current) this.next();
     else this.updateSkip();

@@ -28,7 +28,9 @@ const SEAT_PARAMS = new Set(["seat", "to_move"]);
 
 // A server error as a readable, translated sentence: the code's sentence, then the case's
 // (`detail` with its `params`); the server's English `message` only when neither is known.
-export function errorText(err) {
+// An error's text in the page's language; `seatName` (seat -> "Bob") names the seat of its
+// parameters as `player` ("Player 2" without it).
+export function errorText(err, seatName = null) {
   const code = err && err.code ? err.code : "internal";
   const key = `error_${code}`;
   const text = raw("web", key);
@@ -37,6 +39,8 @@ export function errorText(err) {
   if (detailKey && raw("web", detailKey) !== detailKey) {
     const params = {};
     for (const [k, v] of Object.entries(err.params || {})) params[k] = SEAT_PARAMS.has(k) && Number.isInteger(v) ? v + 1 : v;
+    const seat = err.params?.seat;
+    if (Number.isInteger(seat)) params.player = seatName ? seatName(seat) : t("ui", "player_long", { seat: seat + 1 });
     return `${base} ${t("web", detailKey, params)}`;
   }
   const english = lang() === "en" || text === key;
