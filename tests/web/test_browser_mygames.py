@@ -110,7 +110,12 @@ def _moves_with_the_link(new_context: Callable[..., Any], rn_url: str, phone: Pa
     expect(mine.get_by_test_id(f"game-{b}").get_by_test_id("lobby-your-turn")).to_have_count(0)
     expect(mine.locator("a[data-id]").first).to_have_attribute("data-id", a)
     expect(mine.get_by_test_id(f"game-{b}")).to_contain_text("· Harder")  # by name, not code
-    shot(phone, "lobby-your-games")
+    shot(phone, "lobby-your-games-desktop")
+    size = phone.viewport_size
+    phone.set_viewport_size({"width": 390, "height": 844})
+    mine.scroll_into_view_if_needed()
+    shot(phone, "lobby-your-games-phone")
+    phone.set_viewport_size(size)
     _my_games(phone, [a, b])
     # opening B shows its chat, which then counts as read
     phone.get_by_test_id(f"me-open-{b}").click()
