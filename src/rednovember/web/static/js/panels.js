@@ -114,8 +114,8 @@ function keepsActions(seat, mine) {
   return seat.kind === "bot" || (seat.kind === "human" && !mine && !seat.connected);
 }
 
-// The bots weakest first, as the picker lists them (an unknown one last).
 const DEFAULT_BOT = "heuristic"; // preselected for a player's seat: quick, and plays well
+// The bots weakest first, as the picker lists them (an unknown one last).
 const STRENGTH = ["random", "heuristic", "search:fast", "search", "search:strong"];
 function byStrength(bots) {
   const rank = (b) => (STRENGTH.includes(b) ? STRENGTH.indexOf(b) : STRENGTH.length);
