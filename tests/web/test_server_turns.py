@@ -18,7 +18,7 @@ from pgcluster import BACKEND, database_url
 
 from rednovember.web.app import create_app
 from rednovember.web.hub.live import Clock
-from rednovember.web.store import Store
+from rednovember.web.store import GameRecord, Store
 from rednovember.web.tables import chat_message
 
 DAY = 86400.0
@@ -90,6 +90,21 @@ def _system_lines(url: str, gid: str, kind: str) -> list[dict[str, Any]]:
     finally:
         store.close()
     return [chat_message(m) for m in rows if m["seat"] < 0 and m.get("kind") == kind]
+
+
+def _record(url: str, gid: str) -> GameRecord | None:
+    """The game as the database holds it."""
+    store = Store(url)
+    try:
+        return store.load_game(gid)
+    finally:
+        store.close()
+
+
+def _state(c: TestClient, gid: str, token: str) -> dict[str, Any]:
+    """What the seat of ``token`` sees."""
+    st: dict[str, Any] = c.get(f"/api/games/{gid}/state", headers=_bearer(token)).json()
+    return st
 
 
 def _act_oneself(c: TestClient, gid: str, token: str) -> None:
@@ -164,7 +179,7 @@ def test_a_two_seat_game_over_several_days_deadlines_bot_and_taking_the_seat_bac
     assert dl["at"] == pytest.approx(clock.now() + DAY, abs=1) and dl["remaining"] == DAY
     victim, diligent = dl["seat"], 1 - dl["seat"]
     # the state a player sees carries it too
-    st = client.get(f"/api/games/{gid}/state", headers=_bearer(tokens[victim])).json()
+    st = _state(client, gid, tokens[victim])
     assert st["deadline"]["seat"] == victim and st["your_turn"]
 
     # day 1: the victim lets the deadline pass: the bot makes that one decision, the chat says so
@@ -225,21 +240,12 @@ def test_a_two_seat_game_over_several_days_deadlines_bot_and_taking_the_seat_bac
     assert s["seats"][victim]["kind"] == "human"
     # every decision the deadlines and the bot made is the stand-ins': the victim's many, the
     # diligent player's one missed deadline
-    store = Store(db_url)
-    try:
-        rec = store.load_game(gid)
-    finally:
-        store.close()
+    rec = _record(db_url, gid)
     assert rec is not None
     made_for = sum(a == -1 - victim for a in rec.actors)
     assert made_for >= 5 and sum(a == -1 - diligent for a in rec.actors) == 1
     assert len(_state(client, gid, tokens[victim])["standins"]) == made_for
 
-
-
-def _state(c: TestClient, gid: str, token: str) -> dict[str, Any]:
-    st: dict[str, Any] = c.get(f"/api/games/{gid}/state", headers=_bearer(token)).json()
-    return st
 
 
 def test_a_decision_made_for_a_seat_is_marked_as_the_stand_ins_not_its_players(
@@ -262,11 +268,7 @@ def test_a_decision_made_for_a_seat_is_marked_as_the_stand_ins_not_its_players(
     assert st["log"][a][1] in gnomes  # the decision's first entry: the victim's gnome's choice
     assert _state(client, gid, tokens[other])["standins"] == []  # each seat its own
     assert client.get(f"/api/games/{gid}/state").json()["standins"] == []  # a spectator: none
-    store = Store(db_url)
-    try:
-        rec = store.load_game(gid)
-    finally:
-        store.close()
+    rec = _record(db_url, gid)
     assert rec is not None and rec.actors == [-1 - victim]
     assert client.get(f"/api/games/{gid}/replay/1").json()["actor"] == victim
     # the players go on for themselves: the range stays where it was
@@ -303,11 +305,7 @@ def test_a_seat_handed_over_and_taken_back_moves_no_deadline_and_keeps_its_name(
 # --- restarts and several processes ---------------------------------------------------------------
 def _stored(url: str, gid: str) -> tuple[int, int]:
     """The stored game's version and its number of actions."""
-    store = Store(url)
-    try:
-        rec = store.load_game(gid)
-    finally:
-        store.close()
+    rec = _record(url, gid)
     assert rec is not None
     return rec.version, len(rec.actions)
 
@@ -341,11 +339,7 @@ def test_a_deadline_that_passed_while_no_server_ran_acts_once_after_the_restart(
 
 
 def _stored_deadline(url: str, gid: str) -> Any:
-    store = Store(url)
-    try:
-        rec = store.load_game(gid)
-    finally:
-        store.close()
+    rec = _record(url, gid)
     return rec.deadline if rec is not None else None
 
 
