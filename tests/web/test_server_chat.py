@@ -12,6 +12,8 @@ from webtools import WsClient, seated_game
 
 from rednovember.web.chat import RateLimit, clean
 from rednovember.web.protocol import ProtocolError
+from rednovember.web.seatcode import by_server, seat_from, server_for
+from rednovember.web.tables import chat_message
 
 
 def test_a_seated_player_talks_to_the_table_and_everyone_reads_it(
@@ -73,3 +75,15 @@ def test_clean_and_rate_limit_units() -> None:
     with pytest.raises(ProtocolError):
         limit.check(2.0)
     limit.check(10.5)  # the first left the window
+
+
+def test_a_servers_note_and_a_stand_ins_action_name_their_seat_and_no_players_seat() -> None:
+    for seat in range(8):
+        code = server_for(seat)
+        assert by_server(code) and seat_from(code) == seat
+        assert not by_server(seat) and seat_from(seat) == seat
+    note = chat_message({"seat": server_for(2), "kind": "to_bot", "text": "x"})
+    assert (note["seat"], note["system"], note["for_seat"]) == (-1, "to_bot", 2)
+    timeout = chat_message({"seat": server_for(0), "kind": None, "text": "x"})
+    assert (timeout["system"], timeout["for_seat"]) == ("timeout", 0)
+    assert chat_message({"seat": 3, "text": "hi"}) == {"seat": 3, "text": "hi"}

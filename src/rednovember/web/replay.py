@@ -10,8 +10,8 @@ from typing import Any
 from ..rules.serialize import replay
 from ..rules.view import log_for
 from .hub import LiveGame
-from .hub.standins import actor_seat
 from .protocol import ProtocolError, jsonable, result_info
+from .seatcode import seat_from
 
 
 def replay_step(lg: LiveGame, step: int) -> dict[str, Any]:
@@ -32,7 +32,7 @@ def replay_step(lg: LiveGame, step: int) -> dict[str, Any]:
             gs["hand"] = [at.data.items[k].id for k in gn.hand]
     return {
         "game": lg.id, "step": step, "steps": steps, "over": over,
-        "actor": actor_seat(lg.actors[step - 1]) if 0 < step <= len(lg.actors) else None,
+        "actor": seat_from(lg.actors[step - 1]) if 0 < step <= len(lg.actors) else None,
         "view": view, "result": result_info(at),
         "log": jsonable(at.log[start:] if over else log_for(at, None, start)),
     }

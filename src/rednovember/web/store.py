@@ -45,6 +45,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from . import schema
+from .seatcode import seat_from
 
 metadata = MetaData()
 
@@ -522,7 +523,7 @@ class Store:
         for row in c.execute(q):
             player = json.loads(row.detail).get("player")
             if isinstance(player, str) and player:
-                owners[-1 - int(row.seat)] = player  # a server note's row seat is -1 - seat
+                owners[seat_from(int(row.seat))] = player
         return owners
 
     @staticmethod

@@ -30,6 +30,7 @@ from typing import Any
 import segno
 
 from .protocol import ProtocolError
+from .seatcode import by_server, seat_from
 
 DEFAULT_WAITING_EXPIRY = 24 * 3600.0
 TURN_TIMER_CHOICES = (30, 60, 120, 300)  # what the create form offers (seconds per decision)
@@ -150,22 +151,16 @@ def origin_of(asked: str | None, base_url: str) -> str:
     return base_url.rstrip("/")
 
 
-# The server's notes (a timeout, an absent player: web/hub/away.py) are stored as chat rows of seat
-# -1 - SEAT (no player writes as a negative seat); a timeout note has no kind.
-def timeout_row_seat(seat: int) -> int:
-    return -1 - seat
-
-
 def chat_message(row: dict[str, Any]) -> dict[str, Any]:
     """A stored chat row as the client sees it: a server's note gets ``system`` (its kind, or
     ``timeout``) and ``for_seat``."""
-    if row["seat"] < 0:
+    if by_server(row["seat"]):  # a server's note (a timeout note has no kind)
         return {**row, "seat": -1, "system": row.get("kind") or "timeout",
-                "for_seat": -1 - row["seat"]}
+                "for_seat": seat_from(row["seat"])}
     return row
 
 
 __all__ = ["AWAY_BOT_CHOICES", "DEFAULT_MOVE_DEADLINE", "DEFAULT_WAITING_EXPIRY",
            "MAX_MOVE_DEADLINE", "MIN_MOVE_DEADLINE", "MIN_TURN_TIMER", "MOVE_DEADLINE_CHOICES",
            "OPEN_TABLE_DEFAULT", "PACES", "TURN_TIMER_CHOICES", "TableSettings", "chat_message",
-           "check_turn_timer", "origin_of", "player_name", "seat_link", "timeout_row_seat"]
+           "check_turn_timer", "origin_of", "player_name", "seat_link"]

@@ -7,17 +7,13 @@ page's recap starts after its player's own last decision and says what was decid
 from __future__ import annotations
 
 from ...rules import new_game, parse_action
+from ..seatcode import server_for
 from .live import LiveGame
 
 
 def actor_code(seat: int, by_player: bool) -> int:
-    """How the action log records who made a seat's action."""
-    return seat if by_player else -1 - seat
-
-
-def actor_seat(actor: int) -> int:
-    """The seat an action was made for, whoever made it."""
-    return actor if actor >= 0 else -1 - actor
+    """How the action log records who made a seat's action (:mod:`rednovember.web.seatcode`)."""
+    return seat if by_player else server_for(seat)
 
 
 def note_action(lg: LiveGame, log_length: int) -> None:
@@ -55,5 +51,5 @@ def standin_entries(lg: LiveGame, seat: int) -> list[list[int]]:
     return [[marks[i], marks[i + 1]] for i in found]
 
 
-__all__ = ["actor_code", "actor_seat", "drop_action", "log_marks", "note_action",
+__all__ = ["actor_code", "drop_action", "log_marks", "note_action",
            "standin_entries"]

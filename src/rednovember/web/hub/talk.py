@@ -10,7 +10,8 @@ from typing import Any
 from ...i18n import catalog
 from ..chat import HISTORY, clean, message, ping_target, ping_text
 from ..protocol import ProtocolError
-from ..tables import chat_message, timeout_row_seat
+from ..seatcode import server_for
+from ..tables import chat_message
 from .live import Connection, LiveGame
 from .runtime import Runtime
 from .views import presence, push
@@ -65,7 +66,7 @@ class Talk:
     async def note_timeout(self, lg: LiveGame, seat: int) -> None:
         """Tells the table (a chat note, stored) that the server decides for a seat out of time:
         with the seat's name now, so the note still names its player once a bot has the seat."""
-        await self._add_line(lg, timeout_row_seat(seat), lg.seats[seat].name or None,
+        await self._add_line(lg, server_for(seat), lg.seats[seat].name or None,
                              f"Time ran out: the server decides for seat {seat}.", None, None)
 
     async def note(self, lg: LiveGame, seat: int, kind: str, detail: dict[str, Any]) -> None:
@@ -79,7 +80,7 @@ class Talk:
             words["bot"] = cat.raw("bot_levels", str(detail["bot"]))
         text = cat.get("web", key, **{**detail, **words})
         try:
-            await self._add_line(lg, timeout_row_seat(seat), None, text, kind, detail)
+            await self._add_line(lg, server_for(seat), None, text, kind, detail)
         except ProtocolError:
             log.exception("storing a %s note of game %s failed", kind, lg.id)
 
