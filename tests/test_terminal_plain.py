@@ -74,7 +74,7 @@ def test_save_quit_and_load_brings_the_bots_back(tmp_path: Path) -> None:
     # --load without --bot: the bots play their seats again, only seat 1 is asked
     rc, out, err = run_plain(["--load", "mine.json"], "1\n1\n0\n" * 30 + "quit\ny\n", tmp_path)
     assert rc == 0, err
-    assert "Bots back in their seats: P2 bot:random, P3 bot:heuristic." in out
+    assert "Bots back in their seats: P2 · Random bot, P3 · Easy bot." in out
     assert "(Player 1) >" in out
     assert "(Player 2) >" not in out and "(Player 3) >" not in out
     resumed = json.loads((tmp_path / "autosave.json").read_text())

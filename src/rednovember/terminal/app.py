@@ -476,7 +476,7 @@ def play(args: Namespace, console: Console, ask: Ask | None = None,
                                load_data(getattr(args, "data", None)))
             console.print(cat.get("ui", "loaded", file=args.load), style="green", markup=False)
             if setup.bot_names and not args.bot:
-                bots = ", ".join(cat.get("ui", "bot_player", seat=s + 1, bot=name)
+                bots = ", ".join(screen.bot_player(cat, s, name)
                                  for s, name in sorted(setup.bot_names.items()))
                 console.print(cat.get("term_plain", "seats_restored", bots=bots), markup=False)
         else:

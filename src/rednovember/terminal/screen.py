@@ -51,14 +51,21 @@ def log_lines(game: Game, start: int, lang: str, viewer: int | None,
     return lines, skipped
 
 
+def bot_player(cat: Catalog, seat: int, bot: str) -> str:
+    """A bot's seat by the bot's name in the catalog's language ("P2 · Easy bot"); a level that
+    is not offered (a benchmark's, from a save) by its API name."""
+    shown = cat.raw("bot_names", bot) if cat.has("bot_names", bot) else bot
+    return cat.get("ui", "bot_player", seat=seat + 1, bot=shown)
+
+
+def seat_name(cat: Catalog, seat: int, bot_names: dict[int, str]) -> str:
+    if seat in bot_names:
+        return bot_player(cat, seat, bot_names[seat])
+    return cat.get("ui", "player", seat=seat + 1)
+
+
 def seat_names(cat: Catalog, game: Game, bot_names: dict[int, str]) -> dict[int, str]:
-    out = {}
-    for seat in range(game.config.players):
-        if seat in bot_names:
-            out[seat] = cat.get("ui", "bot_player", seat=seat + 1, bot=bot_names[seat])
-        else:
-            out[seat] = cat.get("ui", "player", seat=seat + 1)
-    return out
+    return {seat: seat_name(cat, seat, bot_names) for seat in range(game.config.players)}
 
 
 def header(game: Game, cat: Catalog) -> Rule:

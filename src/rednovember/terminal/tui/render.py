@@ -12,7 +12,7 @@ from ...i18n import Catalog
 from ...i18n import names as n
 from ...rules import SEA, Game
 from ...rules.state import HIGH, LOW, OVER
-from .. import board
+from .. import board, screen
 from ..board import GNOME_STYLE, TRACK_STYLE
 
 WIDE_STATUS = 140  # below this width the viewer's gnomes begin on the status's second line
@@ -190,9 +190,7 @@ def status(g: Game, cat: Catalog, viewer: int, bot_names: dict[int, str], width:
     else:
         seat = g.player_to_move
         who = n.gnome(cat, g, g.decider)
-        player = cat.get("ui", "player", seat=seat + 1)
-        if seat in bot_names:
-            player = cat.get("ui", "bot_player", seat=seat + 1, bot=bot_names[seat])
+        player = screen.seat_name(cat, seat, bot_names)
         out.append(" · ")
         out.append(who, style=GNOME_STYLE.get(g.gnomes[g.decider].colour, "bold"))
         out.append(f" ({player})")
