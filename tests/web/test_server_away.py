@@ -70,6 +70,10 @@ def test_the_others_see_who_is_gone_and_when_the_seat_may_go_to_a_bot(server: St
         away = seats["away"]
         assert away["seat"] == mover and away["name"] == f"P{mover}"
         assert 2.0 < away["handover_in"] <= 3.0 and away["bot_in"] is None  # no away_bot here
+        # every person's seat says when it may go to a bot (never while its player is here)
+        by_seat = {x["seat"]: x["handover_in"] for x in seats["seats"]}
+        assert by_seat[mover] == away["handover_in"] and by_seat[other] is None
+        assert by_seat[3 - mover - other] is not None  # taken, never connected
         assert api.get(f"/api/games/{gid}").json()["away"]["seat"] == mover
         # too early: refused with the seconds left
         err = watcher.request({"type": "bot", "seat": mover, "bot": "heuristic"})
@@ -79,6 +83,7 @@ def test_the_others_see_who_is_gone_and_when_the_seat_may_go_to_a_bot(server: St
         assert note["for_seat"] == mover and note["player"] == f"P{mover}" and note["seat"] == -1
         assert f"P{mover}" in note["text"]
         # the countdown was the server's: the seat may go to a bot now
+        assert api.get(f"/api/games/{gid}").json()["seats"][mover]["handover_in"] == 0.0
         assert watcher.request({"type": "bot", "seat": mover, "bot": "heuristic"})["type"] == "ack"
         handed = _note(watcher, "to_bot")
         assert handed["for_seat"] == mover and handed["bot"] == "heuristic"

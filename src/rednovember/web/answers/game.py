@@ -43,6 +43,10 @@ class Seat(Shape):
         "a bot's seat that its player handed over (or the server for them) and may take back: "
         "that player's name; else null"))
     connected: bool
+    handover_in: float | None = Field(default=None, description=(
+        "a person's seat whose player has no connection open: seconds until anyone seated (or "
+        "the game's creator) may give it to a bot (0: now; counted from when the message was "
+        "made); null while its player is connected, and for a free or a bot's seat"))
 
 
 class Settings(Shape):

@@ -42,6 +42,15 @@ def gone_for(lg: LiveGame, seat: int) -> float:
     return time.monotonic() - lg.gone_since.get(seat, 0.0)
 
 
+def handover_in(lg: LiveGame, seat: int) -> float | None:
+    """Seconds until anyone seated (or the creator) may give a person's seat to a bot: 0 once
+    its player has been gone for the grace; None while they are connected (then only they may),
+    for a free seat and for a bot's."""
+    if lg.seats[seat].kind != "human" or lg.connected(seat):
+        return None
+    return _up(lg.grace - gone_for(lg, seat))
+
+
 def bot_at(lg: LiveGame, seat: int) -> float | None:
     """When (time.time()) the server gives the absent seat to a bot, or None: it never does. The
     seat's decision must have waited ``away_bot`` seconds (counted from the game's last change,
@@ -61,7 +70,7 @@ def away_info(lg: LiveGame) -> dict[str, Any] | None:
         return None
     at = bot_at(lg, seat)
     return {"seat": seat, "name": lg.seats[seat].name,
-            "handover_in": _up(lg.grace - gone_for(lg, seat)),
+            "handover_in": handover_in(lg, seat),
             "bot_in": None if at is None else _up(at - time.time())}
 
 
@@ -73,4 +82,4 @@ def takes_over(lg: LiveGame) -> bool:
             and gone_for(lg, seat) >= lg.grace)
 
 
-__all__ = ["absent", "away_info", "bot_at", "gone_for", "takes_over", "unconnected"]
+__all__ = ["absent", "away_info", "bot_at", "gone_for", "handover_in", "takes_over", "unconnected"]

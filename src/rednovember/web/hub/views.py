@@ -10,7 +10,7 @@ from typing import Any
 from ...rules.hidden import can_undo
 from ...rules.view import log_for
 from ..protocol import action_info, jsonable, result_info, suggestions
-from .absence import away_info
+from .absence import away_info, handover_in
 from .clock import clock_info, deadline_info
 from .live import Connection, LiveGame
 from .standins import standin_entries
@@ -45,7 +45,8 @@ def summary(lg: LiveGame) -> dict[str, Any]:
 def seats_info(lg: LiveGame) -> list[dict[str, Any]]:
     return [{"seat": s.seat, "colour": s.colours[0], "colours": s.colours,
              "gnomes": s.gnomes, "kind": s.kind, "name": s.name, "bot": s.bot,
-             "owner": owner(lg, s.seat), "connected": s.kind != "free" and lg.connected(s.seat)}
+             "owner": owner(lg, s.seat), "connected": s.kind != "free" and lg.connected(s.seat),
+             "handover_in": handover_in(lg, s.seat)}
             for s in lg.seats]
 
 

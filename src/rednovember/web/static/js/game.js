@@ -589,8 +589,23 @@ export class GamePage {
     if (focusKey) box.querySelector(`input[data-minutes="${CSS.escape(focusKey)}"]`)?.focus();
   }
 
+  // A seat's `handover_in` counts from when its message came (every message is rendered at once):
+  // the page notes when another's seat may go to a bot, and renders again then, so "Give to a bot"
+  // appears when the server will take it.
+  stampHandovers() {
+    const now = performance.now();
+    let next = Infinity;
+    for (const s of this.summary?.seats || []) {
+      if (s.handover_in > 0 && s._handoverAt === undefined) s._handoverAt = now + s.handover_in * 1000;
+      if (s._handoverAt > now) next = Math.min(next, s._handoverAt);
+    }
+    clearTimeout(this.handoverTimer);
+    if (next < Infinity) this.handoverTimer = setTimeout(() => this.render(), next - now + 50);
+  }
+
   render() {
     if (!this.built) return;
+    this.stampHandovers();
     this.away.render();
     const st = this.state();
     const model = this.model();

@@ -114,6 +114,12 @@ function keepsActions(seat, mine) {
   return seat.kind === "bot" || (seat.kind === "human" && !mine && !seat.connected);
 }
 
+// Another's seat may go to a bot once its player has been gone for the takeover grace
+// (`handover_in`, stamped on arrival by GamePage.stampHandovers).
+function handoverOpen(seat) {
+  return !seat.connected && !(seat._handoverAt > performance.now());
+}
+
 const DEFAULT_BOT = "heuristic"; // preselected for a player's seat: quick, and plays well
 // The bots weakest first, as the picker lists them (an unknown one last).
 const STRENGTH = ["random", "heuristic", "search:fast", "search", "search:strong"];
@@ -158,7 +164,7 @@ export function renderSeats(model, page, compact = false) {
       buttons += `<button type="button" class="btn primary small" ${attrs({ "data-take": seat.seat, "data-testid": `take-seat-${seat.seat}`,
         "aria-label": t("web", "take_seat_as", { colour: raw("colours", seat.colour) }) })}>${esc(raw("web", "take_seat"))}</button>`;
     }
-    const botOk = canBot && (seat.kind === "free" || seat.kind === "bot" || (seat.kind === "human" && (mine || !seat.connected)));
+    const botOk = canBot && (seat.kind === "free" || seat.kind === "bot" || (seat.kind === "human" && (mine || handoverOpen(seat))));
     if (botOk && !model.over) buttons += botPicker(seat, bots);
     const cls = `seat-row${mine ? " mine" : ""}${keepsActions(seat, mine) ? " keeps-actions" : ""}`;
     s += `<li class="${cls}" data-testid="seat-${seat.seat}" data-kind="${esc(seat.kind)}">
