@@ -545,7 +545,7 @@ export class GamePage {
     const seats = (this.summary.seats || []).filter((s) => this.reclaimable.includes(s.seat) && s.kind === "bot");
     box.hidden = !seats.length || model.over;
     setHTML(box, seats.map((s) => `<p>${esc(t("web", "reclaim_note", { colour: raw("colours", s.colour),
-      player: t("ui", "player_long", { seat: s.seat + 1 }), bot: s.bot ? raw("bot_levels", s.bot) : "" }))}</p>
+      player: s.owner || t("ui", "player_long", { seat: s.seat + 1 }), bot: s.bot ? raw("bot_levels", s.bot) : "" }))}</p>
       <p class="muted">${esc(raw("web", "reclaim_help"))}</p>
       <button type="button" class="btn primary small" ${attrs({ "data-reclaim": s.seat, "data-testid": `reclaim-seat-${s.seat}` })}>${esc(raw("web", "reclaim"))}</button>`).join(""));
   }
