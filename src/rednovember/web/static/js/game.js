@@ -560,9 +560,9 @@ export class GamePage {
     box.setAttribute("aria-label", raw("web", "actions_title"));
     let head = `<div class="actions-head"><h3>${esc(raw("web", "actions_title"))}</h3>`;
     if (st.seat !== null && st.seat !== undefined && !model.over && st.status !== "waiting") {
-      head += `<button type="button" class="btn small" data-undo data-testid="undo" ${st.can_undo && !this.busy ? "" : "disabled"}
+      head += `<span class="actions-tools"><button type="button" class="btn small" data-undo data-testid="undo" ${st.can_undo && !this.busy ? "" : "disabled"}
         title="${esc(raw("web", "undo_help"))}">↶ ${esc(raw("web", "undo"))}</button>`;
-      head += this.advisor.button(st, model);
+      head += `${this.advisor.button(st, model)}</span>`;
     }
     head += `</div>`;
     let body;
