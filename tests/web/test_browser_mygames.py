@@ -108,6 +108,10 @@ def _moves_with_the_link(new_context: Callable[..., Any], rn_url: str, phone: Pa
         "Your turn")
     expect(mine.get_by_test_id(f"game-{b}")).to_be_visible()
     expect(mine.get_by_test_id(f"game-{b}").get_by_test_id("lobby-your-turn")).to_have_count(0)
+    # and the unread table talk
+    expect(mine.get_by_test_id(f"game-{b}").get_by_test_id("lobby-unread")).to_have_text(
+        "2 unread messages")
+    expect(mine.get_by_test_id(f"game-{a}").get_by_test_id("lobby-unread")).to_have_count(0)
     expect(mine.locator("a[data-id]").first).to_have_attribute("data-id", a)
     expect(mine.get_by_test_id(f"game-{b}")).to_contain_text("· Harder")  # by name, not code
     shot(phone, "lobby-your-games-desktop")
@@ -213,4 +217,14 @@ def test_axe_finds_no_serious_violation_on_my_games_and_the_deadline_shows(sized
         expect(page.get_by_test_id("move-qr")).to_be_visible()
         found = axe_violations(page)
         assert not found, "\n".join(found)
+        # the start page's "Your games" gives the same deadlines
+        page.goto("/")
+        mine = page.get_by_test_id("my-games")
+        expect(mine.get_by_test_id(f"game-{gid}").get_by_test_id("lobby-deadline")).to_contain_text(
+            "(in 5 minutes)")
+        expect(mine.get_by_test_id(f"game-{days}").get_by_test_id("lobby-deadline")).to_contain_text(
+            "(in 12 hours)")
+        expect(mine.get_by_test_id(f"game-{waiting}").get_by_test_id("lobby-deadline")).to_have_count(0)
+        mine.scroll_into_view_if_needed()
+        shot(page, f"lobby-your-games-deadline-{size}")
         assert not page.js_errors, page.js_errors

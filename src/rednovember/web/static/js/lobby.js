@@ -11,6 +11,7 @@ import { errorText, toast } from "./ui.js";
 import { durationText, paceText, timerText } from "./timer.js";
 import { url } from "./root.js";
 import { PageLife } from "./life.js";
+import { deadlineText } from "./mygames.js";
 
 const VARIANTS = ["harder", "hardest", "less-deadly-death", "mad-gnomes"];
 const LEVELS = { harder: "hardest", hardest: "harder" }; // one of the two at most
@@ -23,6 +24,18 @@ const MY_GAMES = 12; // at most this many of the browser's own games are looked 
 // A game's variants by their names ("Harder, Mad Gnomes"), without their explanations.
 function variantNames(variants) {
   return variants.map((v) => raw("variants", v).split(" (")[0]).join(", ");
+}
+
+// The summaries of the browser's games with their activity (POST /api/me: one request, and the
+// chat's length for the unread badge); one by one if that is refused (e.g. rate-limited).
+async function myGames(ids) {
+  if (!ids.length) return [];
+  try {
+    return (await api("/api/me", { method: "POST", body: { games: ids } })).games || [];
+  } catch {
+    const one = (id) => api(`/api/games/${encodeURIComponent(id)}`).catch(() => null);
+    return (await Promise.all(ids.map(one))).filter(Boolean);
+  }
 }
 
 // Whether a seat this browser holds must decide in the game (its summary).
@@ -54,9 +67,10 @@ export class LobbyPage {
     const ids = store.myGames().slice(-MY_GAMES).reverse();
     const [open, mine] = await Promise.all([
       api("/api/games?limit=30").then((r) => r.games || []).catch(() => []),
-      Promise.all(ids.map((id) => api(`/api/games/${encodeURIComponent(id)}`).catch(() => null))),
+      myGames(ids),
     ]);
     if (this.life.ended) return; // the lobby was left meanwhile: #app is another page's
+    this.fetched = Date.now();
     this.games = open;
     // the games where this browser's seat must decide first, then the newest
     const turn = (g) => (yourTurn(g) ? 0 : 1);
@@ -188,10 +202,13 @@ export class LobbyPage {
       const free = g.seats.filter((s) => s.kind === "free").length;
       const vs = (g.config.variants || []).length ? " · " + variantNames(g.config.variants) : "";
       const mark = yourTurn(g) ? `<span class="badge gl-turn" data-testid="lobby-your-turn">${esc(raw("web_me", "your_turn"))}</span>` : "";
+      const due = deadlineText(g, this.fetched, "lobby-deadline");
+      const unread = g.activity ? Math.max(0, g.activity.chat - store.chatSeen(g.id)) : 0;
+      const talk = unread ? `<span class="badge me-unread" data-testid="lobby-unread">${esc(t("web_me", "unread", { n: unread }))}</span>` : "";
       return `<li${mark ? ' class="your-turn"' : ""}><a href="${esc(url(`/g/${g.id}`))}" data-id="${esc(g.id)}" data-testid="game-${esc(g.id)}">
         <span class="gl-id">${esc(g.id)}</span>
-        <span class="gl-info">${esc(t("web", "game_line", { players: g.config.players, turn: g.turn, free }))}${esc(vs)}</span>
-        ${mark}<span class="badge status-${esc(g.status)}">${esc(status)}</span></a></li>`;
+        <span class="gl-info">${esc(t("web", "game_line", { players: g.config.players, turn: g.turn, free }))}${esc(vs)}${due ? ` · ${due}` : ""}</span>
+        ${talk}${mark}<span class="badge status-${esc(g.status)}">${esc(status)}</span></a></li>`;
     }).join("")}</ul>`;
     for (const a of box.querySelectorAll("a[data-id]")) {
       a.onclick = (e) => { e.preventDefault(); navigate(`/g/${a.dataset.id}`); };

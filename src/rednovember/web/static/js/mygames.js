@@ -125,7 +125,7 @@ export class MyGamesPage {
       : raw("web_me", "created_only");
     const swatches = seats.map((s) => this.swatch(g, s)).join("");
     const unread = Math.max(0, (g.activity?.chat || 0) - store.chatSeen(id));
-    const facts = [this.statusText(g), this.turnText(g, yours), this.deadlineText(g),
+    const facts = [this.statusText(g), this.turnText(g, yours), deadlineText(g, this.fetched),
       g.activity ? t("web_me", "last_activity", { time: this.ago(g.activity.at) }) : ""].filter(Boolean);
     return `<li class="me-game${yours ? " your-turn" : ""}" data-testid="me-game-${esc(id)}">
       <div class="me-main">
@@ -172,36 +172,44 @@ export class MyGamesPage {
     return `<span data-testid="me-to-move">${esc(t("web_me", "to_move", { who }))}</span>`;
   }
 
-  // The deadline of the decision in play: the summary's `deadline` (an instant) where it has one,
-  // else the turn timer's clock (its seconds remaining when the summary was fetched).
-  deadlineText(g) {
-    if (g.status !== "playing") return "";
-    let end = null;
-    const d = g.deadline && typeof g.deadline === "object" ? g.deadline.at : g.deadline; // {seat, at, …}
-    if (typeof d === "string" || typeof d === "number") {
-      end = typeof d === "number" ? d * (d < 1e12 ? 1000 : 1) : Date.parse(d);
-    } else if (g.clock && typeof g.clock.remaining === "number") {
-      end = this.fetched + g.clock.remaining * 1000;
-    }
-    if (!Number.isFinite(end)) return "";
-    const day = new Date(end).toDateString() === new Date().toDateString();
-    const locale = navigator.language && navigator.language.startsWith(lang()) ? navigator.language : lang();
-    const when = new Intl.DateTimeFormat(locale, day ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" })
-      .format(new Date(end));
-    return `<span class="me-deadline" data-testid="me-deadline">${esc(t("web_me", "deadline", { time: `${when} (${this.relative(end)})` }))}</span>`;
-  }
+  ago(iso) { return relative(Date.parse(iso)); }
+}
 
-  ago(iso) { return this.relative(Date.parse(iso)); }
-
-  relative(ms) {
-    const s = (ms - Date.now()) / 1000;
-    const fmt = new Intl.RelativeTimeFormat(lang(), { numeric: "auto" });
-    const a = Math.abs(s);
-    if (a < 45) return fmt.format(0, "second");
-    if (a < 3600) return fmt.format(Math.round(s / 60), "minute");
-    if (a < 86400) return fmt.format(Math.round(s / 3600), "hour");
-    return fmt.format(Math.round(s / 86400), "day");
+// The end of the decision in play (ms since the epoch), or null: the summary's `deadline` (an
+// instant) where it has one, else the turn timer's clock (its seconds remaining when the summary
+// was fetched, at `fetched`).
+export function deadlineAt(g, fetched) {
+  if (g.status !== "playing") return null;
+  const d = g.deadline && typeof g.deadline === "object" ? g.deadline.at : g.deadline; // {seat, at, …}
+  let end = null;
+  if (typeof d === "string" || typeof d === "number") {
+    end = typeof d === "number" ? d * (d < 1e12 ? 1000 : 1) : Date.parse(d);
+  } else if (g.clock && typeof g.clock.remaining === "number") {
+    end = fetched + g.clock.remaining * 1000;
   }
+  return Number.isFinite(end) ? end : null;
+}
+
+// "Deadline: 14:05 (in 3 hours)" (escaped HTML), or "" when the decision has none.
+export function deadlineText(g, fetched, testid = "me-deadline") {
+  const end = deadlineAt(g, fetched);
+  if (end === null) return "";
+  const day = new Date(end).toDateString() === new Date().toDateString();
+  const locale = navigator.language && navigator.language.startsWith(lang()) ? navigator.language : lang();
+  const when = new Intl.DateTimeFormat(locale, day ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" })
+    .format(new Date(end));
+  return `<span class="me-deadline" data-testid="${esc(testid)}">${esc(t("web_me", "deadline", { time: `${when} (${relative(end)})` }))}</span>`;
+}
+
+// "in 3 hours", "2 days ago", in the page's language.
+function relative(ms) {
+  const s = (ms - Date.now()) / 1000;
+  const fmt = new Intl.RelativeTimeFormat(lang(), { numeric: "auto" });
+  const a = Math.abs(s);
+  if (a < 45) return fmt.format(0, "second");
+  if (a < 3600) return fmt.format(Math.round(s / 60), "minute");
+  if (a < 86400) return fmt.format(Math.round(s / 3600), "hour");
+  return fmt.format(Math.round(s / 86400), "day");
 }
 
 // A seat by its gnomes' colours ("Red / Blue"), as the game page names its gnomes.
