@@ -19,6 +19,7 @@ from webtools import Server, auth, bot_game, new_game, seated_game
 from rednovember.analysis.turning import analyse
 from rednovember.rules import load_data
 from rednovember.rules.serialize import from_dict
+from rednovember.web.winchance import read_progress
 
 WAIT = 240.0  # seconds for the worker to compute a small curve on a busy machine
 
@@ -128,6 +129,8 @@ def test_a_curve_is_computed_once_and_kept_across_a_restart(
         gid = bot_game(server.url, 3, seed=8)[0]
         body = _until_done(api, f"/api/games/{gid}/winchance")
     server.stop()
+    # the worker's shared progress is let go with it (else: "leaked semaphore" at exit)
+    assert "leaked" not in server.log_path.read_text(errors="replace")
     again = server_factory(db, extra=("--winchance-rollouts", "200"))  # would take minutes
     with httpx.Client(base_url=again.url, timeout=10) as api:
         r = api.get(f"/api/games/{gid}/winchance")
@@ -198,3 +201,8 @@ def test_the_worker_reports_how_far_it_is(server_factory: Callable[..., Server])
     assert any(done > 0 for done, _ in seen), seen
     assert all(total == points for _, total in seen), (seen, points)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_the_workers_progress_is_read_only_between_its_writes() -> None:
+    assert read_progress([4, 7, 3, 10]) == (7, 3, 10)
+    assert read_progress([5, 7, 3, 10]) is None  # the worker is writing: an odd sequence

@@ -62,9 +62,22 @@ def watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
-# The worker's progress, shared with the server: [job, positions done, positions in all] of the
-# curve it computes now (a shared array: the server reads it without asking the worker).
+# The worker's progress, shared with the server: [sequence, job, positions done, positions in all]
+# of the curve it computes now (a shared array: the server reads it without asking the worker).
+# No lock (a lock is a named semaphore, which a stopping server leaks): the worker makes the
+# sequence odd while it writes, and the server keeps a reading only if the sequence was even and
+# unchanged around it (a sequence lock).
 _progress: Any = None
+
+
+def read_progress(shared: Any) -> tuple[int, int, int] | None:
+    """The (job, done, total) the worker last wrote into ``shared``; None if it was writing."""
+    for _ in range(3):
+        before = shared[0]
+        job, done, total = shared[1:4]
+        if before % 2 == 0 and shared[0] == before:
+            return job, done, total
+    return None
 
 
 def start_worker(parent: int, progress: Any = None) -> None:
@@ -81,8 +94,9 @@ def compute(save: dict[str, Any], rollouts: int, job: int = 0) -> dict[str, Any]
 
     def report(done: int, total: int) -> None:
         if _progress is not None:
-            with _progress.get_lock():
-                _progress[:] = [job, done, total]
+            _progress[0] += 1
+            _progress[1:4] = [job, done, total]
+            _progress[0] += 1
 
     report(0, 0)
     result = analyse(game, None, rollouts=rollouts, seed=SEED, progress=report)
@@ -127,7 +141,7 @@ class WinChanceService:
     def executor(self) -> Executor:
         if self._executor is None:  # a fresh interpreter: forking a threaded server is unsafe
             spawn = multiprocessing.get_context("spawn")
-            self._shared = spawn.Array("q", 3)
+            self._shared = spawn.Array("q", 4, lock=False)
             self._executor = ProcessPoolExecutor(1, mp_context=spawn, initializer=start_worker,
                                                  initargs=(os.getpid(), self._shared))
         return self._executor
@@ -138,8 +152,10 @@ class WinChanceService:
         job = self.jobs.get((lg.id, len(lg.game.history)))
         if job is None or self._shared is None:
             return None
-        with self._shared.get_lock():
-            now, done, total = self._shared[:]
+        read = read_progress(self._shared)
+        if read is None:
+            return None
+        now, done, total = read
         return {"done": done, "total": total} if now == job and total else None
 
     def close(self) -> None:
@@ -149,7 +165,9 @@ class WinChanceService:
             self._executor.shutdown(wait=False, cancel_futures=True)
             for proc in workers:  # else the exit would wait for the computation to finish
                 proc.terminate()
+            self._executor.shutdown(wait=True)  # the worker is gone: its queues are let go
             self._executor = None
+
 
     async def get(self, lg: LiveGame, db: Db, engine: Engine,
                   admit: Callable[[], Awaitable[None]]) -> dict[str, Any] | None:
