@@ -40,6 +40,12 @@ def test_scenario_output_loads_and_replays(capsys: pytest.CaptureFixture[str]) -
     g = from_json(capsys.readouterr().out)  # verifies by replaying from the arranged origin
     twin = replay(g.data, g.config, g.origin, g.history)
     assert to_dict(twin) == to_dict(g)
+    seen: list[tuple[int, int]] = []  # the game before each action: its history and log so far
+    replay(g.data, g.config, g.origin, g.history,
+           lambda at: seen.append((len(at.history), len(at.log))))
+    assert [h for h, _ in seen] == list(range(len(g.history)))
+    logs = [n for _, n in seen]
+    assert logs == sorted(logs) and len(g.origin["log"]) < logs[0] and logs[-1] < len(g.log)
 
 
 def test_illegal_action_exits_nonzero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,6 +9,7 @@ not follow from its own history is refused as corrupt.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from .action import ActionError, parse_action
@@ -245,8 +246,10 @@ def from_json(text: str, data: GameData | None = None, verify: bool = True) -> G
     return from_dict(d, data, verify)
 
 
-def replay(data: GameData, config: Config, origin: Any, actions: list[Any]) -> Game:
-    """Replay a game from its origin and actions (Action values or text)."""
+def replay(data: GameData, config: Config, origin: Any, actions: list[Any],
+           before_each: Callable[[Game], None] | None = None) -> Game:
+    """Replay a game from its origin and actions (Action values or text); ``before_each`` sees
+    the game before each action is applied."""
     if origin is None:
         g = new_game(config, data)
     else:
@@ -257,6 +260,8 @@ def replay(data: GameData, config: Config, origin: Any, actions: list[Any]) -> G
         g.log = [_tupled(e) for e in origin.get("log", [])]
         begin(g)
     for i, a in enumerate(actions):
+        if before_each is not None:
+            before_each(g)
         try:
             g.apply(parse_action(a, data) if isinstance(a, str) else a)
         except ActionError as exc:

@@ -6,7 +6,7 @@ page's recap starts after its player's own last decision and says what was decid
 
 from __future__ import annotations
 
-from ...rules import new_game, parse_action
+from ...rules.serialize import replay
 from ..seatcode import server_for
 from .live import LiveGame
 
@@ -32,11 +32,8 @@ def log_marks(lg: LiveGame) -> list[int]:
     """How long the log was before each action: kept as actions come, else found by replaying
     the game's actions once."""
     if lg.log_marks is None or len(lg.log_marks) != len(lg.texts):
-        g = new_game(lg.config, lg.game.data)
-        marks = []
-        for text in lg.texts:
-            marks.append(len(g.log))
-            g.apply(parse_action(text, g.data))
+        marks: list[int] = []
+        replay(lg.game.data, lg.config, None, list(lg.texts), lambda g: marks.append(len(g.log)))
         lg.log_marks = marks
     return lg.log_marks
 
