@@ -221,9 +221,18 @@ def test_a_seat_a_bot_played_for_its_player_is_named_by_both(new_context: Any,
                              headers={"X-Creator-Token": creator})
                 assert r.status_code == 200, r.text
             watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", BOTS_FINISH)
-        seats = api.get(f"/api/games/{gid}").json()["seats"]
+        summary = api.get(f"/api/games/{gid}").json()
+        seats = summary["seats"]
     assert [s["owner"] for s in seats] == ["Ada", None, None]
+    # Ada's own page: the overlay speaks to her, whose seat the bot played (not "The crew won!")
+    ada_page = _open_as_creator(new_context, gid, "", before=lambda ctx: ctx.add_init_script(
+        f"localStorage.setItem('rn.game.{gid}', JSON.stringify({{seats: {{'0': '{ada}'}}}}))"))
+    yours = "You won!" if summary["result"]["won"] else "You lost."
+    expect(ada_page.get_by_test_id("end-overlay-title")).to_have_text(yours)
+    assert not ada_page.js_errors, ada_page.js_errors
     page = _open_as_creator(new_context, gid, creator)
+    crew = "The crew won!" if summary["result"]["won"] else "The crew lost."
+    expect(page.get_by_test_id("end-overlay-title")).to_have_text(crew)  # the creator only watched
     [ada_gnome] = seats[0]["gnomes"]
     expect(page.get_by_test_id(f"end-player-{ada_gnome}")).to_have_text("Ada · Easy bot")
     for seat in seats[1:]:

@@ -353,7 +353,9 @@ export class GamePage {
   // abandoned its comrades wins exactly when the crew loses.
   myOutcome(model) {
     const r = model.view.result;
-    const mine = model.view.gnomes.filter((g) => this.held.includes(g.player));
+    // (a seat a bot played for this page's player, which they may take back, is theirs too)
+    const ours = (p) => this.held.includes(p) || this.reclaimable.includes(p);
+    const mine = model.view.gnomes.filter((g) => ours(g.player));
     if (!r || !mine.length) return null;
     return mine.some((g) => r.won !== !!g.abandoned);
   }
