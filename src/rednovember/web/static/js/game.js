@@ -93,6 +93,7 @@ export class GamePage {
     this.built = false; // a render still queued draws nothing: #app may hold the next page
     this.life.end();
     clearTimeout(this.busyTimer);
+    clearTimeout(this.handoverTimer);
     this.show.stop();
     this.pings.destroy();
     this.away.destroy();
