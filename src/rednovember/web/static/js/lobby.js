@@ -11,7 +11,7 @@ import { errorText, toast } from "./ui.js";
 import { durationText, paceText, timerText } from "./timer.js";
 import { url } from "./root.js";
 import { PageLife } from "./life.js";
-import { deadlineText } from "./mygames.js";
+import { deadlineText, unreadLines } from "./mygames.js";
 
 const VARIANTS = ["harder", "hardest", "less-deadly-death", "mad-gnomes"];
 const LEVELS = { harder: "hardest", hardest: "harder" }; // one of the two at most
@@ -203,7 +203,7 @@ export class LobbyPage {
       const vs = (g.config.variants || []).length ? " · " + variantNames(g.config.variants) : "";
       const mark = yourTurn(g) ? `<span class="badge gl-turn" data-testid="lobby-your-turn">${esc(raw("web_me", "your_turn"))}</span>` : "";
       const due = deadlineText(g, this.fetched, "lobby-deadline");
-      const unread = g.activity ? Math.max(0, g.activity.chat - store.chatSeen(g.id)) : 0;
+      const unread = unreadLines(g);
       const talk = unread ? `<span class="badge me-unread" data-testid="lobby-unread">${esc(t("web_me", "unread", { n: unread }))}</span>` : "";
       return `<li${mark ? ' class="your-turn"' : ""}><a href="${esc(url(`/g/${g.id}`))}" data-id="${esc(g.id)}" data-testid="game-${esc(g.id)}">
         <span class="gl-id">${esc(g.id)}</span>

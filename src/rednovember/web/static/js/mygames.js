@@ -124,7 +124,7 @@ export class MyGamesPage {
     const you = seats.length ? t("web_me", "you", { seats: seats.map((s) => this.seatName(g, s)).join(", ") })
       : raw("web_me", "created_only");
     const swatches = seats.map((s) => this.swatch(g, s)).join("");
-    const unread = Math.max(0, (g.activity?.chat || 0) - store.chatSeen(id));
+    const unread = unreadLines(g);
     const facts = [this.statusText(g), this.turnText(g, yours), deadlineText(g, this.fetched),
       g.activity ? t("web_me", "last_activity", { time: this.ago(g.activity.at) }) : ""].filter(Boolean);
     return `<li class="me-game${yours ? " your-turn" : ""}" data-testid="me-game-${esc(id)}">
@@ -199,6 +199,11 @@ export function deadlineText(g, fetched, testid = "me-deadline") {
   const when = new Intl.DateTimeFormat(locale, day ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" })
     .format(new Date(end));
   return `<span class="me-deadline" data-testid="${esc(testid)}">${esc(t("web_me", "deadline", { time: `${when} (${relative(end)})` }))}</span>`;
+}
+
+// How many of a game's table talk lines (its summary's `activity`) this browser has not shown.
+export function unreadLines(g) {
+  return Math.max(0, (g.activity?.chat || 0) - store.chatSeen(g.id));
 }
 
 // "in 3 hours", "2 days ago", in the page's language.
