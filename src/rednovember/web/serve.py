@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import signal
 import sys
+from types import FrameType
 
 import uvicorn
 from sqlalchemy import create_engine
@@ -45,6 +47,20 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def exit_on_sigterm() -> None:
+    """Make SIGTERM end the process as a normal exit.
+
+    uvicorn stops gracefully on SIGTERM, then raises the signal again with the handler it found.
+    Python's default handler kills the process there, before ``atexit``: multiprocessing's
+    finalizers never run, and the win-chance worker's queues leak their semaphores ("leaked
+    semaphore objects" at exit). With this handler the signal becomes ``SystemExit(0)``.
+    """
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
 
 
 def safe_url(url: str) -> str:
@@ -170,12 +186,15 @@ def run_serve(args: argparse.Namespace, data: GameData) -> int:
     tune_gc()
     log.info("Red November: http://%s:%s%s/  (database %s)", args.host, args.port,
              args.root_path, safe_url(url))
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME_BYTES,
-                log_config=None, access_log=logs.access_wanted(args.log_level, args.access_log),
-                workers=1,
-                proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips)
-    if lock is not None:
-        lock.close()
+    exit_on_sigterm()
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME_BYTES,
+                    log_config=None, access_log=logs.access_wanted(args.log_level, args.access_log),
+                    workers=1,
+                    proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips)
+    finally:
+        if lock is not None:
+            lock.close()
     return 0
 
 
