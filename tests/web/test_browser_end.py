@@ -118,6 +118,10 @@ def test_end_screen_tells_the_story(new_context: Any, rn_url: str, won: bool) ->
     page.get_by_test_id("end-screen").scroll_into_view_if_needed()
     shot(page, f"end-{name}-desktop")
     page.locator("#result").screenshot(path=str(shot_path(f"end-{name}-panel")))
+    # the table talk follows the result's tables in the side column, never pinned over them
+    page.get_by_test_id("end-crew").scroll_into_view_if_needed()
+    crew, chat = (page.get_by_test_id(t).bounding_box() for t in ("end-crew", "chat"))
+    assert crew and chat and chat["y"] >= crew["y"] + crew["height"], (crew, chat)
     # on a phone: one column, no sideways scroll; the board's overlay leads to the story
     page.set_viewport_size(PHONE)
     page.evaluate("() => window.scrollTo(0, 0)")
@@ -238,6 +242,9 @@ def test_a_seat_a_bot_played_for_its_player_is_named_by_both(new_context: Any,
     for seat in seats[1:]:
         for n in seat["gnomes"]:
             expect(page.get_by_test_id(f"end-player-{n}")).to_have_text("Easy bot")
+    # the game is over: nobody can take the seat back, so the table talk tells it in the past
+    expect(page.get_by_test_id("chat-to_bot")).to_have_text(
+        "A bot (easy) took over the seat of Ada (Red).")
     page.get_by_test_id("end-crew").scroll_into_view_if_needed()
     shot(page, "end-crew-owner-desktop")
     page.set_viewport_size(PHONE)

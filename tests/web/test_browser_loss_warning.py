@@ -36,6 +36,8 @@ def test_no_action_that_lets_the_missile_launch_strike_asks_first(
         "title", "No action (1 min) — This loses the game: every keeper would then be past the "
                  "“Missile Launch!” token on 2, and it strikes at once.")
     expect(page.get_by_test_id("warn-loses_token").first).to_be_visible()
+    # the minutes never break from their unit inside the button ("(1 min)" on one line)
+    assert "(1\u00a0min)" in button.evaluate("b => b.textContent")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.get_by_test_id("actions").screenshot(path=str(SHOTS / "loss-warning-options.png"))
     asked: list[str] = []

@@ -238,6 +238,10 @@ def test_a_returning_player_takes_their_seat_back_from_the_bot(new_context: Make
     # she is offered her seat: not told every seat is taken, nor to look for it elsewhere
     expect(bea.get_by_test_id("reclaim-seat-1")).to_be_visible()
     expect(bea.get_by_test_id("spectator-note")).to_have_count(0)
+    # the bar says a bot plays her seat (not "Watching"); no empty options card below the offer
+    expect(bea.get_by_test_id("stand-in-badge")).to_have_text("A bot plays your seat")
+    expect(bea.get_by_test_id("spectator-badge")).to_have_count(0)
+    expect(bea.get_by_test_id("actions")).to_be_hidden()
     # meanwhile she still talks at the table, under her name
     expect(bea.locator("#chat-text")).to_have_attribute("placeholder", "Say something as Bea…")
     stranger = open_page(new_context(), f"/g/{gid}")  # the others' seats are taken elsewhere
@@ -250,6 +254,8 @@ def test_a_returning_player_takes_their_seat_back_from_the_bot(new_context: Make
     bea.click("[data-testid=reclaim-seat-1]")
     expect(bea.get_by_test_id("seat-tab-1")).to_be_visible()
     expect(note).to_be_hidden()
+    expect(bea.get_by_test_id("actions")).to_be_visible()
+    expect(bea.get_by_test_id("stand-in-badge")).to_have_count(0)
     # the other tab follows without a reload: hers to play there too
     expect(other_tab.get_by_test_id("seat-tab-1")).to_be_visible()
     expect(other_tab.get_by_test_id("reclaim-note")).to_be_hidden()

@@ -98,11 +98,14 @@ function warnList(model, actions) {
   return items.length ? `<div role="note"><ul class="warn-list">${items.join("")}</ul></div>` : "";
 }
 
+// A number stays on the line of the word after it ("(1 Min.)" never breaks inside a button).
+const keepUnits = (text) => text.replace(/(\d) (?=\S)/g, "$1\u00a0");
+
 function button(a, label, extra = "", cls = "btn", model = null) {
   const warned = model && a.warnings && a.warnings.length;
   const confirm = warned && !/data-confirm/.test(extra) ? lethalText(model, a) : undefined;
   return `<button type="button" class="${cls}${warned ? " warned" : ""}" ${attrs({ "data-act": a.text, "data-testid": testId(a.text),
-    title: warned ? `${label} — ${warningTexts(model, a).join(" ")}` : label, "data-confirm": confirm })} ${extra}>${warned ? "⚠ " : ""}${esc(label)}</button>`;
+    title: warned ? `${label} — ${warningTexts(model, a).join(" ")}` : label, "data-confirm": confirm })} ${extra}>${warned ? "⚠ " : ""}${esc(keepUnits(label))}</button>`;
 }
 
 function costNote(a) {
@@ -192,7 +195,7 @@ function repairGroup(model, key, list, ui, busy, suggest) {
   const style = a.doomed ? "btn danger" : suggest && suggest.best ? "btn primary" : "btn";
   s += `<div class="btn-row"><button type="button" class="${style}" ${attrs({
     "data-act": a.text, "data-confirm": a.doomed ? t("web", "confirm_doomed", { kind: kindName(kind) }) : lethalText(model, a),
-    "data-testid": `repair-${gid}-go`, "aria-label": `${actionText(model, toLocal(a))}` })} ${busy ? "disabled" : ""}>${esc(go)} (${esc(t("action_notes", "cost", { minutes: a.cost }))})</button></div>`;
+    "data-testid": `repair-${gid}-go`, "aria-label": `${actionText(model, toLocal(a))}` })} ${busy ? "disabled" : ""}>${esc(go)} (${esc(keepUnits(t("action_notes", "cost", { minutes: a.cost })))})</button></div>`;
   // every option stays reachable as its own (hidden) button for keyboard users and tests
   s += `<div class="sr-only">${list.map((x) => button(x, actionText(model, toLocal(x)), "tabindex=\"-1\"")).join("")}</div>`;
   return s + `</div>`;

@@ -489,6 +489,8 @@ export class GamePage {
         return `<button type="button" role="tab" class="seat-tab${s === this.current ? " current" : ""}${ready ? " ready" : ""}" aria-selected="${s === this.current}"
           data-seat-tab="${s}" data-testid="seat-tab-${s}"><span class="swatch" style="background:var(--c-${seat.colour})"></span>${esc(this.seatLabel(s))}${ready ? " •" : ""}</button>`;
       }).join("") + `</div>`;
+    } else if (this.reclaimable.length && !this.model()?.over) {  // the card below offers it back
+      tabs = `<span class="badge spectator" data-testid="stand-in-badge">${esc(raw("web", "spectating_stand_in"))}</span>`;
     } else {
       tabs = `<span class="badge spectator" data-testid="spectator-badge">${esc(raw("web", "spectating"))}</span>`;
     }
@@ -588,6 +590,7 @@ export class GamePage {
       body = renderActions(model, st, this.ui, this.busy);
     }
     box.innerHTML = head + body;
+    box.hidden = !body;  // (a player whose seat a bot plays: the reclaim card above says it all)
     box.scrollTop = scroll;
     if (focusKey) box.querySelector(`input[data-minutes="${CSS.escape(focusKey)}"]`)?.focus();
   }
