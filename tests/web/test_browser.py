@@ -164,8 +164,16 @@ def test_spectator_and_language_switch(new_context: Any) -> None:
     english_turn = viewer.locator("[data-testid=log-entry][data-mid=turn]").first.inner_text()
     de = json.loads(viewer.evaluate(
         "async () => JSON.stringify((await (await fetch('/api/i18n/de')).json()).catalog)"))
+    # a toast on screen (as the page makes them: its text a function of the language)
+    viewer.evaluate("() => window.rn.toast(() => window.rn.t('web', 'link_copied'), 'info', 0)")
+    expect(viewer.get_by_test_id("toast")).to_contain_text("Link copied")
     viewer.select_option("[data-testid=language-select]", "de")
     viewer.wait_for_function("() => document.documentElement.lang === 'de'")
+    # ...says itself again in the new language
+    expect(viewer.get_by_test_id("toast")).to_contain_text(de["web"]["link_copied"])
+    expect(viewer.get_by_test_id("toast").locator(".toast-close")).to_have_attribute(
+        "aria-label", de["web"]["close"])
+    viewer.get_by_test_id("toast").locator(".toast-close").click()
     german_turn = viewer.locator("[data-testid=log-entry][data-mid=turn]").first.inner_text()
     assert german_turn != english_turn
     decks = viewer.locator("[data-testid=decks] h3").inner_text()

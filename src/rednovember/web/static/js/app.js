@@ -10,7 +10,7 @@ import { MyGamesPage } from "./mygames.js";
 import { openRules } from "./rules.js";
 import { appPath } from "./root.js";
 import { onNavigate } from "./router.js";
-import { toast } from "./ui.js";
+import { retellToasts, toast } from "./ui.js";
 import { registerWorker, untilOnline } from "./offline.js";
 
 setCatalogFetcher(async (code) => (await api(`/api/i18n/${encodeURIComponent(code)}`)).catalog);
@@ -84,7 +84,7 @@ async function main() {
   document.getElementById("lang-select").addEventListener("change", async (e) => {
     await setLanguage(e.target.value);
   });
-  onLanguageChange(() => { applyStatic(); fillLanguages(); if (page && page.render) page.render(); });
+  onLanguageChange(() => { applyStatic(); fillLanguages(); retellToasts(); if (page && page.render) page.render(); });
   document.getElementById("rules-btn").addEventListener("click", () => openRules(page));
   onNavigate(route);
   window.addEventListener("popstate", route);

@@ -118,7 +118,7 @@ export class GamePage {
   followRematch(next) {
     const mine = store.get(this.id);
     if (!Object.keys(mine.seats).length && !mine.creator) {
-      toast(t("web", "rematch_started", {}), "info", 8000);
+      toast(() => t("web", "rematch_started", {}), "info", 8000);
       return;
     }
     store.set(next, { ...mine });
@@ -170,7 +170,7 @@ export class GamePage {
       case "error":
         if (this.advisor.onError(msg)) break;
         this.setBusy(false);
-        toast(errorText(msg, (s) => this.seatLabel(s)), "error");
+        toast(() => errorText(msg, (s) => this.seatLabel(s)), "error");
         if (msg.code === "stale") this.socket.send({ type: "sync" });
         break;
       default: return;
@@ -198,7 +198,8 @@ export class GamePage {
       if (mover !== undefined && mover !== this.current) {
         this.current = mover;
         const g = st.view.gnomes.find((x) => x.player === mover);
-        toast(t("web", "now_playing", { seat: this.seatLabel(mover), gnome: g ? gnomeName(this.model(), g.number) : "" }), "info", 2500, "now-playing");
+        const model = this.model();
+        toast(() => t("web", "now_playing", { seat: this.seatLabel(mover), gnome: g ? gnomeName(model, g.number) : "" }), "info", 2500, "now-playing");
       }
     }
     if (this.held.length && !this.held.includes(this.current)) this.current = this.held[0];
@@ -273,7 +274,7 @@ export class GamePage {
   // Sends an action for a seat (the current one by default). Also used by tests.
   sendAct(text, seat = this.current) {
     const st = this.states.get(seat);
-    if (seat === SPEC || seat === null || seat === undefined) { toast(raw("web", "error_spectator"), "error"); return false; }
+    if (seat === SPEC || seat === null || seat === undefined) { toast(() => raw("web", "error_spectator"), "error"); return false; }
     this.setBusy(true);
     this.pinned = false;
     const id = this.socket.send({ type: "act", seat, action: text, version: st ? st.version : undefined });
@@ -285,7 +286,7 @@ export class GamePage {
     try {
       await api(`/api/games/${encodeURIComponent(this.id)}/act`, { method: "POST", token: this.tokenFor(seat),
         body: { action: text, version: st ? st.version : undefined } });
-    } catch (e) { toast(errorText(e), "error"); }
+    } catch (e) { toast(() => errorText(e), "error"); }
     this.setBusy(false);
   }
 
@@ -296,7 +297,7 @@ export class GamePage {
     const st = this.states.get(seat);
     if (!this.socket.send({ type: "undo", seat, version: st ? st.version : undefined })) {
       api(`/api/games/${encodeURIComponent(this.id)}/undo`, { method: "POST", token: this.tokenFor(seat), body: {} })
-        .catch((e) => toast(errorText(e), "error")).finally(() => this.setBusy(false));
+        .catch((e) => toast(() => errorText(e), "error")).finally(() => this.setBusy(false));
     }
   }
 
@@ -314,7 +315,7 @@ export class GamePage {
       this.current = res.seat;
       this.pinned = false;
       this.socket.rehello();
-    } catch (e) { toast(errorText(e), "error"); }
+    } catch (e) { toast(() => errorText(e), "error"); }
   }
 
   // Takes back our seat that went to a bot, with the token we took it with.
@@ -325,14 +326,14 @@ export class GamePage {
     this.reclaiming = seat;
     if (this.socket.send({ type: "reclaim", seat, token, name })) return;
     api(`/api/games/${encodeURIComponent(this.id)}/seats/${seat}/reclaim`, { method: "POST", token, body: { name } })
-      .then(() => this.socket.rehello()).catch((e) => toast(errorText(e), "error"));
+      .then(() => this.socket.rehello()).catch((e) => toast(() => errorText(e), "error"));
   }
 
   giveToBot(seat, bot) {
     if (!this.socket.send({ type: "bot", seat, bot })) {
       const token = this.held.length ? this.tokenFor(this.held[0]) : undefined;
       api(`/api/games/${encodeURIComponent(this.id)}/seats/${seat}/bot`, { method: "POST", body: { bot },
-        token, creator: store.get(this.id).creator || undefined }).catch((e) => toast(errorText(e, (s) => this.seatLabel(s)), "error"));
+        token, creator: store.get(this.id).creator || undefined }).catch((e) => toast(() => errorText(e, (s) => this.seatLabel(s)), "error"));
     }
   }
 
@@ -465,7 +466,7 @@ export class GamePage {
     } else if (el.dataset.copy !== undefined) {
       const link = absoluteUrl(`/g/${this.id}`);
       (navigator.clipboard ? navigator.clipboard.writeText(link) : Promise.reject())
-        .then(() => toast(raw("web", "link_copied"), "info", 2500))
+        .then(() => toast(() => raw("web", "link_copied"), "info", 2500))
         .catch(() => { const inp = this.root.querySelector("#share-link"); inp?.select(); });
     } else if (el.id === "reconnect") {
       this.socket.reconnectNow();

@@ -81,7 +81,7 @@ export class LearnPage {
       if (action !== null && res.check) this.checks.push({ play: action, check: res.check });
       this.ui.pick = null;
     } catch (e) {
-      toast(errorText(e), "error");
+      toast(() => errorText(e), "error");
     }
     this.busy = false;
   }
@@ -112,7 +112,7 @@ export class LearnPage {
       try {
         this.solution = await api(`/api/learn/${encodeURIComponent(this.id)}/solution?lang=${encodeURIComponent(lang())}`);
         this.solution.lang = lang();
-      } catch (err) { this.solution = null; toast(errorText(err), "error"); }
+      } catch (err) { this.solution = null; toast(() => errorText(err), "error"); }
     } else if (el.dataset.pick !== undefined) {
       this.ui.pick = el.dataset.pick;
     } else {

@@ -248,7 +248,7 @@ export class LobbyPage {
       store.setCreator(res.game.id, res.creator_token);
       navigate(`/g/${res.game.id}`);
     } catch (e) {
-      toast(errorText(e), "error");
+      toast(() => errorText(e), "error");
     }
   }
 }

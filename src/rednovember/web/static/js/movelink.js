@@ -40,7 +40,7 @@ export function adoptMoveLink() {
   if (!m) return 0;
   history.replaceState(history.state, "", location.pathname + location.search);
   const entries = parseMove(m[1]);
-  if (!entries.length) { toast(raw("web_me", "link_bad"), "error"); return 0; }
+  if (!entries.length) { toast(() => raw("web_me", "link_bad"), "error"); return 0; }
   let added = 0;
   for (const { id, seat, token } of entries) {
     if (seat === "c") {
@@ -53,7 +53,7 @@ export function adoptMoveLink() {
     store.addSeat(id, seat, token);
     added += 1;
   }
-  if (added) toast(t("web_me", "adopted", { n: added }), "info", 5000);
+  if (added) toast(() => t("web_me", "adopted", { n: added }), "info", 5000);
   return added;
 }
 
@@ -102,6 +102,6 @@ export function openMoveLink(games, gone = []) {
 function copy(d) {
   const input = d.querySelector("input");
   (navigator.clipboard ? navigator.clipboard.writeText(input.value) : Promise.reject())
-    .then(() => toast(raw("web_me", "copied"), "info", 2500))
+    .then(() => toast(() => raw("web_me", "copied"), "info", 2500))
     .catch(() => { input.focus(); input.select(); });
 }

@@ -45,7 +45,7 @@ export class MyGamesPage {
     try {
       if (ids.length) res = await api("/api/me", { method: "POST", body: { games: ids } });
     } catch (e) {
-      if (!this.life.ended) toast(errorText(e), "error");
+      if (!this.life.ended) toast(() => errorText(e), "error");
       return;
     }
     if (this.life.ended) return; // the page was left meanwhile: #app is another page's

@@ -356,7 +356,8 @@ export class Pings {
   send(target, what) {
     const seat = this.page.current;
     if (typeof seat !== "number") return;
-    if (!this.page.socket.send({ type: "ping", seat, target, what })) toast(raw("web", `conn_${this.page.status}`), "error");
+    const status = this.page.status;
+    if (!this.page.socket.send({ type: "ping", seat, target, what })) toast(() => raw("web", `conn_${status}`), "error");
   }
 
   // A ping from the server (or a chat line's "show again"): a marker for a few seconds.

@@ -23,9 +23,9 @@ export async function adoptSeatLink(gameId) {
     if (typeof st.seat !== "number") throw new Error("no seat");
     store.addSeat(gameId, st.seat, token);
     const seat = (st.seats || []).find((s) => s.seat === st.seat);
-    toast(t("web_lobby", "adopted", { seat: seatName(seat, st.seat) }), "info", 5000);
+    toast(() => t("web_lobby", "adopted", { seat: seatName(seat, st.seat) }), "info", 5000);
   } catch (e) {
-    toast(e && e.status === 401 ? raw("web_lobby", "link_invalid") : errorText(e), "error");
+    toast(() => e && e.status === 401 ? raw("web_lobby", "link_invalid") : errorText(e), "error");
   }
 }
 
@@ -41,7 +41,7 @@ export async function openSeatLink(page, seat) {
   try {
     res = await api(`/api/games/${encodeURIComponent(page.id)}/seat-link`, { method: "POST", token,
       body: { origin: location.origin, seat } });
-  } catch (e) { toast(errorText(e), "error"); return; }
+  } catch (e) { toast(() => errorText(e), "error"); return; }
   const info = (page.summary?.seats || []).find((s) => s.seat === seat);
   showDialog(res, seatName(info, seat));
 }
@@ -85,7 +85,7 @@ function showDialog(res, seatText) {
 function copy(d) {
   const input = d.querySelector("input");
   (navigator.clipboard ? navigator.clipboard.writeText(input.value) : Promise.reject())
-    .then(() => toast(raw("web_lobby", "copied"), "info", 2500))
+    .then(() => toast(() => raw("web_lobby", "copied"), "info", 2500))
     .catch(() => { input.focus(); input.select(); });
 }
 

@@ -2,6 +2,11 @@
 
 import { lang, raw, t } from "./i18n.js";
 
+// The text of each toast on screen (its element -> a function of the page's language), so that
+// a toast says itself again when the language is switched (`retellToasts`).
+const texts = new WeakMap();
+
+// `message`: the text, or a function that gives it in the page's language at the time.
 export function toast(message, kind = "info", ms = 6000, tag = null) {
   const box = document.getElementById("toasts");
   if (tag) for (const old of box.querySelectorAll(`[data-tag="${tag}"]`)) old.remove();
@@ -10,17 +15,27 @@ export function toast(message, kind = "info", ms = 6000, tag = null) {
   el.className = `toast ${kind}`;
   el.setAttribute("role", kind === "error" ? "alert" : "status");
   el.dataset.testid = kind === "error" ? "error" : "toast";
-  el.textContent = message;
+  texts.set(el, typeof message === "function" ? message : () => message);
   const close = document.createElement("button");
   close.type = "button";
   close.className = "toast-close";
   close.textContent = "✕";
-  close.setAttribute("aria-label", raw("web", "close"));
   close.onclick = () => el.remove();
-  el.appendChild(close);
+  el.append(document.createTextNode(""), close);
+  tell(el);
   box.appendChild(el);
   while (box.children.length > 4) box.firstElementChild.remove();
   if (ms) setTimeout(() => el.remove(), ms);
+}
+
+function tell(el) {
+  el.firstChild.textContent = texts.get(el)();
+  el.querySelector(".toast-close").setAttribute("aria-label", raw("web", "close"));
+}
+
+// The toasts on screen, in the page's (new) language.
+export function retellToasts() {
+  for (const el of document.querySelectorAll("#toasts > .toast")) if (texts.has(el)) tell(el);
 }
 
 // Parameters of an error that are seats (0-based on the wire): shown as "Player n+1".
