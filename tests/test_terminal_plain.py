@@ -9,6 +9,8 @@ import itertools
 import json
 import os
 import pty
+import random
+import re
 import select
 import subprocess
 import sys
@@ -27,6 +29,7 @@ from rednovember.i18n.describe import describe_action, describe_decision, descri
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.deaths import kill
 from rednovember.rules.serialize import to_dict
+from rednovember.rules.state import MOVE, OPENED
 from rednovember.rules.view import log_for, may_see
 from rednovember.terminal import board, menu
 from rednovember.terminal.app import EXIT_CODES, PlayApp
@@ -37,9 +40,14 @@ from rednovember.terminal.screen import menu_view
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_plain(args: list[str], stdin: str, tmp: Path, timeout: float = 240) -> tuple[int, str, str]:
-    """``rednovember play --plain ARGS`` with ``stdin`` piped in; (status, stdout, stderr)."""
-    env = dict(os.environ, REDNOVEMBER_AUTOSAVE=str(tmp / "autosave.json"), COLUMNS="120")
+def run_plain(args: list[str], stdin: str, tmp: Path, timeout: float = 240,
+              columns: str | None = "120") -> tuple[int, str, str]:
+    """``rednovember play --plain ARGS`` with ``stdin`` piped in; (status, stdout, stderr).
+    ``columns``: $COLUMNS (None: unset)."""
+    env = dict(os.environ, REDNOVEMBER_AUTOSAVE=str(tmp / "autosave.json"))
+    env.pop("COLUMNS", None)
+    if columns is not None:
+        env["COLUMNS"] = columns
     proc = subprocess.run([sys.executable, "-m", "rednovember.cli", "play", "--plain", *args],
                           input=stdin, capture_output=True, text=True, timeout=timeout, env=env,
                           cwd=tmp)
@@ -110,7 +118,11 @@ def test_nonsense_input_changes_nothing(tmp_path: Path) -> None:
     assert "\x1b" not in out  # no escape code printed back (nor colours: not a terminal)
     assert "Unknown command '\\x1b[A'" in out  # the arrow key's sequence, named
     assert "Unknown command 'abc'" in out and "Unknown command '-5'" in out
-    assert out.count("Please type a number from 1 to") == 2  # 999, and 0: no End the turn here
+    assert out.count("Please type a number from 1 to") == 1  # 999
+    # 0 before the turn's action: End the turn is not offered yet, and the refusal says why
+    fresh_menu = build_menu(new_game(Config(players=3, seed=2)))
+    high = max(number for number, _ in number_entries(fresh_menu))
+    assert catalog().get("ui", "end_not_yet", low=1, high=high) in out
     assert "Usage: go ROOM" in out and "You cannot go to room 99 now" in out
     assert "You cannot go to room kitchen now" in out
     assert "Nothing to undo" in out and "Usage: save FILE" in out
@@ -118,6 +130,54 @@ def test_nonsense_input_changes_nothing(tmp_path: Path) -> None:
     assert "The input ended." in out
     fresh = to_dict(new_game(Config(players=3, seed=2)))
     assert json.loads((tmp_path / "autosave.json").read_text())["history"] == fresh["history"]
+
+
+@pytest.mark.parametrize("columns", [None, "40"])
+def test_piped_output_is_not_wrapped(tmp_path: Path, columns: str | None) -> None:
+    """A pipe has no width: no sentence is wrapped (nor the header's title cut), whatever
+    $COLUMNS says or without it; the board's drawings are still laid out at that width
+    ($COLUMNS, else 80)."""
+    g = new_game(Config(players=3, seed=2))
+    rc, out, err = run_plain(["--players", "3", "--seed", "2"], "quit\ny\n", tmp_path,
+                             columns=columns)
+    assert rc == 0, err
+    lines = out.splitlines()
+    question = describe_decision(g, "en")
+    assert len(question) > 80 and question in lines  # one line, not two
+    assert any(line.startswith("Game saved to ") and line.endswith(
+        f"--load {tmp_path / 'autosave.json'}") for line in lines)
+    title = next(line for line in lines if "Red November · Turn 1" in line)
+    assert title.strip("─ ").endswith("3 gnomes") and "…" not in title
+    assert max(len(line) for line in lines) < 300  # nothing padded to a made-up width
+    width = int(columns or 80)
+    spaces = next(line for line in lines if line.startswith("space")).split()[1:]
+    assert len(spaces) == max(10, (width - 8) // 3)  # the time track's window: board.time_track
+
+
+def test_a_terminal_still_wraps_to_its_width(tmp_path: Path) -> None:
+    """On a terminal (a pty) the lines wrap to its width."""
+    main_fd, child_fd = pty.openpty()
+    env = dict(os.environ, REDNOVEMBER_AUTOSAVE=str(tmp_path / "autosave.json"), TERM="xterm",
+               COLUMNS="60", LINES="40")
+    proc = subprocess.Popen([sys.executable, "-m", "rednovember.cli", "play", "--plain",
+                             "--players", "3", "--seed", "2"], stdin=child_fd,
+                            stdout=child_fd, stderr=child_fd, env=env, cwd=tmp_path)
+    os.close(child_fd)
+    try:
+        got = _read_until(main_fd, b") > ")
+        os.write(main_fd, b"quit\ry\r")
+        got += _read_until(main_fd, b"Goodbye")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main_fd)
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", got.decode()).replace("\r", "")
+    lines = text.split("\n")
+    question = describe_decision(new_game(Config(players=3, seed=2)), "en")
+    assert "Goodbye." in text and max(len(line) for line in lines) <= 60
+    assert question not in lines and question.split()[0] in text  # wrapped, not lost
 
 
 def test_exit_codes(tmp_path: Path) -> None:
@@ -150,6 +210,52 @@ def test_end_the_turn_is_always_zero() -> None:
     con, buf = console()
     con.print(menu_view(build_menu(g), catalog()))
     assert "0. End the turn" in buf.getvalue()
+
+
+def test_the_turn_prompt_texts_exist_in_every_language() -> None:
+    """The prompt's hint with 0 (the turn may end) and without it, and the refusal of a 0 typed
+    before the turn's action."""
+    for lang in ("en", "de", "fr", "pl", "ru", "es"):
+        cat = catalog(lang)
+        assert cat.has("ui", "prompt_hint_no_end") and cat.has("ui", "end_not_yet"), lang
+        assert "(0" in cat.raw("ui", "prompt_hint"), lang
+        assert "0" not in cat.raw("ui", "prompt_hint_no_end"), lang
+        assert "{low}" in cat.raw("ui", "end_not_yet") and "{high}" in cat.raw("ui", "end_not_yet")
+
+
+def test_zero_is_offered_and_accepted_exactly_when_the_rules_let_the_turn_end() -> None:
+    """At every decision of a random game the line mode answers "0" as the engine's legal
+    actions say: End the turn when it is legal (the prompt's hint then offers 0), else a
+    refusal that leaves the game alone (and a hint without 0)."""
+    cat = catalog()
+    g = new_game(Config(players=3, seed=9))
+    rng = random.Random(3)
+    seen: set[tuple[bool, str]] = set()
+    for step in range(240):
+        if g.is_over:
+            break
+        if step % 3 == 0:
+            position = g.copy()
+            legal = list(position.legal_actions())
+            ends = END in legal
+            con, buf = console()
+            app = PlayApp(Setup(position), con, answers(["0", "quit", "y"]))
+            assert app.run() == 0
+            out = buf.getvalue()
+            first = out.split("\n0\n", 1)[0]  # up to the answer, echoed (not a terminal)
+            assert (cat.raw("ui", "prompt_hint") in first) == ends, (step, position.phase)
+            assert (cat.raw("ui", "prompt_hint_no_end") in first) == (not ends)
+            if ends:
+                assert app.game.history[len(g.history):] == [END]
+            else:
+                assert app.game.history == g.history
+                high = max(number for number, _ in number_entries(build_menu(position)))
+                key = "end_not_yet" if position.phase in (MOVE, OPENED) else "bad_number"
+                assert cat.get("ui", key, low=1, high=high) in out, (step, position.phase)
+            seen.add((ends, position.phase))
+        g.apply(rng.choice(g.legal_actions()))
+    assert {ends for ends, _ in seen} == {True, False}
+    assert {MOVE, OPENED} <= {phase for _, phase in seen}
 
 
 def test_go_opens_and_enters_in_one_prompt_and_undo_takes_it_back() -> None:

@@ -4,7 +4,8 @@ and bots share one board; the loop uses only ``game.legal_actions()`` and ``game
 :class:`PlayApp` takes a Rich console and an ``ask(prompt) -> str`` callable, so tests can script
 a whole game with a ``Console(file=StringIO())`` and a list of answers; ``rednovember play
 --plain`` reads standard input line by line (readline edits the line on a terminal: arrow keys
-move the cursor instead of printing escape codes).
+move the cursor instead of printing escape codes). On a terminal the lines wrap to its width;
+on a pipe or in a file no line is wrapped (:func:`line_console`).
 
 Exit codes (:data:`EXIT_CODES`, also in ``play --help`` and the README): 0 the game ended, or the
 player left it with ``quit`` (confirmed; the game is saved first); 1 the input ended or was
@@ -29,9 +30,10 @@ from ..i18n import Catalog, UnknownLanguage, available, catalog
 from ..i18n import names as n
 from ..i18n.describe import describe_action, describe_decision
 from ..rules import Action, ActionError, Game, can_undo, load_data, parse_action, undo
+from ..rules.state import MOVE, OPENED
 from . import screen
 from .hint import hint_lines
-from .menu import Entry, build_menu, minutes_menu
+from .menu import END, Entry, build_menu, minutes_menu
 from .newgame import Ask, Setup, SetupError, load_setup, new_setup, save_text
 
 with contextlib.suppress(ImportError):  # not on every platform
@@ -47,6 +49,23 @@ EXIT_CODES = {
 AUTOSAVE_ENV = "REDNOVEMBER_AUTOSAVE"
 PLAY_COMMAND_ENV = "REDNOVEMBER_PLAY_COMMAND"  # set by scripts/play.sh: its resume hints name it
 QUIT_WORDS = ("quit", "exit", "q")
+# A pipe or a file has no width: its lines are not wrapped (the reader's viewer wraps them). Rich
+# still wants a number: one that no line of the game reaches, so that tables keep their natural
+# width too (:func:`line_console`).
+NO_WIDTH = 10_000
+
+
+def line_console(stderr: bool = False) -> tuple[Console, int]:
+    """The line mode's console on standard output (or error), and the width to lay the board out
+    at. On a terminal: Rich's console, every line wrapped to the terminal's width. On a pipe or a
+    file: no line is wrapped or cut (``soft_wrap`` and :data:`NO_WIDTH`); the board's drawings
+    are laid out at the width Rich found there ($COLUMNS, a terminal on another stream, else 80)."""
+    console = Console(highlight=False, stderr=stderr)
+    width = console.width
+    if not console.is_terminal:
+        console.soft_wrap = True
+        console.width = NO_WIDTH
+    return console, width
 
 
 def play_command() -> str:
@@ -83,7 +102,7 @@ class PlayApp:
 
     def __init__(self, setup: Setup, console: Console, ask: Ask | None = None, lang: str = "en",
                  clear: bool | None = None, max_log: int = 40,
-                 autosave: Path | None = None) -> None:
+                 autosave: Path | None = None, width: int | None = None) -> None:
         self.game: Game = setup.game
         self.bots = setup.bots
         self.bot_names = setup.bot_names
@@ -92,6 +111,7 @@ class PlayApp:
         self.lang = lang
         self.cat = catalog(lang)
         self.clear = console.is_terminal if clear is None else clear
+        self.width = console.width if width is None else width  # of the board (line_console)
         self.max_log = max_log
         self.autosave = autosave or default_autosave()
         self.marks: dict[int, int] = {}  # seat -> log length when it last acted
@@ -176,8 +196,8 @@ class PlayApp:
         g, cat, con = self.game, self.cat, self.console
         if self.clear:
             con.clear()
-        con.print(screen.header(g, cat))
-        con.print(screen.board_view(g, cat, seat, self.bot_names, con))
+        screen.print_wide(con, screen.header(g, cat), self.width)
+        con.print(screen.board_view(g, cat, seat, self.bot_names, con, self.width))
         con.print()
         start = self.marks.get(seat, 0)
         if start < len(g.log):
@@ -262,7 +282,10 @@ class PlayApp:
 
     def _menu(self, entries: list[Entry]) -> None:
         self.console.print(screen.menu_view(entries, self.cat))
-        self.console.print(self.cat.raw("ui", "prompt_hint"), style="dim")
+        # "0: end the turn" only when the rules let the turn end now (the menu then shows 0)
+        ends = any(e.actions == [END] for e in entries)
+        self.console.print(self.cat.raw("ui", "prompt_hint" if ends else "prompt_hint_no_end"),
+                           style="dim")
 
     def _pick(self, entries: list[Entry], seat: int, back: bool) -> Entry | list[Action] | None:
         """Read until a valid number or a command that acts (``go``). None means "back" in a
@@ -280,8 +303,11 @@ class PlayApp:
                 if number in numbers:
                     return numbers[number]
                 low = 0 if back or 0 in numbers else 1
-                self.console.print(self.cat.get("ui", "bad_number", low=low, high=max(numbers)),
-                                   style="red")
+                # 0 before the turn's action: say why the turn cannot end yet (rules: one action
+                # every turn, No Action included)
+                early = number == 0 and self.game.phase in (MOVE, OPENED)
+                self.console.print(self.cat.get("ui", "end_not_yet" if early else "bad_number",
+                                                low=low, high=max(numbers)), style="red")
                 continue
             if back and text.lower() == "back":
                 return None
@@ -400,14 +426,14 @@ class PlayApp:
         if self.humans and not self.watching:
             seat = self.humans[0]
             start = min(self.marks.get(s, 0) for s in self.humans)
-            con.print(screen.header(g, self.cat))
+            screen.print_wide(con, screen.header(g, self.cat), self.width)
             lines, skipped = screen.log_lines(g, start, self.lang, None, self.max_log)
             screen.print_log(con, lines, skipped, self.cat)
         else:
             self._stream()
             seat = self.humans[0] if self.humans else -1
-        con.print(screen.board_view(g, self.cat, seat, self.bot_names, con))
-        con.print(screen.result_view(g, self.cat, self.lang))
+        con.print(screen.board_view(g, self.cat, seat, self.bot_names, con, self.width))
+        screen.print_wide(con, screen.result_view(g, self.cat, self.lang), self.width)
 
     def _review(self) -> int:
         """After the end, humans stay until they leave: the whole log, the board, a save.
@@ -431,8 +457,9 @@ class PlayApp:
             if word == "log":
                 self._full_log(None)
             elif word == "board":
-                con.print(screen.board_view(self.game, cat, self.humans[0], self.bot_names, con))
-                con.print(screen.result_view(self.game, cat, self.lang))
+                con.print(screen.board_view(self.game, cat, self.humans[0], self.bot_names, con,
+                                            self.width))
+                screen.print_wide(con, screen.result_view(self.game, cat, self.lang), self.width)
             elif word == "legend":
                 con.print(cat.raw("term_plain", "legend"), markup=False)
             elif word == "save":
@@ -453,9 +480,10 @@ def command_catalog(lang: str, errors: Console) -> Catalog | None:
 
 
 def play(args: Namespace, console: Console, ask: Ask | None = None,
-         errors: Console | None = None, autosave: Path | None = None) -> int:
+         errors: Console | None = None, autosave: Path | None = None,
+         width: int | None = None) -> int:
     """Set up (or load) a game from ``args`` and play it; returns the exit status
-    (:data:`EXIT_CODES`)."""
+    (:data:`EXIT_CODES`). ``width``: the board's, when not the console's (:func:`line_console`)."""
     errors = errors or console
     lang = getattr(args, "lang", None) or "en"
     cat = command_catalog(lang, errors)
@@ -489,12 +517,14 @@ def play(args: Namespace, console: Console, ask: Ask | None = None,
         console.print()
         console.print(cat.raw("term_plain", "input_ended"))
         return EXIT_UNFINISHED
-    return PlayApp(setup, console, reader, lang, autosave=autosave).run()
+    return PlayApp(setup, console, reader, lang, autosave=autosave, width=width).run()
 
 
 def run_play(args: Namespace) -> int:
     """Entry point of ``rednovember play --plain`` (see cli.py)."""
-    return play(args, Console(highlight=False), errors=Console(stderr=True, highlight=False))
+    console, width = line_console()
+    return play(args, console, errors=line_console(stderr=True)[0], width=width)
 
 
-__all__ = ["EXIT_CODES", "InputEnded", "PlayApp", "Quit", "default_autosave", "play", "run_play"]
+__all__ = ["EXIT_CODES", "InputEnded", "PlayApp", "Quit", "default_autosave", "line_console", "play",
+           "run_play"]

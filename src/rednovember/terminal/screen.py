@@ -81,8 +81,8 @@ def header(game: Game, cat: Catalog) -> Rule:
 COMPACT_BELOW = 100
 
 
-def _fits(console: Console, left: RenderableType, right: RenderableType) -> bool:
-    return console.measure(left).maximum + console.measure(right).maximum + 3 <= console.width
+def _fits(console: Console, left: RenderableType, right: RenderableType, width: int) -> bool:
+    return console.measure(left).maximum + console.measure(right).maximum + 3 <= width
 
 
 def _beside(left: RenderableType, right: RenderableType) -> Table:
@@ -92,20 +92,22 @@ def _beside(left: RenderableType, right: RenderableType) -> Table:
 
 
 def board_view(game: Game, cat: Catalog, viewer: int, bots: dict[int, str],
-               console: Console) -> RenderableType:
-    """Everything on the table; the disaster tracks and decks go beside the submarine when the
-    terminal is wide enough."""
+               console: Console, width: int | None = None) -> RenderableType:
+    """Everything on the table, laid out for ``width`` (the console's unless given: a pipe's
+    console has no width, app.line_console); the disaster tracks and decks go beside the
+    submarine when the width allows."""
+    width = console.width if width is None else width
     sub = board.submarine(game, cat, game.decider)
     tracks, decks = board.disaster_tracks(game, cat), board.decks(game, cat)
-    crew = board.crew(game, cat, viewer, seat_names(cat, game, bots), console.width < COMPACT_BELOW)
+    crew = board.crew(game, cat, viewer, seat_names(cat, game, bots), width < COMPACT_BELOW)
     side = Group(tracks, Text(""), decks)
-    if _fits(console, sub, side):
+    if _fits(console, sub, side, width):
         parts: list[RenderableType] = [_beside(sub, side), crew]
-    elif _fits(console, tracks, decks):
+    elif _fits(console, tracks, decks, width):
         parts = [sub, _beside(tracks, decks), crew]
     else:
         parts = [sub, side, crew]
-    parts.append(board.time_track(game, cat, console.width))
+    parts.append(board.time_track(game, cat, width))
     played = board.played_line(game, cat)
     if played is not None:
         parts.append(played)
@@ -145,6 +147,14 @@ def result_view(game: Game, cat: Catalog, lang: str) -> Panel:
     return Panel(body, title=cat.raw("ui", "game_over"), border_style="green" if won else "red")
 
 
+def print_wide(console: Console, drawing: Rule | Panel, width: int) -> None:
+    """A rule or a panel (they fill the width given) ``width`` wide, or as much wider as its text
+    needs to be neither cut nor wrapped, where the console allows it: on a terminal the width is
+    the terminal's, a pipe's console has no width (app.line_console)."""
+    text = drawing.title if isinstance(drawing, Rule) else drawing.renderable
+    console.print(drawing, width=max(width, console.measure(text).maximum + 4))
+
+
 def print_log(console: Console, lines: list[Text], skipped: int, cat: Catalog) -> None:
     if skipped:
         console.print(cat.get("ui", "earlier_lines", count=skipped), style="dim")
@@ -153,4 +163,4 @@ def print_log(console: Console, lines: list[Text], skipped: int, cat: Catalog) -
 
 
 __all__ = ["board_view", "entry_style", "header", "log_lines", "menu_view", "numbered", "print_log",
-           "result_view", "seat_names"]
+           "print_wide", "result_view", "seat_names"]
