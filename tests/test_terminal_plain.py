@@ -5,6 +5,7 @@ the end, Ctrl-C) and the wording fixes of issue 11, in English and another langu
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import time
 from argparse import Namespace
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -156,23 +158,11 @@ def test_piped_output_is_not_wrapped(tmp_path: Path, columns: str | None) -> Non
 
 def test_a_terminal_still_wraps_to_its_width(tmp_path: Path) -> None:
     """On a terminal (a pty) the lines wrap to its width."""
-    main_fd, child_fd = pty.openpty()
-    env = dict(os.environ, REDNOVEMBER_AUTOSAVE=str(tmp_path / "autosave.json"), TERM="xterm",
-               COLUMNS="60", LINES="40")
-    proc = subprocess.Popen([sys.executable, "-m", "rednovember.cli", "play", "--plain",
-                             "--players", "3", "--seed", "2"], stdin=child_fd,
-                            stdout=child_fd, stderr=child_fd, env=env, cwd=tmp_path)
-    os.close(child_fd)
-    try:
+    with _on_a_terminal(tmp_path, columns=60, seed=2) as (proc, main_fd):
         got = _read_until(main_fd, b") > ")
         os.write(main_fd, b"quit\ry\r")
         got += _read_until(main_fd, b"Goodbye")
         assert proc.wait(timeout=60) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(main_fd)
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", got.decode()).replace("\r", "")
     lines = text.split("\n")
     question = describe_decision(new_game(Config(players=3, seed=2)), "en")
@@ -507,6 +497,27 @@ def test_lethal_choices_carry_their_warning_in_the_menu() -> None:
     assert "⚠" in buf.getvalue()
 
 
+@contextlib.contextmanager
+def _on_a_terminal(tmp_path: Path, columns: int, seed: int
+                   ) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """``play --plain`` (3 players, ``seed``) on a pty ``columns`` wide: the process and the
+    terminal's end to read and type on."""
+    main_fd, child_fd = pty.openpty()
+    env = dict(os.environ, REDNOVEMBER_AUTOSAVE=str(tmp_path / "autosave.json"), TERM="xterm",
+               COLUMNS=str(columns), LINES="40")
+    proc = subprocess.Popen([sys.executable, "-m", "rednovember.cli", "play", "--plain",
+                             "--players", "3", "--seed", str(seed)], stdin=child_fd,
+                            stdout=child_fd, stderr=child_fd, env=env, cwd=tmp_path)
+    os.close(child_fd)
+    try:
+        yield proc, main_fd
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main_fd)
+
+
 def _read_until(fd: int, marker: bytes, timeout: float = 60) -> bytes:
     """Read a pty until ``marker`` shows (or the time is up); returns everything read."""
     got = b""
@@ -527,14 +538,7 @@ def _read_until(fd: int, marker: bytes, timeout: float = 60) -> bytes:
 def test_arrow_keys_edit_the_line_on_a_terminal(tmp_path: Path) -> None:
     """On a real terminal (a pty) the line is read with readline: typing "lg", the left arrow,
     then "o" gives "log" (without readline the line would hold the arrow's escape sequence)."""
-    main_fd, child_fd = pty.openpty()
-    env = dict(os.environ, REDNOVEMBER_AUTOSAVE=str(tmp_path / "autosave.json"), TERM="xterm",
-               COLUMNS="120", LINES="40")
-    proc = subprocess.Popen([sys.executable, "-m", "rednovember.cli", "play", "--plain",
-                             "--players", "3", "--seed", "1"], stdin=child_fd,
-                            stdout=child_fd, stderr=child_fd, env=env, cwd=tmp_path)
-    os.close(child_fd)
-    try:
+    with _on_a_terminal(tmp_path, columns=120, seed=1) as (proc, main_fd):
         assert b") > " in _read_until(main_fd, b") > ")
         os.write(main_fd, b"lg\x1b[Do\r")
         after = _read_until(main_fd, b"Full log")
@@ -542,11 +546,6 @@ def test_arrow_keys_edit_the_line_on_a_terminal(tmp_path: Path) -> None:
         os.write(main_fd, b"quit\ry\r")
         _read_until(main_fd, b"Goodbye")
         assert proc.wait(timeout=60) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(main_fd)
 
 
 def test_the_set_up_questions_answered_through_a_pipe(tmp_path: Path) -> None:
