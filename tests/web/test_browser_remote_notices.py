@@ -52,12 +52,16 @@ def server(tmp_path: Path, service: PushService, inbox: Inbox) -> Iterator[Serve
     s.stop()
 
 
-def seated_page(new_context: Callable[..., Any], base: str, browser: Browser) -> tuple[Any, str]:
-    """A page of a new 2-seat game on ``base`` holding seat 1 (Bea), push answered by the test."""
+def seated_page(new_context: Callable[..., Any], base: str, browser: Browser,
+                before: Callable[[Any], None] | None = None) -> tuple[Any, str]:
+    """A page of a new 2-seat game on ``base`` holding seat 1 (Bea), push answered by the test;
+    ``before(page)`` runs before the game is made."""
     ctx = new_context()
     ctx.grant_permissions(["notifications"], origin=base)
     ctx.add_init_script(FAKE_PUSH % json.dumps(browser.subscription()))
     page = _page(ctx, f"{base}/")
+    if before is not None:
+        before(page)
     create_game(page, 2, 3)
     take_seat(page, 1, "Bea")
     return page, page.url.rstrip("/").rsplit("/", 1)[-1]
@@ -124,6 +128,34 @@ def test_the_card_stops_them_too(new_context: Callable[..., Any], server: Server
         play_until(api, gid, [ann, ""], 1)
     service.stays("bea", 0)
     assert inbox.messages == []
+
+
+def test_an_address_saved_while_the_card_reads_the_seat_s_old_one_stays(
+        new_context: Callable[..., Any], server: Server, service: PushService) -> None:
+    """The card reads the seat's address when the seat is taken; an answer that comes only after
+    a new address was saved (read before it was stored) does not wipe the new one."""
+    held: list[tuple[Any, Any]] = []  # the card's first read: answered now, delivered late
+
+    def hold_read(route: Any) -> None:
+        if route.request.method == "GET" and not held:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page, _ = seated_page(new_context, server.url, service.browser("bea"),
+                          before=lambda p: p.route("**/seats/*/notify", hold_read))
+    card = page.get_by_test_id("notices")
+    card.get_by_test_id("notice-email").fill("bea@example.org")
+    card.get_by_test_id("notice-email-save").click()
+    expect(card.get_by_test_id("notice-email-stop")).to_be_visible()
+    [(route, stale)] = held
+    assert stale.json()["email"] is None  # read before the address was saved
+    with page.expect_response("**/seats/*/notify"):
+        route.fulfill(response=stale)
+    page.evaluate("() => new Promise((r) => setTimeout(r, 300))")  # (the answer handled)
+    expect(card.get_by_test_id("notice-email-stop")).to_be_visible()
+    expect(card.get_by_test_id("notice-email-status")).to_contain_text("bea@example.org")
+    assert page.js_errors == []
 
 
 def test_a_server_without_mail_or_push_offers_neither(new_context: Callable[..., Any],

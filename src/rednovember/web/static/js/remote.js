@@ -67,6 +67,7 @@ export class RemoteNotices {
     this.pushing = false; // a push subscription under way
     this.pushWant = null; // while the player's click on the box is under way: what it asked for
     this.mailing = false; // an address on its way to the server
+    this.mailed = 0; // addresses sent: a read that began before the last one is out of date
     this.synced = new Set(); // "seat:token" whose push subscription the server has from this page
     this.tried = new Set(); // "seat:token" syncPush tried (once per page: no retry storm)
     page.life.listen(part, "change", (e) => this.onChange(e));
@@ -147,9 +148,11 @@ export class RemoteNotices {
     const key = `${seat}:${this.page.tokenFor(seat)}`;
     if (!this.server?.mail || seat === undefined || this.emailOf === key) return;
     this.emailOf = key;
+    const sent = this.mailed;
     try {
       const got = await api(this.path(seat, "notify"), { token: this.page.tokenFor(seat) });
-      this.email = got.email;
+      // (an address saved meanwhile wins: this answer may have been read before it was stored)
+      if (sent === this.mailed && !this.mailing) this.email = got.email;
     } catch { this.emailOf = null; }
     this.render();
   }
@@ -172,6 +175,7 @@ export class RemoteNotices {
   async setEmail(address) {
     if (this.mailing) return;
     this.mailing = true;
+    this.mailed += 1;
     this.problem = null;
     try {
       for (const seat of this.page.held) {
