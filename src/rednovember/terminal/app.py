@@ -432,8 +432,13 @@ class PlayApp:
         else:
             self._stream()
             seat = self.humans[0] if self.humans else -1
-        con.print(screen.board_view(g, self.cat, seat, self.bot_names, con, self.width))
-        screen.print_wide(con, screen.result_view(g, self.cat, self.lang), self.width)
+        self._final_board(seat)
+
+    def _final_board(self, seat: int) -> None:
+        """The board as the game ended, seen from ``seat``, and the result."""
+        con = self.console
+        con.print(screen.board_view(self.game, self.cat, seat, self.bot_names, con, self.width))
+        screen.print_wide(con, screen.result_view(self.game, self.cat, self.lang), self.width)
 
     def _review(self) -> int:
         """After the end, humans stay until they leave: the whole log, the board, a save.
@@ -457,9 +462,7 @@ class PlayApp:
             if word == "log":
                 self._full_log(None)
             elif word == "board":
-                con.print(screen.board_view(self.game, cat, self.humans[0], self.bot_names, con,
-                                            self.width))
-                screen.print_wide(con, screen.result_view(self.game, cat, self.lang), self.width)
+                self._final_board(self.humans[0])
             elif word == "legend":
                 con.print(cat.raw("term_plain", "legend"), markup=False)
             elif word == "save":

@@ -67,7 +67,7 @@ export class RemoteNotices {
     this.pushing = false; // a push subscription under way
     this.pushWant = null; // while the player's click on the box is under way: what it asked for
     this.mailing = false; // an address on its way to the server
-    this.mailed = 0; // addresses sent: a read that began before the last one is out of date
+    this.mailed = 0; // addresses begun and done sending: a read that overlapped one is out of date
     this.synced = new Set(); // "seat:token" whose push subscription the server has from this page
     this.tried = new Set(); // "seat:token" syncPush tried (once per page: no retry storm)
     page.life.listen(part, "change", (e) => this.onChange(e));
@@ -186,6 +186,7 @@ export class RemoteNotices {
       this.problem = err.code === "bad_message" ? raw("web", "notices_email_bad") : errorText(err);
     }
     this.mailing = false;
+    this.mailed += 1;
     this.render(true, address === null ? "" : null);
   }
 
