@@ -233,6 +233,14 @@ def test_a_seat_a_bot_played_for_its_player_is_named_by_both(new_context: Any,
         f"localStorage.setItem('rn.game.{gid}', JSON.stringify({{seats: {{'0': '{ada}'}}}}))"))
     yours = "You won!" if summary["result"]["won"] else "You lost."
     expect(ada_page.get_by_test_id("end-overlay-title")).to_have_text(yours)
+    # her bar says a bot played her seat, not that she only watched, and offers nothing back
+    expect(ada_page.get_by_test_id("stand-in-badge")).to_have_text("A bot played your seat")
+    expect(ada_page.get_by_test_id("spectator-badge")).to_have_count(0)
+    expect(ada_page.get_by_test_id("reclaim-seat-0")).to_be_hidden()
+    ada_page.get_by_test_id("close-overlay").click()
+    shot(ada_page, "end-stand-in-desktop")
+    ada_page.set_viewport_size(PHONE)
+    shot(ada_page, "end-stand-in-phone")
     assert not ada_page.js_errors, ada_page.js_errors
     page = _open_as_creator(new_context, gid, creator)
     crew = "The crew won!" if summary["result"]["won"] else "The crew lost."

@@ -490,8 +490,9 @@ export class GamePage {
         return `<button type="button" role="tab" class="seat-tab${s === this.current ? " current" : ""}${ready ? " ready" : ""}" aria-selected="${s === this.current}"
           data-seat-tab="${s}" data-testid="seat-tab-${s}"><span class="swatch" style="background:var(--c-${seat.colour})"></span>${esc(this.seatLabel(s))}${ready ? " •" : ""}</button>`;
       }).join("") + `</div>`;
-    } else if (this.reclaimable.length && !this.model()?.over) {  // the card below offers it back
-      tabs = `<span class="badge spectator" data-testid="stand-in-badge">${esc(raw("web", "spectating_stand_in"))}</span>`;
+    } else if (this.reclaimable.length) {  // while the game runs, the card below offers it back
+      const key = this.model()?.over ? "spectating_stand_in_over" : "spectating_stand_in";
+      tabs = `<span class="badge spectator" data-testid="stand-in-badge">${esc(raw("web", key))}</span>`;
     } else {
       tabs = `<span class="badge spectator" data-testid="spectator-badge">${esc(raw("web", "spectating"))}</span>`;
     }
