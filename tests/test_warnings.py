@@ -31,6 +31,21 @@ def test_opening_into_a_burning_room_says_an_item_is_needed_to_go_in() -> None:
     assert _codes(g, "enter") == ["enter_fire"]
 
 
+def test_opening_to_the_sea_says_an_aqualung_is_needed_to_go_out() -> None:
+    """§4: leaving to the Sea needs an Aqualung played this turn; without one the opened hatch
+    leads nowhere and its minute is lost."""
+    g = arrange()
+    g.gnomes[0].room = 3  # room 3 has an exterior hatch
+    give(g, 0, "aqualung")
+    start(g)
+    assert _codes(g, Action("open", SEA).text(g.data)) == ["sea_needs_item"]
+    (text,) = warning_texts(Action("open", SEA), g)
+    assert "Sea" in text and "Aqualung" in text
+    assert any(e.warn and "Aqualung" in e.label for e in build_menu(g))
+    g.apply_text("play aqualung")
+    assert _codes(g, Action("open", SEA).text(g.data)) == []  # now the gnome may swim out
+
+
 def test_opening_next_to_high_water_warns_that_the_room_floods() -> None:
     g = arrange()
     g.water[5] = HIGH
@@ -134,6 +149,20 @@ def test_r9_only_the_choices_that_pass_the_token_are_flagged() -> None:
     assert _loss(g, "no_action") is None
     g.apply_text("no_action")
     assert g.result is None  # the keeper stopped on 22: the token has not struck
+
+
+def test_r9_a_grouped_repair_says_from_how_many_minutes_it_loses() -> None:
+    """The terminal's menu lists a repair once for all its minute counts: only the counts that
+    walk the last keeper past the token lose, and the warning says from which count on."""
+    g = _missile_at(22, 30)
+    g.water[g.gnomes[0].room] = 1  # low water: Pump Water, 1-10 minutes, no penalty (§5)
+    start(g)
+    pump = [a for a in g.legal_actions() if a.kind == "pump_water"]
+    assert [loss_warning(a, g) is not None for a in pump] == [a.minutes >= 9 for a in pump]
+    (entry,) = [e for e in build_menu(g) if e.actions[0].kind == "pump_water"]
+    assert entry.warn and "⚠ (9 min or more) This loses the game" in entry.label
+    (german,) = [e for e in build_menu(g, "de") if e.actions[0].kind == "pump_water"]
+    assert "⚠ (ab 9 Min.)" in german.label
 
 
 def test_r9_a_keeper_still_behind_the_token_keeps_it_from_striking() -> None:

@@ -2,11 +2,11 @@
 
 Each warning is a code with its fields (the web client renders it from the catalog's ``warnings``
 section; the terminal with :func:`warning_texts`). They tell the player what the rules will do,
-before the click: a burning room needs Grog or a Fire Extinguisher to go in, high water floods the
-room one opens from, a gnome left in fire or high water dies in the Updates phase (§10): after
-its action it can no longer move, so one that enters fire must put it out; a failed
-Extinguish Fire with no way out kills (P8), Fire Spreads into a fainted gnome's room kills it,
-an attack kills its loser, and Abandon Comrades inverts the win condition.
+before the click: a burning room needs Grog or a Fire Extinguisher to go in, the Sea an
+Aqualung, high water floods the room one opens from, a gnome left in fire or high water dies in
+the Updates phase (§10): after its action it can no longer move, so one that enters fire must
+put it out; a failed Extinguish Fire with no way out kills (P8), Fire Spreads into a fainted
+gnome's room kills it, an attack kills its loser, and Abandon Comrades inverts the win condition.
 
 :func:`loss_warning` is the one check both interfaces share before a choice that ends the game in a
 loss with certainty (R9): the last keeper passing a destruction token (R12 on 0), a track filled,
@@ -180,8 +180,8 @@ def _shown(cat: Any, game: Game, key: str, value: Any) -> Any:
 
 def _open_warnings(room: int, game: Game) -> list[Warning]:
     here = game.gnomes[game.active].room
-    if room == SEA:
-        return []
+    if room == SEA:  # leaving needs an Aqualung played this turn (§4)
+        return [] if game.can_swim() else [("sea_needs_item", {})]
     level = reflow_result(game, here, room)[1] if here != SEA else game.water[room]
     out: list[Warning] = []
     if here != SEA and game.water[room] == HIGH and level != HIGH:

@@ -74,10 +74,27 @@ def _group_label(actions: list[Action], game: Game, lang: str) -> tuple[str, str
             label += " — " + cat.get("ui", "group_doomed", minutes=a.minutes,
                                      token=n.token(cat, game, token))
             break
-    warnings = list(dict.fromkeys(w for a in actions for w in warning_texts(a, game, lang)))
-    label += "".join(f" ⚠ {w}" for w in warnings)  # e.g. a failed Extinguish Fire with no way out
+    label += _group_warnings(actions, game, lang)
     question = cat.get("ui", "minutes_for", kind=kind, target=target)
     return label, question
+
+
+def _group_warnings(actions: list[Action], game: Game, lang: str) -> str:
+    """Each warning of a group's minute counts once, saying from how many minutes on it holds
+    when it does not hold for all of them (more minutes send the ghost further: R9/R12)."""
+    cat = catalog(lang)
+    minutes: dict[str, list[int]] = {}
+    for a in actions:
+        for w in warning_texts(a, game, lang):
+            minutes.setdefault(w, []).append(a.minutes)
+    out = ""
+    for w, held in minutes.items():
+        if len(held) < len(actions) and held == [a.minutes for a in actions[-len(held):]]:
+            out += " ⚠ (" + cat.get("ui", "warn_from_minutes", minutes=held[0]) + ")"
+            out += f" {w}"
+        else:
+            out += f" ⚠ {w}"  # e.g. a failed Extinguish Fire with no way out
+    return out
 
 
 def build_menu(game: Game, lang: str = "en") -> list[Entry]:

@@ -18,7 +18,7 @@ Status = Literal["waiting", "playing", "over"]
 Pace = Literal["real-time", "turn-based"]
 Phase = Literal["move", "opened", "after_action", "extra_move", "decide", "over"]
 ActionKind = Annotated[str, Field(json_schema_extra={"enum": sorted(KINDS)})]
-WarningCode = Literal["fire_needs_item", "floods_here", "enter_fire", "dies_in_fire",
+WarningCode = Literal["fire_needs_item", "sea_needs_item", "floods_here", "enter_fire", "dies_in_fire",
                       "dies_in_flood", "no_way_out", "spread_fainted", "attack", "abandon",
                       "loses_token", "loses_track", "loses_crew"]
 PluralForm = Literal["zero", "one", "two", "few", "many", "other"]
