@@ -102,7 +102,11 @@ def test_replay_command_checks_a_save(tmp_path: Path, capsys: pytest.CaptureFixt
     f = tmp_path / "save.json"
     f.write_text(to_json(g))
     assert main(["replay", str(f)]) == 0
-    assert "40 actions replayed" in capsys.readouterr().out
+    assert capsys.readouterr().out.splitlines() == [
+        "OK: replaying 40 actions from the seed reaches the saved state.",
+        "The game is still going on."]
+    assert main(["replay", str(f), "--lang", "pl"]) == 0  # in the player's language
+    assert capsys.readouterr().out.startswith("OK: odtworzenie 40 akcji od seeda")
     d = json.loads(f.read_text())
     d["state"]["tracks"]["heat"] = 9  # tampered: no longer follows from the history
     f.write_text(json.dumps(d))

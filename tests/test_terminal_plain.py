@@ -276,6 +276,29 @@ def test_undo_stops_at_a_die_roll() -> None:
     assert "Nothing to undo: the last move rolled a die" in buf.getvalue()
 
 
+def test_undo_and_hint_show_the_menu_once_with_what_may_be_typed() -> None:
+    """An undo typed in a minutes list, and a hint, are followed by the main menu once, with
+    the line that says what may be typed (hint among the commands)."""
+    g = new_game(Config(players=3, seed=11))
+    g.gnomes[g.active].room = 1
+    g.tracks[2] = 3
+    g._legal = None
+    entries = number_entries(build_menu(g))
+    item = next(i for i, e in entries if e.actions[0].kind == "play")
+    group = next(i for i, e in entries if e.is_group)
+    con, buf = console()
+    app = PlayApp(Setup(g), con, answers([str(item), str(group), "undo", "hint", "quit", "y"]))
+    app.run()
+    after_undo = buf.getvalue().split("Taken back:")[1]
+    between = after_undo.split("The advisor is thinking")[0]
+    after_hint = after_undo.split("rollouts per plan")[1]
+    hint_line = catalog("en").raw("ui", "prompt_hint_no_end")
+    assert ", hint," in hint_line
+    assert between.count("No action (1 min)") == 1 and between.count(hint_line) == 1
+    assert after_hint.count(hint_line) == 1
+    assert app.game.history == []
+
+
 def test_preview_shows_where_the_ghost_ends_and_the_icons_met() -> None:
     g = new_game(Config(players=3, seed=1))
     entries = build_menu(g)

@@ -262,7 +262,7 @@ def test_replay_show_draws_the_chart_with_its_turning_points(
         save: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(save), "--show", "--rollouts", "8", "--lang", "fr"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("ok: ")
+    assert out.startswith("OK : rejouer ")
     assert "Chances de victoire au fil de la partie" in out
     assert "100 %│" in out and "0 %│" in out and "└" in out
     assert "1, 2, 3… : les tournants" in out

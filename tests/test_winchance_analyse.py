@@ -158,7 +158,7 @@ def test_replay_show_draws_its_bar_in_the_players_language(save: Path) -> None:
     out, terminal = _on_a_terminal("replay", str(save), "--show", "--rollouts", "2",
                                    "--lang", "de")
     assert "Siegchance wird geschätzt" in terminal and "Stellung" in terminal and "━" in terminal
-    assert out.startswith("ok: ") and "Siegchance wird geschätzt" not in out
+    assert out.startswith("OK: Das Nachspielen von ") and "Siegchance wird geschätzt" not in out
 
 
 def test_no_bar_when_standard_error_is_not_a_terminal(save: Path,

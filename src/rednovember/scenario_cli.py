@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .i18n import catalog
+from .i18n import UnknownLanguage, catalog
+from .i18n.describe import describe_result
 from .rules import load_data
 from .rules.scenario import ScenarioError, run
 from .rules.serialize import SaveError, from_json, to_dict
@@ -38,12 +39,17 @@ def run_scenario(args: argparse.Namespace) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     try:
+        cat = catalog(args.lang)
+    except UnknownLanguage as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return LOAD_FAILED
+    try:
         text = Path(args.file).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         print(f"error: cannot read {args.file}: {reason}", file=sys.stderr)
         return LOAD_FAILED
-    shape = save_shape_problem(text, catalog("en"))
+    shape = save_shape_problem(text, cat)
     if shape is not None:  # not a save at all: as play --load says it (exit 2)
         print(f"error: cannot load {args.file}: {shape}", file=sys.stderr)
         return LOAD_FAILED
@@ -52,8 +58,7 @@ def run_replay(args: argparse.Namespace) -> int:
     except SaveError as exc:  # the check failed (exit 1): another data set, a corrupt history
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    result = "in progress" if game.result is None else (
-        "won" if game.result.won else f"lost ({game.result.cause})")
-    print(f"ok: {len(game.history)} actions replayed from the seed reach the saved state; "
-          f"game {result}")
+    print(cat.get("ui", "replay_ok", count=len(game.history)))
+    print(cat.raw("ui", "replay_going_on") if game.result is None
+          else describe_result(game, args.lang)[0])
     return 0

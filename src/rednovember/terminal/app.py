@@ -264,8 +264,9 @@ class PlayApp:
             picked = self._pick(entries, seat, back=False)
             if isinstance(picked, list):
                 return picked
-            if picked is None:  # the main menu has no "back"; a command redrew the state
+            if picked is None:  # the main menu has no "back": an undo changed the position
                 entries = build_menu(self.game, self.lang)
+                self._menu(entries)
                 continue
             if not picked.is_group:
                 return picked.actions[:1]
@@ -323,7 +324,10 @@ class PlayApp:
                     return None
                 continue
             if self._command(word, rest.strip(), text, seat):
-                self.console.print(screen.menu_view(entries, self.cat, back=back))
+                if back:
+                    self.console.print(screen.menu_view(entries, self.cat, back=True))
+                else:
+                    self._menu(entries)  # with the line that says what may be typed
 
     def _go(self, target: str) -> list[Action]:
         """``go ROOM``: open the hatch to ROOM and go through (when both are legal now)."""
@@ -366,7 +370,6 @@ class PlayApp:
         self.show(seat)
         self.console.print(self.cat.get("term_plain", "undo_done", action="; ".join(said)),
                            style="yellow", markup=False)
-        self._menu(build_menu(self.game, self.lang))
         return True
 
     def _command(self, word: str, rest: str, text: str, seat: int) -> bool:
