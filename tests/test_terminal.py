@@ -15,7 +15,7 @@ from termtools import answers, console
 
 from rednovember.cli import main
 from rednovember.i18n import catalog
-from rednovember.rules import Config, new_game
+from rednovember.rules import VARIANTS, Config, new_game
 from rednovember.rules.serialize import to_dict, to_json
 from rednovember.terminal import board
 from rednovember.terminal.app import PlayApp, play
@@ -223,7 +223,18 @@ def test_interactive_setup() -> None:
     assert cfg.variants == {"harder", "mad-gnomes"}
     assert set(setup.bots) == {1}
     assert setup.bots[1].name == DEFAULT_BOT == "search"  # an empty answer: the strongest bot
-    assert "not a valid answer" in buf.getvalue()
+    said = buf.getvalue()  # every wrong answer is told what a right one looks like
+    assert "Please type a number from 1 to 8." in said
+    assert f"Please type numbers from 1 to {len(VARIANTS)}, separated by spaces" in said
+    assert "Please type numbers from 1 to 2, separated by spaces" in said
+    assert "Please type one of: " in said and "search" in said.split("Please type one of: ")[1]
+
+
+def test_a_bot_name_is_read_in_any_case() -> None:
+    con, _ = console()
+    ask = answers(["3", "", "2 3", "Search", "RANDOM"])
+    setup = new_setup(args(players=None, seed=None), con, ask, catalog())
+    assert {seat: bot.name for seat, bot in setup.bots.items()} == {1: "search", 2: "random"}
 
 
 def test_mad_gnomes_shows_only_the_deciding_seat_hands() -> None:

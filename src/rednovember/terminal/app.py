@@ -297,7 +297,7 @@ class PlayApp:
             text = self._read(self._prompt(seat)).strip()
             if not text:
                 continue
-            if text.isdigit():
+            if text.lstrip("+-").isdigit():  # "-1" is a number out of range, not a command
                 number = int(text)
                 if back and number == 0:
                     return None

@@ -82,7 +82,7 @@ def _ask_int(ask: Ask, console: Console, cat: Catalog, question: str, low: int, 
             return default
         if answer.isdigit() and low <= int(answer) <= high:
             return int(answer)
-        console.print(cat.raw("ui", "setup_invalid"), style="red")
+        console.print(cat.get("ui", "setup_bad_number", low=low, high=high), style="red")
 
 
 def _ask_variants(ask: Ask, console: Console, cat: Catalog) -> list[str]:
@@ -95,7 +95,7 @@ def _ask_variants(ask: Ask, console: Console, cat: Catalog) -> list[str]:
         chosen += [w for w in words if w in VARIANTS]
         if len(chosen) == len(words):
             return sorted(set(chosen))
-        console.print(cat.raw("ui", "setup_invalid"), style="red")
+        console.print(cat.get("ui", "setup_bad_numbers", low=1, high=len(VARIANTS)), style="red")
 
 
 # The bot an empty answer picks: the strongest one offered for its time (random wins about 1 game
@@ -109,17 +109,17 @@ def _ask_bots(ask: Ask, console: Console, cat: Catalog, players: int) -> dict[in
         words = ask(cat.raw("ui", "setup_bots") + " ").replace(",", " ").split()
         if all(w.isdigit() and 1 <= int(w) <= players for w in words):
             break
-        console.print(cat.raw("ui", "setup_invalid"), style="red")
+        console.print(cat.get("ui", "setup_bad_numbers", low=1, high=players), style="red")
     out: dict[int, str] = {}
     for seat in sorted({int(w) for w in words}):
         name = default
         if len(names) > 1:
             while True:
                 name = ask(cat.get("ui", "setup_bot_name", seat=seat, names=", ".join(names),
-                                   default=default) + " ").strip() or default
+                                   default=default) + " ").strip().lower() or default
                 if name in BOTS:
                     break
-                console.print(cat.raw("ui", "setup_invalid"), style="red")
+                console.print(cat.get("ui", "setup_bad_bot", names=", ".join(names)), style="red")
         out[seat - 1] = name
     return out
 
