@@ -27,8 +27,10 @@ COMMON = ["title", "intro", "open", "lessons", "puzzles", "goal", "step_of", "tr
           "next", "all", "right", "wrong", "solved", "lost", "show_solution", "solution_title",
           "solution_thinking", "solution_reached", "solution_missed", "solution_after",
           "puzzle_note", "off_path", "failed", "failed_cause", "why_odds", "why_doomed",
-          "why_play_first", "why_walk", "term_pick", "term_help", "term_prompt", "term_unknown",
-          "term_next", "term_after", "term_status", "term_tokens", "term_board", "term_none"]
+          "why_odds_more", "why_play_first", "why_walk", "term_pick", "term_help", "term_prompt",
+          "term_unknown", "term_next", "term_after_next", "term_after_menu", "term_after_retry",
+          "term_after_solution", "term_after_quit", "term_after_unknown", "term_course_done",
+          "term_pick_unknown", "term_status", "term_tokens", "term_board", "term_none"]
 
 
 @pytest.mark.parametrize("lid", list(LESSONS))
@@ -50,12 +52,16 @@ def test_each_lesson_is_legal_and_its_solution_reaches_the_goal(lid: str) -> Non
 @pytest.mark.parametrize(("lid", "plays", "wrong", "verdict", "key", "args"), [
     ("moving", [], "open 8", "wrong", "moving_why_open5", {}),
     ("moving", ["open 5"], "stay", "wrong", "moving_why_enter5", {}),
-    ("water", ["open 5", "enter", "play water_pump"], "pump_water 1", "wrong", "why_odds",
-     {"minutes": 1, "bonus": 3, "total": 4, "chance": 40, "roll": 5}),
+    ("water", ["open 5", "enter", "play water_pump"], "pump_water 1", "wrong", "why_odds_more",
+     {"minutes": 1, "bonus": 3, "total": 4, "chance": 40, "roll": 5, "need": 2}),
+    ("water", ["open 5", "enter"], "pump_water 2", "wrong", "why_odds",  # the pump still in hand
+     {"minutes": 2, "bonus": 0, "total": 2, "roll": 5}),
     ("fire", [], "open 2", "wrong", "fire_why_grog", {}),
     ("repairs", [], "fix_reactor 3", "wrong", "why_play_first", {"item": "reactor_manual"}),
-    ("repairs", ["play reactor_manual", "play toolbox"], "fix_reactor 1", "wrong", "why_odds",
-     {"minutes": 1, "bonus": 7, "total": 8, "chance": 80, "roll": 9}),
+    ("repairs", ["play reactor_manual", "play toolbox"], "fix_reactor 1", "wrong", "why_odds_more",
+     {"minutes": 1, "bonus": 7, "total": 8, "chance": 80, "roll": 9, "need": 2}),
+    ("tokens", ["play engine_manual"], "fix_engine 2", "wrong", "why_odds_more",
+     {"minutes": 2, "bonus": 4, "total": 6, "roll": 7, "need": 3}),
     ("events", [], "draw 4", "wrong", "why_walk", {"events": 2}),
     ("tokens", ["play engine_manual"], "fix_engine 5", "failed", "why_doomed",
      {"minutes": 5, "ghost": 25, "token": 27}),
@@ -257,3 +263,102 @@ def test_any_legal_plays_get_a_check_that_can_be_said(lid: str, picks: list[int]
         assert s.reached or not s.game.is_over or s.failed
     again = Session.replay(lid, s.plays)
     assert again.game.view(0) == s.game.view(0) and again.done == s.done and again.off == s.off
+
+
+# --- the audit of ``rednovember learn`` ---------------------------------------------------------
+def lost_plays(lid: str) -> list[str]:
+    """A learner who always takes the last legal play: both puzzles are lost that way."""
+    s = Session.start(lid)
+    while not s.finished:
+        actions = s.game.legal_actions()
+        s.play(actions[-1].text(s.game.data))
+    assert s.failed
+    return s.plays
+
+
+def test_after_a_lost_lesson_enter_goes_on_to_the_next(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_learn(["tokens"], "play engine_manual\nfix_engine 5\n\nquit\n", monkeypatch, capsys)
+    assert "Lost: With 5 minutes the ghost keeper ends on 25" in out
+    assert "Next: The end of the game (rednovember learn ending)" in out
+    assert "Enter: the next lesson · retry: try again · quit: leave" in out  # no solution: a lesson
+    assert "== The end of the game ==" in out
+
+
+def test_the_last_puzzle_offers_the_menu_not_a_next_lesson(monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    plays = "\n".join(lost_plays("missile"))
+    out = run_learn(["missile"], f"{plays}\n\nquit\n", monkeypatch, capsys)
+    assert "That was the last puzzle" in out and "Next:" not in out
+    assert ("Enter: back to the menu · retry: try again · solution: the bot's solution · "
+            "quit: leave") in out
+    assert "the next lesson" not in out
+    assert out.count("Choose a lesson or puzzle") == 1 and "Puzzles:" in out  # Enter: the menu
+
+
+def test_other_answers_after_a_lesson_are_answered(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_learn(["tokens"], "play engine_manual\nfix_engine 3\n2\nback\nxyz\nsolution\nquit\n",
+                    monkeypatch, capsys)
+    for bad in ("2", "back", "xyz", "solution"):  # a lesson has no bot's solution to show
+        assert f"Not an answer here: {bad}. You can type:" in out
+    assert out.count("Enter: the next lesson · retry: try again · quit: leave") == 5
+    assert "How the bot plays it" not in out
+
+
+def test_the_ending_lesson_says_where_the_keepers_really_are() -> None:
+    s = Session.replay("ending", ["play deactivation_code", "stop_missile_launch 1"])
+    assert s.game.gnomes[0].keeper == 2  # one minute: Red needs two No Actions
+    said = [s.play("no_action") for _ in range(4)]
+    assert [(c.verdict, c.key, c.args) for c in said[:3]] == [
+        ("right", "ending_right_rest", {"keeper": 1, "left": 3}),
+        ("right", "ending_right_rest", {"keeper": 0, "left": 2}),
+        ("right", "ending_right_rest", {"keeper": 0, "left": 1})]
+    assert said[3].verdict == "goal" and s.reached
+    text = catalog("en").get("learn", said[0].key, **said[0].args)
+    assert text == "This keeper is now on 1; keepers not yet on 0: 3."
+
+
+def test_the_tokens_hint_names_the_only_minutes_that_work() -> None:
+    works = [m for m in range(1, 6)
+             if Session.replay("tokens", ["play engine_manual", f"fix_engine {m}"]).reached]
+    assert works == [3]
+    hint = catalog("en").get("learn", Session.replay("tokens", ["play engine_manual"]).guidance()[0])
+    assert "exactly 3 minutes" in hint and "at most" not in hint
+    got = Session.replay("tokens", ["play engine_manual"]).play("fix_engine 1")
+    text = catalog("en").get("learn", got.key, **got.args)
+    assert text.endswith("choose at least 3 minutes.") and "play your items" not in text
+
+
+@pytest.mark.parametrize("lid", list(PUZZLES))
+def test_a_lost_puzzle_says_lost_once(lid: str, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    plays = "\n".join(lost_plays(lid))
+    out = run_learn([lid], f"{plays}\nquit\n", monkeypatch, capsys)
+    assert ">> Lost: the " in out and "Lost: Lost" not in out
+    for lang in LANGS:
+        cat = catalog(lang)
+        assert not cat.raw("learn", "failed_cause").startswith(cat.raw("learn", "lost"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_water_lesson_names_both_actions_free_of_the_low_water_penalty(lang: str) -> None:
+    cat = catalog(lang)
+    done = cat.raw("learn", "water_done")
+    assert cat.raw("action_kinds", "pump_water") in done
+    assert cat.raw("action_kinds", "no_action") in done
+
+
+@pytest.mark.parametrize(("argv", "stdin"), [([], ""), (["moving"], "open 5\n"),
+                                             (["tokens"], "play engine_manual\nfix_engine 3\n")])
+def test_the_end_of_the_input_is_said(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_learn(argv, stdin, monkeypatch, capsys)
+    assert out.rstrip().endswith(catalog("en").raw("term_plain", "input_ended"))
+
+
+def test_the_menu_names_the_valid_choices(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_learn([], "10\nquit\n", monkeypatch, capsys)
+    assert f"There is no lesson 10: type a number from 1 to {len(ALL)} or a name" in out
+    assert "Not a play here" not in out

@@ -129,18 +129,19 @@ PLURAL = {"en": "With 2 minutes and", "de": "Mit 2 Minuten und", "fr": "Avec 2 m
 
 @pytest.mark.parametrize("lang", sorted(SINGULAR))
 def test_the_odds_reason_says_one_minute_in_every_language(api: httpx.Client, lang: str) -> None:
-    """Pumping with 1 minute in the water lesson is refused with a reason that says "1 minute"
-    (the catalog's plural form), and 2 minutes after a die of 5 without the pump, in the plural."""
+    """Pumping with 1 minute in the water lesson (the pump played) is refused with a reason that
+    says "1 minute" (the catalog's plural form), and 2 minutes after a die of 5 without the pump,
+    in the plural."""
     cat = api.get(f"/api/i18n/{lang}").json()["catalog"]["learn"]
     plays = ["open 5", "enter", "play water_pump"]
     one = play(api, "water", plays, "pump_water 1")["check"]
-    assert one["key"] == "why_odds" and one["args"]["minutes"] == 1
+    assert one["key"] == "why_odds_more" and one["args"]["minutes"] == 1
     two = play(api, "water", plays[:2], "pump_water 2")["check"]
     assert two["key"] == "why_odds" and two["args"]["minutes"] == 2
-    template = cat["why_odds"]
-    assert "{minutes:" in template  # a plural form, not a bare number
-    said_one = catalog(lang).get("learn", "why_odds", **one["args"])
-    said_two = catalog(lang).get("learn", "why_odds", **two["args"])
+    for key in ("why_odds", "why_odds_more"):
+        assert "{minutes:" in cat[key]  # a plural form, not a bare number
+    said_one = catalog(lang).get("learn", one["key"], **one["args"])
+    said_two = catalog(lang).get("learn", two["key"], **two["args"])
     assert said_one.startswith(SINGULAR[lang]) and said_two.startswith(PLURAL[lang])
     doomed = catalog(lang).get("learn", "why_doomed", minutes=1, ghost=26, token=27)
     assert "{" not in doomed and "1 minutes" not in doomed and "1 Minuten" not in doomed

@@ -17,18 +17,22 @@ from ..rules import Action, Game
 
 Args = dict[str, int | str]
 Why = Callable[[Action, Game], tuple[str, Args] | None]
+Says = Callable[[Game, int], Args]  # the game after the play, the gnome that made it
 
 
 @dataclass(frozen=True)
 class Step:
     """One step of a lesson's guidance: the play it asks for (``wants`` sees the game before the
     play), its text key, and the key that says why another play is not it. A ``free`` step (an
-    item play) may come before the steps listed ahead of it."""
+    item play) may come before the steps listed ahead of it. A step with ``until`` is asked for
+    again after each play until that holds; ``says`` gives the arguments of its right text."""
 
     key: str
     wants: Callable[[Action, Game], bool]
     free: bool = False
     why: Why | None = None  # a more precise reason than the step's own why-not text
+    until: Callable[[Game], bool] | None = None
+    says: Says | None = None
 
 
 @dataclass(frozen=True)
@@ -63,8 +67,16 @@ def _repair_enough(kind: str, roll: int, latest: int = -1) -> Callable[[Action, 
     return wants
 
 
+def _in_hand_bonus(g: Game, kind: str) -> int:
+    """The bonus the active gnome's items still in its hand would give to a repair."""
+    items = g.data.items
+    return sum(items[k].bonus.get(kind, 0) + items[k].bonus.get("*", 0)
+               for k in g.gnomes[g.decider].hand)
+
+
 def _odds_why(kind: str, roll: int, latest: int = -1) -> Why:
-    """Why a repair of the right kind is not enough: R7 first (a doomed repair), then the odds."""
+    """Why a repair of the right kind is not enough: R7 first (a doomed repair), then the odds:
+    an item that would help is still in the hand, or (every such item played) too few minutes."""
     def why(a: Action, g: Game) -> tuple[str, Args] | None:
         if a.kind != kind:
             return None
@@ -73,8 +85,11 @@ def _odds_why(kind: str, roll: int, latest: int = -1) -> Why:
         if latest >= 0 and after < latest:
             return "why_doomed", {"minutes": a.minutes, "ghost": after, "token": latest}
         chance = max(0, min(10, a.minutes + bonus)) * 10
-        return "why_odds", {"minutes": a.minutes, "bonus": bonus, "total": a.minutes + bonus,
-                          "chance": chance, "roll": roll}
+        odds: Args = {"minutes": a.minutes, "bonus": bonus, "total": a.minutes + bonus,
+                      "chance": chance, "roll": roll}
+        if _in_hand_bonus(g, kind):
+            return "why_odds", odds
+        return "why_odds_more", {**odds, "need": roll - bonus}
     return why
 
 
@@ -93,6 +108,17 @@ def _respites(n: int = 7) -> list[str]:
 
 def _keeper(g: Game, n: int = 0) -> int:
     return g.gnomes[n].keeper
+
+
+def _one_minute_left(g: Game) -> bool:
+    """The crew's keepers together are one space from 0: only the last No Action is left."""
+    return sum(gn.keeper for gn in g.on_track()) <= 1
+
+
+def _walked(g: Game, gnome: int) -> Args:
+    """Where the keeper of the gnome that played stands now, and how many are not yet on 0."""
+    return {"keeper": g.gnomes[gnome].keeper,
+            "left": sum(1 for gn in g.on_track() if gn.keeper > 0)}
 
 
 # --- 1. moving and the time track -----------------------------------------------------------
@@ -211,7 +237,7 @@ ENDING = Lesson(
                 why=_play_first("deactivation_code")),
            Step("stop", _repair_enough("stop_missile_launch", 3, latest=1),
                 why=_odds_why("stop_missile_launch", 3, latest=1)),
-           Step("rest", _is("no_action")), Step("rest", _is("no_action")),
+           Step("rest", _is("no_action"), until=_one_minute_left, says=_walked),
            Step("last", _is("no_action"))),
 )
 

@@ -118,6 +118,8 @@ class Session:
         knows, else the next step's own why-not text."""
         steps = self.lesson.steps
         pending = [i for i in range(len(steps)) if i not in self.done]
+        if not pending:
+            return "", {}
         for i in pending:
             why = steps[i].why
             said = why(action, self.game) if why is not None else None
@@ -142,17 +144,20 @@ class Session:
             step = self._match(action)
             if step is None:
                 why = self._why(action)
+        actor = self.game.decider
         self.game.apply(action)
         self.plays.append(action.text(self.game.data))
         if step is not None:
-            self.done.add(step)
+            until = self.lesson.steps[step].until
+            if until is None or until(self.game):
+                self.done.add(step)
         elif self.lesson.kind == "lesson" and self.off is None:
             self.off = len(self.plays) - 1
-        check = self._verdict(step, why)
+        check = self._verdict(step, why, actor)
         self.checks.append(check)
         return check
 
-    def _verdict(self, step: int | None, why: tuple[str, Args]) -> Check:
+    def _verdict(self, step: int | None, why: tuple[str, Args], actor: int) -> Check:
         lid = self.lesson.id
         if self.reached:
             return Check("goal", f"{lid}_done")
@@ -164,7 +169,9 @@ class Session:
         if self.lesson.kind == "puzzle":
             return Check("free", "")
         if step is not None:
-            return Check("right", f"{lid}_right_{self.lesson.steps[step].key}")
+            said = self.lesson.steps[step]
+            args = said.says(self.game, actor) if said.says is not None else {}
+            return Check("right", f"{lid}_right_{said.key}", args)
         if why[0]:
             return Check("wrong", why[0], why[1])
         return Check("free", "")

@@ -4,7 +4,8 @@ input and output, so it can be piped).
 Each position prints the lesson's idea, goal and the step to take, the state that matters and the
 legal plays, numbered; the learner answers with a number or an action text. After each play the
 lesson's check is printed. ``retry`` starts again, ``back`` takes the last play back, ``solution``
-shows the bot's solution of a finished puzzle, ``quit`` leaves.
+shows the bot's solution of a finished puzzle, ``quit`` leaves. After a lesson, Enter goes on to the
+next one (after the last puzzle, back to the menu).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from ..rules import Game, parse_action
 from .lessons import ALL, Args
 from .session import Check, LessonError, Session
 from .solution import solution
+
+MENU = ""  # what Learner.lesson returns to show the menu again
 
 
 def _lesson_id(text: str) -> str:
@@ -68,6 +71,7 @@ class Learner:
         line = self.inp.readline()
         if not line:
             self.say()
+            self.say(self.cat.raw("term_plain", "input_ended"))
             return None
         return line.strip()
 
@@ -89,7 +93,7 @@ class Learner:
                 return order[int(answer) - 1]
             if answer in ALL:
                 return answer
-            self.say(self.t("term_unknown", {"text": answer}))
+            self.say(self.t("term_pick_unknown", {"text": answer, "count": len(order)}))
 
     # --- one lesson -------------------------------------------------------------------------------
     def status(self, g: Game) -> None:
@@ -131,7 +135,7 @@ class Learner:
         self.say(self.cat.raw("learn", "solution_reached" if sol.reached else "solution_missed"))
 
     def lesson(self, lid: str) -> str | None:
-        """Play one lesson; returns the next lesson to play, or None to leave."""
+        """Play one lesson; returns the next lesson to play, MENU, or None to leave."""
         s = Session.start(lid)
         self.say(f"\n== {self.t(lid + '_title')} ==")
         self.say(self.t(lid + "_intro"))
@@ -172,25 +176,40 @@ class Learner:
             self.show_check(check)
 
     def after(self, s: Session) -> str | None:
-        """The lesson is over: offer the solution (puzzles), the next lesson or another try."""
+        """The lesson is over, won or lost: Enter goes on to the next lesson (after the last one,
+        back to the menu), ``retry`` plays it again, ``solution`` shows a puzzle's solution."""
         lid = s.lesson.id
         order = list(ALL)
         nxt = order[order.index(lid) + 1] if order.index(lid) + 1 < len(order) else None
-        if s.reached and nxt:
+        if nxt:
             self.say(self.t("term_next", {"title": self.t(nxt + "_title"), "id": nxt}))
-        self.say(self.cat.raw("learn", "term_after"))
+        else:
+            self.say(self.cat.raw("learn", "term_course_done"))
+        puzzle = s.lesson.kind == "puzzle"
+        choices = self.after_choices(nxt is not None, puzzle)
+        self.say(choices)
         while True:
             answer = self.ask("> ")
-            if answer is None or answer in ("quit", "q", ""):
-                return nxt if answer == "" and s.reached else None
-            if answer == "solution":
+            if answer is None or answer in ("quit", "q"):
+                return None
+            if answer == "" or (answer in ("next", "n") and nxt):
+                return nxt or MENU
+            if answer == "solution" and puzzle:
                 self.show_solution(lid)
             elif answer == "retry":
                 return lid
-            elif answer in ("next", "n") and nxt:
-                return nxt
             elif answer in ALL:
                 return answer
+            else:
+                self.say(self.t("term_after_unknown", {"text": answer}))
+                self.say(choices)
+
+    def after_choices(self, more: bool, puzzle: bool) -> str:
+        """The answers the end of a lesson takes, on one line."""
+        keys = ["term_after_next" if more else "term_after_menu", "term_after_retry"]
+        if puzzle:
+            keys.append("term_after_solution")
+        return " · ".join(self.cat.raw("learn", k) for k in [*keys, "term_after_quit"])
 
 
 def run_learn(args: argparse.Namespace, inp: TextIO | None = None,
@@ -203,7 +222,7 @@ def run_learn(args: argparse.Namespace, inp: TextIO | None = None,
     learner = Learner(cat, inp or sys.stdin, out or sys.stdout)
     lid: str | None = args.lesson or learner.pick()
     while lid is not None:
-        lid = learner.lesson(lid)
+        lid = learner.lesson(lid) if lid != MENU else learner.pick()
     return 0
 
 __all__ = ["Learner", "add_parser", "run_learn"]
