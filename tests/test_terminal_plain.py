@@ -299,6 +299,22 @@ def test_undo_and_hint_show_the_menu_once_with_what_may_be_typed() -> None:
     assert app.game.history == []
 
 
+def test_within_a_turn_only_what_happened_is_shown_not_the_board_again() -> None:
+    """The whole board opens a turn; between two answers of that turn come only the new log
+    lines and the question (the board again on 'board')."""
+    g = new_game(Config(players=3, seed=5))
+    opening = next(i for i, e in number_entries(build_menu(g)) if e.actions[0].kind == "open")
+    con, buf = console()
+    app = PlayApp(Setup(g), con, answers([str(opening), "1", "board", "quit", "y"]))
+    app.run()
+    out = buf.getvalue()
+    header = "Red November · Turn 1"
+    assert out.count(header) == 2  # the turn's start, and 'board'
+    went = out.index("goes from room")  # the second answer's log line, then the board
+    assert out.index("opens the hatch from room") < went < out.rindex(header)
+    assert [a.kind for a in app.game.history] == ["open", "enter"]
+
+
 def test_preview_shows_where_the_ghost_ends_and_the_icons_met() -> None:
     g = new_game(Config(players=3, seed=1))
     entries = build_menu(g)

@@ -117,6 +117,7 @@ class PlayApp:
         self.marks: dict[int, int] = {}  # seat -> log length when it last acted
         self.streamed = 0  # log entries already printed live (games without humans on board)
         self.last_seat = -1
+        self.shown = (-1, -1)  # the seat and turn the whole board was last shown for
         self.humans = [s for s in range(self.game.config.players) if s not in self.bots]
         self.watching = False  # the humans have no gnome left on board: bots' moves stream
         self.steps = 1  # actions applied by the last answer
@@ -173,7 +174,11 @@ class PlayApp:
         if g.config.has("mad-gnomes") and len(self.humans) > 1 and seat != self.last_seat:
             self._pass_keyboard(seat)
         self.last_seat = seat
-        self.show(seat)
+        if self.shown == (seat, g.turn):
+            self.update(seat)  # the same turn goes on: the board is on screen already
+        else:
+            self.show(seat)
+        self.shown = (seat, g.turn)
         actions = self._choose(seat)
         mark = len(self.game.log)
         for action in actions:
@@ -205,6 +210,16 @@ class PlayApp:
             lines, skipped = screen.log_lines(g, start, self.lang, seat, self.max_log)
             screen.print_log(con, lines, skipped, cat)
             con.print()
+        con.print(Text(describe_decision(g, self.lang), style="bold reverse"))
+
+    def update(self, seat: int) -> None:
+        """Between two answers of one turn: what happened since the seat's last answer and the
+        question, not the whole board again (``board`` shows it)."""
+        g, con = self.game, self.console
+        lines, skipped = screen.log_lines(g, self.marks.get(seat, 0), self.lang, seat,
+                                          self.max_log)
+        con.print()
+        screen.print_log(con, lines, skipped, self.cat)
         con.print(Text(describe_decision(g, self.lang), style="bold reverse"))
 
     def _prompt(self, seat: int) -> str:
