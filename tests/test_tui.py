@@ -468,7 +468,7 @@ def test_a_repairs_minutes_are_picked_in_a_dialog(tmp_path: Path) -> None:
 
 def test_the_keys_line_fits_80_columns_in_every_language() -> None:
     for lang in available():
-        assert len(catalog(lang).raw("term_tui", "keys_bar")) <= 79, lang
+        assert len(catalog(lang).get("term_tui", "keys_bar", keys="0-11")) <= 79, lang
 
 
 def test_a_click_on_an_option_chooses_it() -> None:
@@ -805,3 +805,181 @@ def test_issue18_the_resume_hint_names_the_command_that_started_the_game(
     assert play_command().endswith("-m rednovember play")
     for lang in available():
         assert "rednovember play" not in catalog(lang).raw("term_tui", "saved_on_quit"), lang
+
+
+# --- layout: the review, the status, the footer, the options, the legend, the time track ---------
+
+def finished_game(seed: int) -> Game:
+    g = new_game(Config(3, None, frozenset(), seed))
+    bot = make_bot("heuristic", seed)
+    while not g.is_over:
+        g.apply(bot.choose(g))
+    return g
+
+
+def drawn(renderable: object, width: int) -> list[str]:
+    """The lines ``renderable`` takes at ``width`` columns, as plain text."""
+    console = Console(width=width, file=io.StringIO(), record=True, legacy_windows=False)
+    console.print(renderable)
+    return [line.rstrip() for line in console.export_text(styles=False).splitlines()]
+
+
+@pytest.mark.parametrize(("size", "seed"), [((120, 40), 3), ((80, 24), 2), ((120, 40), 2),
+                                            ((80, 24), 3)])
+def test_the_review_board_cuts_nothing_and_wraps_no_gnome_onto_a_line_of_its_own(
+        size: tuple[int, int], seed: int) -> None:
+    """The audit's 120×40 review cut the crew table (`Gno…`, `P1 · Easy …`, `(faint…`) and its
+    80×24 one wrapped `Gr` of `4 Reactor Room … Re Gr` onto the next line: the board is drawn
+    for the width its column really has, and the crew is one paragraph a gnome when its table
+    does not fit."""
+    game = finished_game(seed)
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ReviewScreen)
+        column = app.screen.query_one("#review-board").region.width - 1  # its scroll bar
+        lines = [line[:column].rstrip() for line in screen_text(app).splitlines()[:-1]]
+        await pilot.press("end")  # the board's column scrolled to its end: the crew
+        await pilot.pause()
+        lines += [line[:column].rstrip() for line in screen_text(app).splitlines()[:-1]]
+        text = "\n".join(lines)
+        assert "…" not in text, text
+        for line in lines:  # no gnome's tag alone at the start of a line (a wrapped room)
+            assert not any(line.startswith(w) for w in ("Re", "Bl", "Gr", "Ye")) or " " in line, \
+                line
+        names = [n for n in ("Red", "Blue", "Green") if n in text]
+        assert len(names) == 3 and "Keeper" in text and "Intox." in text
+        app.save_screenshot(f"tui_review_{size[0]}x{size[1]}_{seed}.svg", str(SHOTS))
+        await pilot.press("q")
+
+    drive(app, size, script)
+
+
+def test_the_crew_table_gives_way_to_paragraphs_when_it_does_not_fit() -> None:
+    from rednovember.i18n import names as n
+    from rednovember.terminal import screen as line_screen
+    from rednovember.terminal.tui import render
+    game = finished_game(3)
+    cat = catalog("en")
+    names = line_screen.seat_names(cat, game, {0: "heuristic", 1: "heuristic", 2: "heuristic"})
+    for width in (40, 58, 100):
+        lines = drawn(render.crew(game, cat, -1, names, width=width), width)
+        text = "\n".join(lines)
+        assert "…" not in text and all(len(line) <= width for line in lines), text
+        if width < 100:  # paragraphs: every hand is there, whole
+            for gn in game.gnomes:
+                hand = n.items(cat, game, sorted(gn.hand)) if gn.hand else "—"
+                assert " ".join(hand.split()) in " ".join(text.split()), text
+    wide = "\n".join(drawn(render.crew(game, cat, -1, names, width=140), 140))
+    assert "Gnome" in wide and "Hand" in wide  # the table, with all its headers
+    narrow = drawn(render.crew(game, cat, -1, names, width=58), 58)
+    continued = [line for line in narrow[1:] if line.startswith("   ")]
+    assert continued and all(line.startswith("       ") for line in continued)  # under the text
+
+
+def played_position() -> Game:
+    """A position where the gnome on the move has played an item this turn."""
+    return next(g for _, g in bot_positions(40, 300)
+                if any(g.played) and g.active >= 0 and g.ghost >= 0 and not g.is_over)
+
+
+def test_the_status_shows_the_items_played_this_turn() -> None:
+    """The line mode prints `Red played this turn: Grog`; the status line says it too."""
+    game = played_position()
+    app = GameApp(session(game), bot_delay=0)
+    from rednovember.i18n import names as n
+    cat = catalog("en")
+    played = [k for k, count in enumerate(game.played) for _ in range(count)]
+    want = cat.get("ui", "played", gnome=n.gnome(cat, game, game.active),
+                   items=n.items(cat, game, played))
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        status = " ".join(screen_text(app).splitlines()[:3])
+        assert want in " ".join(status.split()), status
+
+    drive(app, (80, 24), script)
+
+
+def many_options_position() -> Game:
+    return next(g for _, g in bot_positions(40, 300) if len(Session(g).options()) >= 10)
+
+
+def test_the_footer_names_the_number_keys_of_the_options_listed() -> None:
+    """`1-9` was printed with 11 options listed."""
+    game = many_options_position()
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        keys = sorted(app.keys)
+        footer = screen_text(app).splitlines()[-1]
+        assert footer.split()[0] == f"{keys[0]}-{keys[-1]}", footer
+        assert keys[-1] >= 10
+
+    drive(app, (80, 24), script)
+
+
+def test_a_wrapped_option_goes_on_under_its_text_not_under_its_number() -> None:
+    game = many_options_position()
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        digits = len(str(max(app.keys)))
+        for key, option in zip(app.keys, app.shown, strict=True):
+            lines = drawn(app._label(key, option), 24)
+            assert lines[0].startswith(str(key).rjust(digits) + " ")
+            for line in lines[1:]:
+                assert line.startswith(" " * (digits + 1)), lines
+        wrapped = [o for o in app.shown if len(o.label) > 30]
+        assert wrapped  # some do wrap at 24 columns
+
+    drive(app, (80, 24), script)
+
+
+def test_the_legend_at_80x24_shows_how_to_close_it() -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, LegendScreen)
+        text = screen_text(app)
+        assert "Esc or ?: close" in text and "Legend" in text
+        app.save_screenshot("tui_legend_80x24.svg", str(SHOTS))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, LegendScreen)
+
+    drive(app, (80, 24), script)
+
+
+def test_the_too_small_screen_names_the_line_mode() -> None:
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.resize_terminal(40, 24)
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert "too small (40×24)" in text and "line mode" in text and "--plain" in text
+
+    drive(app, (80, 24), script)
+
+
+def test_the_time_track_shows_every_keeper_of_a_stack() -> None:
+    """Three keepers on space 60: `keepers R` showed only the top one."""
+    from rednovember.terminal.tui import render
+    game = new_game(Config(3, None, frozenset(), 5))
+    cat = catalog("en")
+    lines = drawn(render.time_track(game, cat, 38), 38)
+    start = next(i for i, line in enumerate(lines) if line.startswith("keepers"))
+    column = 8  # the labels' width: space 60 is the first column
+    stack = [line[column] for line in lines[start:start + 3]]
+    assert sorted(stack) == ["B", "G", "R"], lines
+    assert lines[start + 3].startswith("ghost")

@@ -213,13 +213,13 @@ def crew(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str],
     for gn in g.gnomes:
         name = Text("▶" if gn.number == g.decider else " ")
         name.append_text(gnome_text(cat, g, gn.number))
-        where, intox, hand = _crew_parts(g, cat, viewer, gn.number)
+        where, intox, hand = crew_parts(g, cat, viewer, gn.number)
         t.add_row(name, seat_names.get(gn.player, str(gn.player + 1)), where,
                   str(gn.keeper) if gn.on_board else "—", intox, hand)
     return t
 
 
-def _crew_parts(g: Game, cat: Catalog, viewer: int, number: int) -> tuple[Text, Text, Text]:
+def crew_parts(g: Game, cat: Catalog, viewer: int, number: int) -> tuple[Text, Text, Text]:
     """(where, intoxication, hand) of one gnome, as the crew shows them."""
     gn = g.gnomes[number]
     if not gn.alive:
@@ -242,7 +242,7 @@ def _crew_parts(g: Game, cat: Catalog, viewer: int, number: int) -> tuple[Text, 
 def _crew_lines(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str]) -> Group:
     lines: list[RenderableType] = [Text(cat.raw("ui", "crew"), style="bold")]
     for gn in g.gnomes:
-        where, intox, hand = _crew_parts(g, cat, viewer, gn.number)
+        where, intox, hand = crew_parts(g, cat, viewer, gn.number)
         line = Text("▶" if gn.number == g.decider else " ")
         line.append_text(gnome_text(cat, g, gn.number))
         line.append(" · " + seat_names.get(gn.player, str(gn.player + 1)) + " · ", style="dim")
@@ -287,5 +287,5 @@ def played_line(g: Game, cat: Catalog) -> Text | None:
                         items=n.items(cat, g, played)), style="bold")
 
 
-__all__ = ["crew", "disaster_tracks", "decks", "gnome_text", "icon_mark", "played_line",
+__all__ = ["crew", "crew_parts", "disaster_tracks", "decks", "gnome_text", "icon_mark", "played_line",
            "submarine", "time_track"]

@@ -13,17 +13,16 @@ mounted on the app's own screen in the same run (Esc there leaves with status 0,
 from __future__ import annotations
 
 from argparse import Namespace
-from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key, Resize
-from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -39,7 +38,16 @@ from ..hint import hint_lines
 from ..newgame import Setup
 from . import render
 from .keys import digit
-from .screens import ConfirmScreen, LegendScreen, PassScreen, PickScreen, ReviewScreen, SaveScreen
+from .render import hanging
+from .screens import (
+    ConfirmScreen,
+    LegendScreen,
+    Pane,
+    PassScreen,
+    PickScreen,
+    ReviewScreen,
+    SaveScreen,
+)
 from .session import Option, Session
 from .setup import SetupScreen
 
@@ -79,24 +87,6 @@ def log_items(game: Game, lang: str, viewer: int | None, fold: bool) -> list[tup
                                style=screen.entry_style(entry))))
         i += 1
     return out
-
-
-class Pane(Static):
-    """A Static whose content is rebuilt for its current width (on every refresh and resize)."""
-
-    def __init__(self, build: Callable[[int], RenderableType], id: str, classes: str = "") -> None:
-        super().__init__(id=id, classes=classes)
-        self.build = build
-
-    def render(self) -> RenderableType:
-        return self.build(self.content_region.width or self.app.size.width)
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        """The height of what is drawn at ``width`` (not at the width of the last drawing)."""
-        console = self.app.console
-        lines = console.render_lines(self.build(width), console.options.update_width(width),
-                                     pad=False)
-        return len(lines)
 
 
 class LogView(RichLog):
@@ -280,9 +270,11 @@ class GameApp(App[int]):
         height = self.size.height if height is None else height
         small = width < SMALLEST[0] or height < SMALLEST[1]
         self.screen.set_class(small, "too-small")
-        self.query_one("#too-small", Static).update(Text(self.session.cat.get(
-            "term_tui", "too_small", width=SMALLEST[0], height=SMALLEST[1],
-            now=f"{width}×{height}")))
+        cat = self.session.cat
+        self.query_one("#too-small", Static).update(Text(
+            cat.get("term_tui", "too_small", width=SMALLEST[0], height=SMALLEST[1],
+                    now=f"{width}×{height}")
+            + "\n\n" + cat.get("term_tui", "too_small_plain", command=play_command())))
 
     # --- showing ---------------------------------------------------------------------------------
     def refresh_all(self) -> None:
@@ -291,7 +283,6 @@ class GameApp(App[int]):
         for pane in self.query(Pane):
             pane.refresh(layout=True)
         self._write_log()
-        self.query_one("#keys", Static).update(Text(s.cat.raw("term_tui", "keys_bar")))
         question = self.query_one("#question", Static)
         options = self.query_one("#options", OptionList)
         if g.is_over:
@@ -303,6 +294,7 @@ class GameApp(App[int]):
                                  style="italic"))
             self.shown, self.keys = [], []
             options.clear_options()
+            self._show_keys()
             self._schedule_bot()
             return
         if self._must_pass():
@@ -317,6 +309,7 @@ class GameApp(App[int]):
         self.keys = Session.numbers(self.shown)
         options.add_options([ListOption(self._label(k, o)) for k, o in zip(self.keys, self.shown,
                                                                              strict=True)])
+        self._show_keys()
         if self.shown:
             options.highlighted = 0
         if not self.query_one("#log").has_focus:  # the player reading the log stays there
@@ -329,14 +322,19 @@ class GameApp(App[int]):
         return (s.game.config.has("mad-gnomes") and len(s.humans) > 1 and self.last_seat >= 0
                 and s.seat != self.last_seat)
 
-    def _label(self, number: int, option: Option) -> Text:
-        width = len(str(max(self.keys, default=0)))
-        text = Text(f"{number:>{width}} ", style="bold")
-        style = "bold red" if option.lethal else "red" if option.warn else ""
-        text.append(option.label + (" …" if option.is_group else ""), style=style)
+    def _show_keys(self) -> None:
+        """The footer: the number keys of the options listed (``1-9``, ``0-11``), then the rest."""
+        keys = sorted(self.keys)
+        numbers = "" if not keys else str(keys[0]) if len(keys) == 1 else f"{keys[0]}-{keys[-1]}"
+        bar = self.session.cat.get("term_tui", "keys_bar", keys=numbers).strip()
+        self.query_one("#keys", Static).update(Text(bar))
+
+    def _label(self, number: int, option: Option) -> Table:
+        text = Text(option.label + (" …" if option.is_group else ""),
+                    style="bold red" if option.lethal else "red" if option.warn else "")
         if option.preview:
             text.append(" " + option.preview, style="dim")
-        return text
+        return hanging(str(number), len(str(max(self.keys, default=0))), text)
 
     def _write_log(self) -> None:
         """The log, what happened since the viewer last acted marked; on a small screen a run of
@@ -379,7 +377,7 @@ class GameApp(App[int]):
         return Group(render.rooms(s.game, s.cat, width), Text(""),
                      render.tracks(s.game, s.cat, width), Text(""),
                      render.time_track(s.game, s.cat, width), Text(""),
-                     render.crew(s.game, s.cat, -1, names))
+                     render.crew(s.game, s.cat, -1, names, width=width))
 
     def _show_review(self) -> None:
         if self.reviewing:
@@ -389,9 +387,8 @@ class GameApp(App[int]):
         if self.saved_to is not None:  # the file named on leaving holds the finished game
             with suppress(OSError):
                 s.save(self.saved_to)
-        width = max(40, self.size.width // 2)
         log, _ = screen.log_lines(s.game, 0, s.lang, None)
-        self.push_screen(ReviewScreen(screen.result_view(s.game, s.cat, s.lang), self._board(width),
+        self.push_screen(ReviewScreen(screen.result_view(s.game, s.cat, s.lang), self._board,
                                       log, s.cat))
 
     # --- bots ------------------------------------------------------------------------------------

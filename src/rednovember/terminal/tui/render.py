@@ -4,7 +4,10 @@ terminal and the line mode's tables (``terminal/board.py``) when there is room."
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+import io
+
+from rich.console import Console, Group, RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -118,7 +121,8 @@ def tracks(g: Game, cat: Catalog, width: int) -> RenderableType:
 
 def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
     """The time track as a ruler, one column a space from the furthest keeper down: icons,
-    keepers (top of a stack), ghost and destruction tokens; then the turn order."""
+    keepers (a stack downwards from its top one), ghost and destruction tokens; then the turn
+    order."""
     if width >= 100:
         return board.time_track(g, cat, width)
     data = g.data
@@ -137,9 +141,11 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
 
     scale, icons, keepers, ghost = (row(cat.raw("ui", "col_space")), row(cat.raw("ui", "row_icons")),
                                     row(cat.raw("ui", "row_keepers")), row(cat.raw("ui", "row_ghost")))
-    top = {}
-    for gn in sorted(on, key=lambda x: x.arrival):
-        top[gn.keeper] = gn  # the last to arrive is on top
+    stacks: dict[int, list[int]] = {}  # space: its keepers, the top one (the last to arrive) first
+    for gn in sorted(on, key=lambda x: x.arrival, reverse=True):
+        stacks.setdefault(gn.keeper, []).append(gn.number)
+    depth = max((len(stack) for stack in stacks.values()), default=1)
+    below = [row("") for _ in range(depth - 1)]  # the keepers under the top ones
     live = g.phase != OVER and g.active >= 0 and g.gnomes[g.active].on_board and g.ghost >= 0
     skip = 0
     for s in spaces:
@@ -154,12 +160,14 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
         ev, it = s in data.event_icons, s in data.item_icons
         icons.append(board.icon_mark(cat, ev, it) or "·",
                      style="yellow" if ev else "green" if it else "dim")
-        if s in top:
-            gn = top[s]
-            keepers.append(n.gnome_short(cat, g, gn.number)[0],
-                           style=GNOME_STYLE.get(gn.colour, "bold"))
-        else:
-            keepers.append(" ")
+        stack = stacks.get(s, [])
+        for level, line in enumerate([keepers, *below]):
+            if level < len(stack):
+                gn = g.gnomes[stack[level]]
+                line.append(n.gnome_short(cat, g, gn.number)[0],
+                            style=GNOME_STYLE.get(gn.colour, "bold"))
+            else:
+                line.append(" ")
         tokens = [t for t, sp in enumerate(g.tokens) if sp == s]
         if tokens:
             ghost.append(TOKEN, style="bold red")
@@ -177,12 +185,13 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
     for t, s in placed:
         order.append(f" {TOKEN}{cat.raw('tokens_short', data.tokens[t])}{s}", style="bold red")
     title = Text(cat.raw("ui", "time_track"), style="bold")
-    return Group(title, scale, icons, keepers, ghost, order)
+    return Group(title, scale, icons, keepers, *below, ghost, order)
 
 
 def status(g: Game, cat: Catalog, viewer: int, bot_names: dict[int, str], width: int) -> Text:
-    """Whose turn, the minute, and the viewer's gnomes, the deciding one first (when the line
-    wraps, its hand is never the part cut): where, fainted, intoxication, items."""
+    """Whose turn, the minute, the items played this turn, and the viewer's gnomes, the deciding
+    one first (when the line wraps, its hand is never the part cut): where, fainted, intoxication,
+    items."""
     out = Text()
     out.append(cat.get("term_tui", "turn", turn=g.turn), style="bold")
     if g.is_over:
@@ -196,6 +205,10 @@ def status(g: Game, cat: Catalog, viewer: int, bot_names: dict[int, str], width:
         out.append(f" ({player})")
         if g.active >= 0 and g.ghost >= 0:
             out.append(" · " + GHOST + " " + cat.get("ui", "minutes_left", minutes=g.ghost))
+        played = board.played_line(g, cat)  # a Grog's or a Toolbox's effect lasts the turn
+        if played is not None:
+            out.append(" · ")
+            out.append_text(played)
     hidden = g.config.has("mad-gnomes") and not g.is_over
     mine = sorted((gn for gn in g.gnomes if gn.player == viewer), key=lambda x: x.number != g.decider)
     for gn in mine:
@@ -218,9 +231,65 @@ def status(g: Game, cat: Catalog, viewer: int, bot_names: dict[int, str], width:
     return out
 
 
+def hanging(key: str, width: int, body: Text) -> Table:
+    """An option's line: its key right-aligned in ``width`` columns, then its text, whose wrapped
+    lines begin under the text (not under the key)."""
+    grid = Table.grid(padding=(0, 1, 0, 0))
+    grid.add_column(width=width, no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row(Text(key.rjust(width), style="bold"), body)
+    return grid
+
+
 def crew(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str],
-         compact: bool = False) -> RenderableType:
-    return board.crew(g, cat, viewer, seat_names, compact)
+         compact: bool = False, width: int | None = None) -> RenderableType:
+    """The crew: the line mode's table, or one line a gnome (``compact``, or when the table does
+    not fit in ``width`` columns without cutting a header or a cell)."""
+    if compact:
+        return crew_lines(g, cat, viewer, seat_names)
+    table = board.crew(g, cat, viewer, seat_names)
+    if width is not None and isinstance(table, Table) and table_width(table) > width:
+        return crew_lines(g, cat, viewer, seat_names)
+    return table
+
+
+def crew_lines(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str]) -> RenderableType:
+    """One paragraph a gnome: its name, then player, place, keeper, intoxication and hand, which
+    wrap under each other (not under the name)."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    for gn in g.gnomes:
+        where, intox, hand = board.crew_parts(g, cat, viewer, gn.number)
+        name = Text("▶" if gn.number == g.decider else " ")
+        name.append_text(board.gnome_text(cat, g, gn.number))
+        rest = Text(seat_names.get(gn.player, str(gn.player + 1)) + " · ", style="dim")
+        rest.append_text(where)
+        keeper = str(gn.keeper) if gn.on_board else "—"
+        rest.append(f" · {cat.raw('ui', 'col_keeper')} {keeper} · {cat.raw('ui', 'col_intox')} ",
+                    style="dim")
+        rest.append_text(intox)
+        rest.append(" · ", style="dim")
+        rest.append_text(hand)
+        grid.add_row(name, rest)
+    return Group(Text(cat.raw("ui", "crew"), style="bold"), grid)
+
+
+def table_width(table: Table, wrapped: int = 12) -> int:
+    """The width ``table`` needs to show every header and cell whole: a column that does not wrap
+    as wide as its widest cell, one that wraps as its longest word (``wrapped`` at least). Rich
+    measures the unwrapped columns by their longest word and cuts them (or drops the last one)."""
+    console = Console(width=1000, file=io.StringIO())
+    total = 0
+    for column in table.columns:
+        sizes = [Measurement.get(console, console.options, cell)
+                 for cell in [column.header, *column.cells]]
+        if column.no_wrap:
+            total += max(m.maximum for m in sizes)
+        else:
+            total += max(wrapped, *(m.minimum for m in sizes))
+    left, right = (table.padding[3], table.padding[1]) if len(table.padding) == 4 else (1, 1)
+    return total + (left + right) * max(0, len(table.columns) - 1)
 
 
 def legend(cat: Catalog) -> Table:
@@ -238,4 +307,5 @@ def legend(cat: Catalog) -> Table:
     return t
 
 
-__all__ = ["crew", "legend", "rooms", "status", "time_track", "tracks"]
+__all__ = ["crew", "crew_lines", "hanging", "legend", "rooms", "status", "table_width", "time_track",
+           "tracks"]

@@ -3,18 +3,40 @@ minutes), the legend of symbols, and the review at the end of a game."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.events import Key
+from textual.events import Key, Resize
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option as ListOption
 
 from ...i18n import Catalog
 from .keys import digit
+
+
+class Pane(Static):
+    """A Static whose content is rebuilt for its current width (on every refresh and resize)."""
+
+    def __init__(self, build: Callable[[int], RenderableType], id: str, classes: str = "") -> None:
+        super().__init__(id=id, classes=classes)
+        self.build = build
+
+    def render(self) -> RenderableType:
+        return self.build(self.content_region.width or self.app.size.width)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The height of what is drawn at ``width`` (not at the width of the last drawing)."""
+        console = self.app.console
+        lines = console.render_lines(self.build(width), console.options.update_width(width),
+                                     pad=False)
+        return len(lines)
+
 
 MODAL_CSS = """
 ModalScreen { align: center middle; }
@@ -154,7 +176,10 @@ class PassScreen(Screen[None]):
 class LegendScreen(ModalScreen[None]):
     """The symbols of the board and the keys."""
 
-    DEFAULT_CSS = MODAL_CSS + "LegendScreen #dialog { width: 80; max-width: 100%; height: auto; }"
+    DEFAULT_CSS = MODAL_CSS + """
+    LegendScreen #dialog { width: 80; max-width: 100%; height: auto; }
+    LegendScreen #dlg-body { height: auto; scrollbar-size-vertical: 1; }
+    """
     BINDINGS = [Binding("escape,question_mark,q,enter", "close", show=False)]
 
     def __init__(self, body: RenderableType, cat: Catalog, title: str | None = None,
@@ -166,14 +191,28 @@ class LegendScreen(ModalScreen[None]):
         self.keys = keys  # the keys' help under the body (the legend)
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="dialog"):
+        """The body scrolls; the title and the keys that close the dialog stay in view (a long
+        legend on an 80×24 terminal)."""
+        with Vertical(id="dialog"):
             yield Static(Text(self.title_text, style="bold"))
-            yield Static(self.body)
-            if self.keys:
-                yield Static(Text(self.cat.raw("term_tui", "keys_help")))
-                yield Static(Text(self.cat.raw("term_tui", "keys_help_views")))
-                yield Static(Text("h: " + self.cat.raw("advisor", "button_title")))
+            with VerticalScroll(id="dlg-body"):
+                yield Static(self.body)
+                if self.keys:
+                    yield Static(Text(self.cat.raw("term_tui", "keys_help")))
+                    yield Static(Text(self.cat.raw("term_tui", "keys_help_views")))
+                    yield Static(Text("h: " + self.cat.raw("advisor", "button_title")))
             yield Static(self.cat.raw("term_tui", "close_keys"), id="dlg-keys")
+
+    def on_mount(self) -> None:
+        self._fit(self.app.size.height)
+        self.query_one("#dlg-body", VerticalScroll).focus()  # arrows and PgUp/PgDn scroll it
+
+    def on_resize(self, event: Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        """The body gets what 90% of the screen leaves beside the border, title and keys."""
+        self.query_one("#dlg-body").styles.max_height = max(3, height * 9 // 10 - 4)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -181,18 +220,19 @@ class LegendScreen(ModalScreen[None]):
 
 class ReviewScreen(Screen[None]):
     """The end of the game: the result, the final board and the whole log, until the player
-    leaves (q, Escape or Enter)."""
+    leaves (q, Escape or Enter). The board is drawn for the width its column gets (``board``
+    is called with it), so that nothing in it is cut or wrapped by the column's edge."""
 
     DEFAULT_CSS = """
     ReviewScreen { layout: vertical; }
     #review-main { height: 1fr; }
-    #review-board { width: 1fr; height: 1fr; }
-    #review-log { width: 1fr; height: 1fr; border-left: solid $accent; }
+    #review-board { width: 1fr; height: 1fr; scrollbar-size-vertical: 1; }
+    #review-log { width: 1fr; height: 1fr; border-left: solid $accent; scrollbar-size-vertical: 1; }
     """
     BINDINGS = [Binding("q,escape,enter", "leave", "Leave")]
 
-    def __init__(self, result: RenderableType, board: RenderableType, log: list[Text],
-                 cat: Catalog) -> None:
+    def __init__(self, result: RenderableType, board: Callable[[int], RenderableType],
+                 log: list[Text], cat: Catalog) -> None:
         super().__init__()
         self.result = result
         self.board = board
@@ -202,7 +242,8 @@ class ReviewScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="review-main"):
             with VerticalScroll(id="review-board"):
-                yield Static(Group(self.result, self.board), id="review-board-body")
+                yield Pane(lambda width: Group(self.result, self.board(width)),
+                           id="review-board-body")
             yield RichLog(id="review-log", wrap=True, markup=False, highlight=False, min_width=20)
         yield Static(Text(self.cat.raw("term_tui", "review_keys"), style="reverse"), id="review-keys")
 
@@ -217,5 +258,5 @@ class ReviewScreen(Screen[None]):
         self.app.exit(0)
 
 
-__all__ = ["ConfirmScreen", "LegendScreen", "PassScreen", "PickScreen", "ReviewScreen",
+__all__ = ["ConfirmScreen", "LegendScreen", "Pane", "PassScreen", "PickScreen", "ReviewScreen",
            "SaveScreen"]
