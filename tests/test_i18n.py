@@ -467,3 +467,10 @@ def test_web_formatter_agrees_with_python(tmp_path: Path) -> None:
     want = [catalog(lang).format(template, sample) for lang, template, sample in cases]
     diff = [(c[0], c[1], w, j) for c, w, j in zip(cases, want, got, strict=True) if w != j]
     assert not diff, diff[:5]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "pl", "ru", "es"])
+def test_the_terminal_legend_shows_keepers_as_the_board_names_them(lang: str) -> None:
+    cat = catalog(lang)
+    example = f"  {cat.raw('colours_short', 'red')} {cat.raw('colours_short', 'blue')} …   "
+    assert example in cat.raw("term_plain", "legend")
