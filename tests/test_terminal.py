@@ -270,3 +270,27 @@ def test_a_discard_line_says_how_many_of_the_item_the_gnome_holds() -> None:
     assert labels[item(g, "crowbar")] == "Discard Crowbar"
     ru = {e.actions[0].arg: e.label for e in build_menu(g, "ru")}
     assert ru[fire].endswith("(у вас 3)")
+
+
+@pytest.mark.parametrize("width", [40, 50])
+def test_a_narrow_terminal_lists_each_room_whole_on_its_own_line(width: int) -> None:
+    """Too narrow for the rooms' table, each room is a line that wraps as a sentence: no
+    hatch, blocked hatch or gnome is cut or dropped (the table's columns were)."""
+    from rich.console import Console
+
+    from rednovember.terminal.screen import board_view
+
+    g = new_game(Config(players=3, seed=5))
+    g.blocked[g.data.hatch_between[(2, 3)]] = True
+    con = Console(width=width, record=True, force_terminal=False, color_system=None)
+    con.print(board_view(g, catalog(), 0, {}, con))
+    out = con.export_text()
+    assert "…" not in out.split("Disaster tracks")[0]
+    for gn in g.gnomes:
+        assert catalog().raw("colours", gn.colour) in out
+    flat = " ".join(out.split())
+    assert "2 Oxygen Pumps · Hatches to 1 ✖3 4 5" in flat
+    wide = Console(width=120, record=True, force_terminal=False, color_system=None)
+    wide.print(board_view(g, catalog(), 0, {}, wide))
+    table = wide.export_text()
+    assert "Room " in table and "Gnomes" in table  # the table

@@ -28,39 +28,62 @@ def _turn_live(g: Game) -> bool:
     return g.phase != OVER and g.active >= 0 and g.gnomes[g.active].on_board and g.ghost >= 0
 
 
-def submarine(g: Game, cat: Catalog, decider: int) -> Table:
+def submarine(g: Game, cat: Catalog, decider: int, compact: bool = False) -> RenderableType:
+    """Every room: its state, hatches and gnomes. ``compact`` (a terminal too narrow for the
+    table): one line per room, wrapping as a sentence, so that no column is cut or dropped."""
+    rows = [_room_parts(g, cat, room, decider) for room in [*g.data.rooms, SEA]]
+    if compact:
+        return _room_lines(cat, rows)
     t = Table(title=cat.raw("ui", "submarine"), box=box.SIMPLE_HEAD, padding=(0, 1),
               title_style="bold", title_justify="left", pad_edge=False, show_edge=False)
     t.add_column(cat.raw("ui", "col_room"), no_wrap=True)
     t.add_column(cat.raw("ui", "col_state"), no_wrap=True)
     t.add_column(cat.raw("ui", "col_hatches"), no_wrap=True)
     t.add_column(cat.raw("ui", "col_gnomes"))
-    data = g.data
-    for room in [*data.rooms, SEA]:
-        state = Text()
-        if room != SEA:
-            if g.fire[room]:
-                state.append(cat.raw("ui", "fire"), style="bold red")
-            elif g.water[room] == HIGH:
-                state.append(cat.raw("ui", "high_water"), style="bold blue")
-            elif g.water[room] == LOW:
-                state.append(cat.raw("ui", "low_water"), style="cyan")
-            spec = data.draw_rooms.get(room)
-            if spec is not None and spec[0] == "captains_stock":
-                state.append((" · " if state else "") + cat.get("ui", "stock", count=g.stock),
-                             style="dim")
-        hatches = Text()
-        for h, other in data.exits[room]:
-            if hatches:
-                hatches.append(" ")
-            label = str(other) if other != SEA else cat.raw("room_format", "sea_short")
-            if g.blocked[h]:
-                hatches.append("✖" + label, style="bold red")
-            else:
-                hatches.append(label)
-        t.add_row(Text(n.room_short(cat, g, room), style="bold" if room != SEA else "bold cyan"),
-                  state, hatches, _gnomes_in(g, cat, room, decider))
+    for row in rows:
+        t.add_row(*row)
     return t
+
+
+def _room_parts(g: Game, cat: Catalog, room: int, decider: int) -> tuple[Text, Text, Text, Text]:
+    """(name, state, hatches, gnomes) of one room (or the Sea), as the submarine shows them."""
+    data = g.data
+    state = Text()
+    if room != SEA:
+        if g.fire[room]:
+            state.append(cat.raw("ui", "fire"), style="bold red")
+        elif g.water[room] == HIGH:
+            state.append(cat.raw("ui", "high_water"), style="bold blue")
+        elif g.water[room] == LOW:
+            state.append(cat.raw("ui", "low_water"), style="cyan")
+        spec = data.draw_rooms.get(room)
+        if spec is not None and spec[0] == "captains_stock":
+            state.append((" · " if state else "") + cat.get("ui", "stock", count=g.stock),
+                         style="dim")
+    hatches = Text()
+    for h, other in data.exits[room]:
+        if hatches:
+            hatches.append(" ")
+        label = str(other) if other != SEA else cat.raw("room_format", "sea_short")
+        if g.blocked[h]:
+            hatches.append("✖" + label, style="bold red")
+        else:
+            hatches.append(label)
+    name = Text(n.room_short(cat, g, room), style="bold" if room != SEA else "bold cyan")
+    return name, state, hatches, _gnomes_in(g, cat, room, decider)
+
+
+def _room_lines(cat: Catalog, rows: list[tuple[Text, Text, Text, Text]]) -> Group:
+    lines: list[RenderableType] = [Text(cat.raw("ui", "submarine"), style="bold")]
+    for name, state, hatches, gnomes in rows:
+        line = name.copy()
+        for part in (state, Text(cat.raw("ui", "col_hatches") + " ", style="dim") + hatches,
+                     gnomes):
+            if part:
+                line.append(" · ", style="dim")
+                line.append_text(part)
+        lines.append(line)
+    return Group(*lines)
 
 
 def _gnomes_in(g: Game, cat: Catalog, room: int, decider: int) -> Text:

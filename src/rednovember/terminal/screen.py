@@ -98,6 +98,9 @@ def board_view(game: Game, cat: Catalog, viewer: int, bots: dict[int, str],
     submarine when the width allows."""
     width = console.width if width is None else width
     sub = board.submarine(game, cat, game.decider)
+    natural = console.measure(sub, options=console.options.update_width(10_000)).maximum
+    if natural > width:  # a narrow terminal: a line per room
+        sub = board.submarine(game, cat, game.decider, compact=True)
     tracks, decks = board.disaster_tracks(game, cat), board.decks(game, cat)
     crew = board.crew(game, cat, viewer, seat_names(cat, game, bots), width < COMPACT_BELOW)
     side = Group(tracks, Text(""), decks)
