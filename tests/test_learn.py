@@ -362,3 +362,10 @@ def test_the_menu_names_the_valid_choices(monkeypatch: pytest.MonkeyPatch,
     out = run_learn([], "10\nquit\n", monkeypatch, capsys)
     assert f"There is no lesson 10: type a number from 1 to {len(ALL)} or a name" in out
     assert "Not a play here" not in out
+
+
+def test_an_empty_line_in_a_lesson_says_what_may_be_typed(monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_learn(["moving"], "\nquit\n", monkeypatch, capsys)
+    assert "Not a play here" not in out
+    assert out.count(catalog("en").raw("learn", "term_help")) == 2  # the lesson's start, and now

@@ -161,6 +161,9 @@ class Learner:
             answer = self.ask(self.cat.raw("learn", "term_prompt"))
             if answer is None or answer in ("quit", "q"):
                 return None
+            if not answer:  # an empty line: what may be typed, not "Not a play here: "
+                self.say(self.cat.raw("learn", "term_help"))
+                continue
             if answer in ("retry", "back"):
                 plays = [] if answer == "retry" else s.plays[:-1]
                 s = Session.replay(lid, plays)
