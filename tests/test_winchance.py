@@ -248,10 +248,13 @@ def test_analyse_names_its_errors(tmp_path: Path, capsys: pytest.CaptureFixture[
                                   save: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{", "utf-8")
-    assert main(["analyse", str(bad)]) == 1
-    assert capsys.readouterr().err.startswith("error: ")
-    assert main(["analyse", str(tmp_path / "missing.json")]) == 1
+    assert main(["analyse", str(bad)]) == 2  # as play --load and replay: a file not loaded
+    assert capsys.readouterr().err.startswith(f"error: cannot load {bad}")
+    assert main(["analyse", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+    bad.write_text('{"a": 1}', "utf-8")
+    assert main(["analyse", str(bad)]) == 2
+    assert capsys.readouterr().err.strip().endswith("not a Red November save")  # no "None"
     assert main(["analyse", str(save), "--seat", "9"]) == 1
     assert "--seat must be 1..3" in capsys.readouterr().err
     with pytest.raises(SystemExit):

@@ -75,19 +75,25 @@ def add_show_arguments(p: argparse.ArgumentParser) -> None:
     _common(p)
 
 
-def _load(args: argparse.Namespace) -> Game | str:
+# The exit status of a file that cannot be read or loaded: play --load's and replay's.
+LOAD_FAILED = 2
+
+
+def _load(args: argparse.Namespace) -> Game | tuple[str, int]:
+    """The saved game, or why not and the exit status."""
     try:
         catalog(args.lang)
     except UnknownLanguage as exc:
-        return str(exc)
+        return str(exc), 1
     try:
         game = from_json(Path(args.file).read_text("utf-8"), load_data(args.data))
-    except OSError as exc:
-        return f"cannot read {args.file}: {exc.strerror or exc}"
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return f"cannot read {args.file}: {reason}", LOAD_FAILED
     except SaveError as exc:
-        return str(exc)
+        return f"cannot load {args.file}: {exc}", LOAD_FAILED
     if args.seat is not None and not 1 <= args.seat <= game.config.players:
-        return f"--seat must be 1..{game.config.players}"
+        return f"--seat must be 1..{game.config.players}", 1
     return game
 
 
@@ -124,9 +130,9 @@ def _bar_console() -> Console | None:
 
 def run_analyse(args: argparse.Namespace) -> int:
     game = _load(args)
-    if isinstance(game, str):
-        print(f"error: {game}", file=sys.stderr)
-        return 1
+    if isinstance(game, tuple):
+        print(f"error: {game[0]}", file=sys.stderr)
+        return game[1]
     result = _analysis(args, game, _bar_console())
     if args.json:
         print(json.dumps(result.to_dict(args.lang), ensure_ascii=False, indent=1))
@@ -138,9 +144,9 @@ def run_analyse(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     """The chart of ``replay --show`` (after the replay check passed)."""
     game = _load(args)
-    if isinstance(game, str):
-        print(f"error: {game}", file=sys.stderr)
-        return 1
+    if isinstance(game, tuple):
+        print(f"error: {game[0]}", file=sys.stderr)
+        return game[1]
     result = _analysis(args, game, _bar_console())
     console = Console(highlight=False)
     console.print(chart(result, args.lang, width=max(20, min(72, console.width - 18))))

@@ -207,7 +207,9 @@ def from_dict(d: Any, data: GameData | None = None, verify: bool = True) -> Game
     if not isinstance(d, dict):
         raise SaveError("a save must be a JSON object")
     if d.get("format") != FORMAT:
-        raise SaveError(f"not a Red November save (format {d.get('format')!r})")
+        found = d.get("format")
+        raise SaveError("not a Red November save" + ("" if found is None else
+                                                    f" (format {found!r})"))
     if d.get("version") != VERSION:
         raise SaveError(f"save format version {d.get('version')!r} is not supported "
                         f"(this program reads version {VERSION})")
