@@ -265,19 +265,28 @@ def crew_parts(g: Game, cat: Catalog, viewer: int, number: int) -> tuple[Text, T
 def _crew_lines(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str]) -> Group:
     lines: list[RenderableType] = [Text(cat.raw("ui", "crew"), style="bold")]
     for gn in g.gnomes:
-        where, intox, hand = crew_parts(g, cat, viewer, gn.number)
-        line = Text("▶" if gn.number == g.decider else " ")
-        line.append_text(gnome_text(cat, g, gn.number))
-        line.append(" · " + seat_names.get(gn.player, str(gn.player + 1)) + " · ", style="dim")
-        line.append_text(where)
-        keeper = str(gn.keeper) if gn.on_board else "—"
-        line.append(f" · {cat.raw('ui', 'col_keeper')} {keeper} · {cat.raw('ui', 'col_intox')} ",
-                    style="dim")
-        line.append_text(intox)
-        line.append(" · ", style="dim")
-        line.append_text(hand)
-        lines.append(line)
+        name, rest = crew_line(g, cat, viewer, seat_names, gn.number)
+        lines.append(name + Text(" · ", style="dim") + rest)
     return Group(*lines)
+
+
+def crew_line(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str],
+              number: int) -> tuple[Text, Text]:
+    """A gnome's name (▶ when deciding) and the rest of its crew line: player, place, keeper,
+    intoxication and hand."""
+    gn = g.gnomes[number]
+    where, intox, hand = crew_parts(g, cat, viewer, number)
+    name = Text("▶" if number == g.decider else " ")
+    name.append_text(gnome_text(cat, g, number))
+    rest = Text(seat_names.get(gn.player, str(gn.player + 1)) + " · ", style="dim")
+    rest.append_text(where)
+    keeper = str(gn.keeper) if gn.on_board else "—"
+    rest.append(f" · {cat.raw('ui', 'col_keeper')} {keeper} · {cat.raw('ui', 'col_intox')} ",
+                style="dim")
+    rest.append_text(intox)
+    rest.append(" · ", style="dim")
+    rest.append_text(hand)
+    return name, rest
 
 
 def decks(g: Game, cat: Catalog) -> Table:
@@ -310,5 +319,5 @@ def played_line(g: Game, cat: Catalog) -> Text | None:
                         items=n.items(cat, g, played)), style="bold")
 
 
-__all__ = ["crew", "crew_parts", "disaster_tracks", "decks", "gnome_text", "icon_mark", "played_line",
-           "submarine", "time_track"]
+__all__ = ["crew", "crew_line", "crew_parts", "disaster_tracks", "decks", "gnome_text", "icon_mark",
+           "played_line", "submarine", "time_track"]

@@ -260,17 +260,7 @@ def crew_lines(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str]) -
     grid.add_column(no_wrap=True)
     grid.add_column(overflow="fold")
     for gn in g.gnomes:
-        where, intox, hand = board.crew_parts(g, cat, viewer, gn.number)
-        name = Text("▶" if gn.number == g.decider else " ")
-        name.append_text(board.gnome_text(cat, g, gn.number))
-        rest = Text(seat_names.get(gn.player, str(gn.player + 1)) + " · ", style="dim")
-        rest.append_text(where)
-        keeper = str(gn.keeper) if gn.on_board else "—"
-        rest.append(f" · {cat.raw('ui', 'col_keeper')} {keeper} · {cat.raw('ui', 'col_intox')} ",
-                    style="dim")
-        rest.append_text(intox)
-        rest.append(" · ", style="dim")
-        rest.append_text(hand)
+        name, rest = board.crew_line(g, cat, viewer, seat_names, gn.number)
         grid.add_row(name, rest)
     return Group(Text(cat.raw("ui", "crew"), style="bold"), grid)
 
