@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .files import LOAD_FAILED, Unreadable, read_text
 from .i18n import UnknownLanguage, catalog
 from .i18n.describe import describe_result
 from .rules import load_data
 from .rules.scenario import ScenarioError, run
 from .rules.serialize import SaveError, from_json, to_dict
-from .terminal.newgame import LOAD_FAILED, save_shape_problem
+from .terminal.newgame import save_shape_problem
 
 
 def _read_json(path: str) -> Any:
@@ -44,10 +45,9 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return LOAD_FAILED
     try:
-        text = Path(args.file).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        print(f"error: cannot read {args.file}: {reason}", file=sys.stderr)
+        text = read_text(args.file)
+    except Unreadable as exc:
+        print(f"error: cannot read {args.file}: {exc}", file=sys.stderr)
         return LOAD_FAILED
     shape = save_shape_problem(text, cat)
     if shape is not None:  # not a save at all: as play --load says it (exit 2)

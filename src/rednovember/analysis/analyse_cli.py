@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from ..files import LOAD_FAILED, Unreadable, read_text
 from ..i18n import UnknownLanguage, catalog
 from ..i18n.describe import describe_result
 from ..rules import Game, load_data
@@ -75,10 +75,6 @@ def add_show_arguments(p: argparse.ArgumentParser) -> None:
     _common(p)
 
 
-# The exit status of a file that cannot be read or loaded: play --load's and replay's.
-LOAD_FAILED = 2
-
-
 def _load(args: argparse.Namespace) -> Game | tuple[str, int]:
     """The saved game, or why not and the exit status."""
     try:
@@ -86,10 +82,9 @@ def _load(args: argparse.Namespace) -> Game | tuple[str, int]:
     except UnknownLanguage as exc:
         return str(exc), 1
     try:
-        game = from_json(Path(args.file).read_text("utf-8"), load_data(args.data))
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return f"cannot read {args.file}: {reason}", LOAD_FAILED
+        game = from_json(read_text(args.file), load_data(args.data))
+    except Unreadable as exc:
+        return f"cannot read {args.file}: {exc}", LOAD_FAILED
     except SaveError as exc:
         return f"cannot load {args.file}: {exc}", LOAD_FAILED
     if args.seat is not None and not 1 <= args.seat <= game.config.players:

@@ -116,8 +116,7 @@ class PlayApp:
         self.autosave = autosave or default_autosave()
         self.marks: dict[int, int] = {}  # seat -> log length when it last acted
         self.streamed = 0  # log entries already printed live (games without humans on board)
-        self.last_seat = -1
-        self.shown = (-1, -1)  # the seat and turn the whole board was last shown for
+        self.shown = (-1, -1)  # the seat that last answered, and the turn of its board on screen
         self.humans = [s for s in range(self.game.config.players) if s not in self.bots]
         self.watching = False  # the humans have no gnome left on board: bots' moves stream
         self.steps = 1  # actions applied by the last answer
@@ -171,9 +170,8 @@ class PlayApp:
 
     def _human_move(self, seat: int) -> None:
         g = self.game
-        if g.config.has("mad-gnomes") and len(self.humans) > 1 and seat != self.last_seat:
+        if g.config.has("mad-gnomes") and len(self.humans) > 1 and seat != self.shown[0]:
             self._pass_keyboard(seat)
-        self.last_seat = seat
         if self.shown == (seat, g.turn):
             self.update(seat)  # the same turn goes on: the board is on screen already
         else:

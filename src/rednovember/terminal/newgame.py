@@ -13,6 +13,7 @@ from typing import Any
 from rich.console import Console
 
 from ..bots import BOTS, Bot, make_bot
+from ..files import LOAD_FAILED, Unreadable, read_text
 from ..i18n import Catalog
 from ..rules import VARIANTS, Config, ConfigError, Game, GameData, load_data, new_game
 from ..rules.serialize import FORMAT as SAVE_FORMAT
@@ -21,9 +22,6 @@ from ..rules.serialize import SaveError, from_dict, to_dict
 Ask = Callable[[str], str]
 PLAYERS = range(1, 9)  # the player counts a game is set up for
 SOLO_GNOMES = range(3, 9)  # a solo player's gnomes (R16: two players run two each)
-
-
-LOAD_FAILED = 2  # every command given a file it cannot load (play, replay), as a bad command line
 
 
 def save_shape_problem(text: str, cat: Catalog) -> str | None:
@@ -155,10 +153,9 @@ def load_setup(path: str, bot_specs: list[str], cat: Catalog, data: GameData | N
     """A saved game; its bots come back from the save's ``seats`` unless ``--bot`` names the
     bots anew (then those, and every other seat human)."""
     try:
-        text = Path(path).expanduser().read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise SetupError(cat.get("ui", "load_failed", file=path, error=reason), LOAD_FAILED) \
+        text = read_text(str(Path(path).expanduser()))
+    except Unreadable as exc:
+        raise SetupError(cat.get("ui", "load_failed", file=path, error=str(exc)), LOAD_FAILED) \
             from None
     try:
         d = json.loads(text)
