@@ -82,6 +82,9 @@ def test_bad_file_exits_nonzero(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "not valid JSON" in capsys.readouterr().err
     assert main(["scenario", "run", str(tmp_path / "missing.json")]) == 1
     assert "cannot read" in capsys.readouterr().err
+    f.write_bytes(b"\xff\xfe{")  # not UTF-8 text: said, not a traceback
+    assert main(["scenario", "run", str(f)]) == 1
+    assert f"cannot read {f}: 'utf-8' codec can't decode" in capsys.readouterr().err
 
 
 def test_scenario_fixes_cards_and_dice() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from .files import LOAD_FAILED, Unreadable, read_text
@@ -19,9 +18,9 @@ from .terminal.newgame import save_shape_problem
 
 def _read_json(path: str) -> Any:
     try:
-        text = Path(path).read_text("utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"cannot read {path}: {exc.strerror or exc}") from None
+        text = read_text(path)
+    except Unreadable as exc:
+        raise ScenarioError(f"cannot read {path}: {exc}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
