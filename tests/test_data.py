@@ -114,3 +114,13 @@ def test_save_from_other_data_set_is_refused(tmp_path: Path) -> None:
     assert from_json(text, load_data(path)).config.seed == 1
     with pytest.raises(SaveError, match="another data set"):
         from_json(text)
+
+
+def test_an_items_bonus_to_a_repair_counts_its_own_and_grogs_bonus_to_everything() -> None:
+    """RULES.md, repairs: the bonuses of the items played are added to the minutes."""
+    items = {it.id: it for it in load_data().items}
+    assert items["reactor_manual"].bonus_to("fix_reactor") == 4
+    assert items["toolbox"].bonus_to("fix_reactor") == 3
+    assert items["reactor_manual"].bonus_to("fix_engine") == 0
+    assert items["grog"].bonus_to("fix_engine") == items["grog"].bonus_to("kill_kraken") == 3
+    assert items["coffee"].bonus_to("fix_reactor") == 0

@@ -85,3 +85,13 @@ def test_bad_saved_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(["report", "--from", str(tmp_path / "missing.json"),
                  "--out", str(tmp_path / "o")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_saved_file_that_is_not_text_is_a_clear_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    binary = tmp_path / "run.json"
+    binary.write_bytes(b"\xff\xfe\x00{not text")
+    assert main(["report", "--from", str(binary), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot read {binary}" in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()

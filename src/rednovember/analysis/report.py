@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..files import Unreadable, read_text
 from .simulate import (
     SimulateError,
     check_bot,
@@ -88,9 +89,9 @@ def load_runs(files: Sequence[str]) -> list[dict[str, Any]]:
     runs: list[dict[str, Any]] = []
     for name in files:
         try:
-            doc = json.loads(Path(name).read_text("utf-8"))
-        except OSError as exc:
-            raise ReportError(f"cannot read {name}: {exc.strerror or exc}") from None
+            doc = json.loads(read_text(name))
+        except Unreadable as exc:
+            raise ReportError(f"cannot read {name}: {exc}") from None
         except json.JSONDecodeError as exc:
             raise ReportError(f"{name} is not JSON: {exc}") from None
         items = doc.get("runs") if isinstance(doc, dict) and "runs" in doc else doc

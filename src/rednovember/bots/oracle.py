@@ -49,8 +49,7 @@ class OracleBot(SearchBot):
             act = p.action
             items = game.data.items
             bonus = game.bonus(act.kind) + sum(
-                items[s.arg].bonus.get(act.kind, 0) + items[s.arg].bonus.get("*", 0)
-                for s in p.steps if s.kind == "play")
+                items[s.arg].bonus_to(act.kind) for s in p.steps if s.kind == "play")
             need = max(1, die - bonus)
             if need >= act.minutes:
                 continue

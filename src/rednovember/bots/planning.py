@@ -510,8 +510,7 @@ class Analysis:
         bonus = 0
         if hand is not None:
             for k in set(hand):
-                b = items[k].bonus
-                bonus += b.get(repair, 0) + b.get("*", 0)
+                bonus += items[k].bonus_to(repair)
         minutes = budget - walk - pen
         if minutes < 1:
             return 0.0
@@ -711,8 +710,7 @@ def repair_chance(g: Game, plan: Plan) -> float | None:
     bonus = g.bonus(act.kind)
     for step in plan.steps:
         if step.kind == "play":
-            b = items[step.arg].bonus
-            bonus += b.get(act.kind, 0) + b.get("*", 0)
+            bonus += items[step.arg].bonus_to(act.kind)
     return min(1.0, (act.minutes + bonus) / 10)
 
 
@@ -817,11 +815,9 @@ class _Spot:
         tot = 0
         for k, n in enumerate(self.played):
             if n:
-                b = items[k].bonus
-                tot += n * (b.get(repair, 0) + b.get("*", 0))
+                tot += n * items[k].bonus_to(repair)
         for k in extra:
-            b = items[k].bonus
-            tot += b.get(repair, 0) + b.get("*", 0)
+            tot += items[k].bonus_to(repair)
         return tot
 
     def repair_plans(self, repair: str, arg: int, gain: float, penalty: int, token_space: int,
@@ -843,8 +839,7 @@ class _Spot:
         cands: list[tuple[float, int, int]] = []
         seen: dict[int, int] = {}
         for k in self.hand:
-            b = data.items[k].bonus
-            bon = b.get(repair, 0) + b.get("*", 0)
+            bon = data.items[k].bonus_to(repair)
             if bon <= 0:
                 continue
             seen[k] = seen.get(k, 0) + 1

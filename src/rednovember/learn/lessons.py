@@ -70,8 +70,7 @@ def _repair_enough(kind: str, roll: int, latest: int = -1) -> Callable[[Action, 
 def _in_hand_bonus(g: Game, kind: str) -> int:
     """The bonus the active gnome's items still in its hand would give to a repair."""
     items = g.data.items
-    return sum(items[k].bonus.get(kind, 0) + items[k].bonus.get("*", 0)
-               for k in g.gnomes[g.decider].hand)
+    return sum(items[k].bonus_to(kind) for k in g.gnomes[g.decider].hand)
 
 
 def _odds_why(kind: str, roll: int, latest: int = -1) -> Why:

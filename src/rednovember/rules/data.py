@@ -42,6 +42,10 @@ class ItemKind:
     faint_check: bool
     ignore_event_icons: int
 
+    def bonus_to(self, repair: str) -> int:
+        """What playing this item adds to a ``repair`` (its own bonus and one for every repair)."""
+        return self.bonus.get(repair, 0) + self.bonus.get("*", 0)
+
 
 @dataclass(frozen=True, slots=True)
 class EventCard:

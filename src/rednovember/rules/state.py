@@ -247,8 +247,7 @@ class State:
         total = 0
         for kind, n in enumerate(self.played):
             if n:
-                b = self.data.items[kind].bonus
-                total += n * (b.get(repair, 0) + b.get("*", 0))
+                total += n * self.data.items[kind].bonus_to(repair)
         return total
 
     def can_enter_fire(self) -> bool:
