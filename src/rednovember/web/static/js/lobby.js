@@ -70,6 +70,8 @@ export class LobbyPage {
       myGames(ids),
     ]);
     if (this.life.ended) return; // the lobby was left meanwhile: #app is another page's
+    // a rematch started while nobody here looked: this browser's tokens hold its seats too
+    if (store.followRematches(mine)) { this.refresh(); return; }
     this.fetched = Date.now();
     this.games = open;
     // the games where this browser's seat must decide first, then the newest

@@ -49,6 +49,8 @@ export class MyGamesPage {
       return;
     }
     if (this.life.ended) return; // the page was left meanwhile: #app is another page's
+    // a rematch started while nobody here looked: this browser's tokens hold its seats too
+    if (store.followRematches(res.games || [])) { this.refresh(); return; }
     this.games = res.games || [];
     this.missing = res.missing || [];
     this.fetched = Date.now();
