@@ -14,7 +14,7 @@ import httpx
 from browsertools import SKIP, _page, expect, play_one, shot, state, take_seat
 from test_browser_a11y import axe_violations, sized  # noqa: F401 (sized: a fixture)
 from test_browser_mobile import targets_fit_fingers
-from webtools import BOTS_FINISH, WsClient, auth, seated_game
+from webtools import BOTS_FINISH, WsClient, auth, get_until, seated_game
 
 pytestmark = SKIP
 
@@ -280,3 +280,27 @@ def test_a_rematch_another_player_started_is_listed_with_its_turn(
     _holding(lobby, {gid: {"seats": {"0": tokens[0]}}})
     expect(lobby.get_by_test_id("my-games").get_by_test_id(f"game-{nxt}")).to_be_visible()
     assert not page.js_errors and not lobby.js_errors, (page.js_errors, lobby.js_errors)
+
+
+def test_my_games_says_when_a_bot_plays_the_seat(new_context: Callable[..., Any],
+                                                 rn_url: str) -> None:
+    """A seat that went to a bot (its player handed it over, or let three deadlines pass at a
+    turn-based table) is still this browser's: My games says a bot plays it, and where to take it
+    back, and never calls the bot's decision this browser's turn."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, tokens, _ = seated_game(api, 2, seed=12, pace="turn-based")
+        r = api.post(f"/api/games/{gid}/seats/0/bot", json={"bot": "heuristic"},
+                     headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+        get_until(api, f"/api/games/{gid}", lambda r: r.json()["to_move"] == 1)  # (the bot's done)
+        other, _, _ = seated_game(api, 2, seed=13)  # one whose seat is this browser's own
+    page = _page(new_context(), "/me")
+    _holding(page, {gid: {"seats": {"0": tokens[0]}}, other: {"seats": {"0": "t" * 43}}})
+    row = _row(page, gid)
+    expect(row.get_by_test_id(f"me-bot-{gid}")).to_have_text(
+        "A bot plays your seat: open the game to take it back")
+    expect(row.get_by_test_id("me-to-move")).to_contain_text("P1")
+    expect(_row(page, other)).to_be_visible()
+    expect(_row(page, other).get_by_test_id(f"me-bot-{other}")).to_have_count(0)
+    assert not page.js_errors, page.js_errors
+

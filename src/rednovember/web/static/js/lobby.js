@@ -11,7 +11,7 @@ import { errorText, toast } from "./ui.js";
 import { durationText, paceText, timerText } from "./timer.js";
 import { url } from "./root.js";
 import { PageLife } from "./life.js";
-import { deadlineText, unreadLines } from "./mygames.js";
+import { deadlineText, myTurn, unreadLines } from "./mygames.js";
 
 const VARIANTS = ["harder", "hardest", "less-deadly-death", "mad-gnomes"];
 const LEVELS = { harder: "hardest", hardest: "harder" }; // one of the two at most
@@ -40,8 +40,7 @@ async function myGames(ids) {
 
 // Whether a seat this browser holds must decide in the game (its summary).
 function yourTurn(g) {
-  const mine = store.get(g.id);
-  return g.status === "playing" && !!mine && !!mine.seats && String(g.to_move) in mine.seats;
+  return myTurn(g, store.get(g.id));
 }
 
 export class LobbyPage {
