@@ -304,3 +304,33 @@ def test_my_games_says_when_a_bot_plays_the_seat(new_context: Callable[..., Any]
     expect(_row(page, other).get_by_test_id(f"me-bot-{other}")).to_have_count(0)
     assert not page.js_errors, page.js_errors
 
+
+
+def test_the_start_page_gives_each_of_your_games_a_line_of_its_own(
+        sized: Callable[..., Any], rn_url: str) -> None:  # noqa: F811
+    """The start page's "Your games" sits in half the page's width: the game's facts (players,
+    turn, deadline) get a line of their own under its id and badges instead of a squeezed column
+    beside them, and a game in play or over has no "0 free seats"; a table still waiting says
+    its free seats."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        days, tokens, _ = seated_game(api, 2, seed=14, pace="turn-based")
+        waiting = _game(api, 15)
+    ctx = sized("desktop", {days: {"0": tokens[0], "1": tokens[1]}, waiting: {"0": "w" * 43}})
+    page = _page(ctx, "/")
+    mine = page.get_by_test_id("my-games")
+    row = mine.get_by_test_id(f"game-{days}")
+    expect(row.get_by_test_id("lobby-deadline")).to_be_visible()
+    expect(row.get_by_test_id("lobby-your-turn")).to_be_visible()
+    info = row.locator(".gl-info")
+    expect(info).to_contain_text("2 players · turn 1 · Deadline: ")
+    expect(info).not_to_contain_text("free seat")
+    expect(mine.get_by_test_id(f"game-{waiting}").locator(".gl-info")).to_have_text(
+        "2 players · 2 free seats")
+    for gid in (days, waiting):
+        box, line = mine.get_by_test_id(f"game-{gid}").bounding_box(), \
+            mine.get_by_test_id(f"game-{gid}").locator(".gl-info").bounding_box()
+        ident = mine.get_by_test_id(f"game-{gid}").locator(".gl-id").bounding_box()
+        assert line["y"] >= ident["y"] + ident["height"] - 1, (gid, ident, line)  # under the id
+        assert line["width"] > 0.8 * box["width"], (gid, box, line)  # the row's whole width
+    assert not page.js_errors, page.js_errors
+

@@ -201,6 +201,9 @@ export class LobbyPage {
     box.innerHTML = `<ul class="game-list">${this.mine.map((g) => {
       const status = raw("web", `status_${g.status}`);
       const free = g.seats.filter((s) => s.kind === "free").length;
+      // a table still waiting: its free seats; one in play or over: its turn (no seat is free)
+      const line = g.status === "waiting" ? t("web_lobby", "table_line", { players: g.config.players, free })
+        : t("web", "game_line", { players: g.config.players, turn: g.turn });
       const vs = (g.config.variants || []).length ? " · " + variantNames(g.config.variants) : "";
       const mark = yourTurn(g) ? `<span class="badge gl-turn" data-testid="lobby-your-turn">${esc(raw("web_me", "your_turn"))}</span>` : "";
       const due = deadlineText(g, this.fetched, "lobby-deadline");
@@ -208,7 +211,7 @@ export class LobbyPage {
       const talk = unread ? `<span class="badge me-unread" data-testid="lobby-unread">${esc(t("web_me", "unread", { n: unread }))}</span>` : "";
       return `<li${mark ? ' class="your-turn"' : ""}><a href="${esc(url(`/g/${g.id}`))}" data-id="${esc(g.id)}" data-testid="game-${esc(g.id)}">
         <span class="gl-id">${esc(g.id)}</span>
-        <span class="gl-info">${esc(t("web", "game_line", { players: g.config.players, turn: g.turn, free }))}${esc(vs)}${due ? ` · ${due}` : ""}</span>
+        <span class="gl-info">${esc(line)}${esc(vs)}${due ? ` · ${due}` : ""}</span>
         ${talk}${mark}<span class="badge status-${esc(g.status)}">${esc(status)}</span></a></li>`;
     }).join("")}</ul>`;
     for (const a of box.querySelectorAll("a[data-id]")) {
