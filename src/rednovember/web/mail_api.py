@@ -52,7 +52,8 @@ def _page(cat: Catalog, text: str, button: str | None = None,
     title = cat.raw("mail", "stop_title")
     form = (f"<form method='post'><button class='btn primary' type='submit' "
             f"data-testid='unsubscribe-confirm'>{e(button)}</button></form>" if button else "")
-    back = (f"<p><a data-testid='unsubscribe-game' class='btn' href='../g/{e(game)}'>"
+    back = (f"<p><a data-testid='unsubscribe-game' class='btn' style='text-decoration:none' "
+            f"href='../g/{e(game)}'>"
             f"{e(cat.get('web_me', 'open_label', id=game))}</a></p>" if game else "")
     return HTMLResponse(
         f"<!doctype html><html lang='{e(cat.code)}'><head><meta charset='utf-8'><meta name='viewport' "
