@@ -14,7 +14,7 @@ import httpx
 from browsertools import SKIP, _page, expect, play_one, shot, state, take_seat
 from test_browser_a11y import axe_violations, sized  # noqa: F401 (sized: a fixture)
 from test_browser_mobile import targets_fit_fingers
-from webtools import WsClient
+from webtools import BOTS_FINISH, WsClient, auth, get_until, seated_game
 
 pytestmark = SKIP
 
@@ -228,3 +228,109 @@ def test_axe_finds_no_serious_violation_on_my_games_and_the_deadline_shows(sized
         mine.scroll_into_view_if_needed()
         shot(page, f"lobby-your-games-deadline-{size}")
         assert not page.js_errors, page.js_errors
+
+
+def _holding(page: Page, held: dict[str, dict[str, Any]]) -> None:
+    """This browser holds these games' seats (as net.js keeps them), once: no init script, which
+    would put them back at every page load."""
+    for gid, entry in held.items():
+        page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))",
+                      [f"rn.game.{gid}", {"seats": {}, "creator": None, **entry}])
+    page.reload()
+
+
+def test_a_rematch_another_player_started_is_listed_with_its_turn(
+        new_context: Callable[..., Any], rn_url: str) -> None:
+    """Over days nobody sits at the finished game's page when a friend starts the rematch: My
+    games and the start page list it (the same tokens hold its seats), with whose turn it is, and
+    a rematch forgotten here stays forgotten."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, tokens, _ = seated_game(api, 2, seed=11, pace="turn-based")
+        with WsClient(rn_url, gid) as watcher:
+            for seat, token in enumerate(tokens):  # both let bots finish it
+                r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                             headers=auth(token))
+                assert r.status_code == 200, r.text
+            watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", BOTS_FINISH)
+        with WsClient(rn_url, gid, [tokens[1]]) as bea:  # Bea asks for the next one
+            asked = bea.request({"type": "rematch"})
+        assert asked["type"] == "ack", asked
+        nxt = asked["next"]
+        mover = _to_move(api, nxt)
+    page = _page(new_context(), "/me")
+    _holding(page, {gid: {"seats": {"0": tokens[0]}}})
+    row = _row(page, nxt)
+    expect(row).to_be_visible()
+    expect(page.get_by_test_id("me-list").get_by_test_id(f"me-game-{nxt}")).to_be_visible()
+    expect(page.get_by_test_id("me-done").get_by_test_id(f"me-game-{gid}")).to_contain_text(
+        "its rematch has started")
+    if mover == 0:
+        expect(row.get_by_test_id("me-your-turn")).to_have_text("Your turn")
+    else:
+        expect(row.get_by_test_id("me-to-move")).to_contain_text("P1")
+    held = page.evaluate(f"() => JSON.parse(localStorage.getItem('rn.game.{nxt}'))")
+    assert held["seats"] == {"0": tokens[0]}
+    page.get_by_test_id(f"me-forget-{nxt}").click()  # (the page accepts the confirmation)
+    expect(row).to_have_count(0)
+    page.reload()
+    expect(_row(page, gid)).to_be_visible()
+    expect(_row(page, nxt)).to_have_count(0)  # not brought back
+    # the start page of another browser that held the old game lists it too
+    lobby = _page(new_context(), "/")
+    _holding(lobby, {gid: {"seats": {"0": tokens[0]}}})
+    expect(lobby.get_by_test_id("my-games").get_by_test_id(f"game-{nxt}")).to_be_visible()
+    assert not page.js_errors and not lobby.js_errors, (page.js_errors, lobby.js_errors)
+
+
+def test_my_games_says_when_a_bot_plays_the_seat(new_context: Callable[..., Any],
+                                                 rn_url: str) -> None:
+    """A seat that went to a bot (its player handed it over, or let three deadlines pass at a
+    turn-based table) is still this browser's: My games says a bot plays it, and where to take it
+    back, and never calls the bot's decision this browser's turn."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, tokens, _ = seated_game(api, 2, seed=12, pace="turn-based")
+        r = api.post(f"/api/games/{gid}/seats/0/bot", json={"bot": "heuristic"},
+                     headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+        get_until(api, f"/api/games/{gid}", lambda r: r.json()["to_move"] == 1)  # (the bot's done)
+        other, _, _ = seated_game(api, 2, seed=13)  # one whose seat is this browser's own
+    page = _page(new_context(), "/me")
+    _holding(page, {gid: {"seats": {"0": tokens[0]}}, other: {"seats": {"0": "t" * 43}}})
+    row = _row(page, gid)
+    expect(row.get_by_test_id(f"me-bot-{gid}")).to_have_text(
+        "A bot plays your seat: open the game to take it back")
+    expect(row.get_by_test_id("me-to-move")).to_contain_text("P1")
+    expect(_row(page, other)).to_be_visible()
+    expect(_row(page, other).get_by_test_id(f"me-bot-{other}")).to_have_count(0)
+    assert not page.js_errors, page.js_errors
+
+
+
+def test_the_start_page_gives_each_of_your_games_a_line_of_its_own(
+        sized: Callable[..., Any], rn_url: str) -> None:  # noqa: F811
+    """The start page's "Your games" sits in half the page's width: the game's facts (players,
+    turn, deadline) get a line of their own under its id and badges instead of a squeezed column
+    beside them, and a game in play or over has no "0 free seats"; a table still waiting says
+    its free seats."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        days, tokens, _ = seated_game(api, 2, seed=14, pace="turn-based")
+        waiting = _game(api, 15)
+    ctx = sized("desktop", {days: {"0": tokens[0], "1": tokens[1]}, waiting: {"0": "w" * 43}})
+    page = _page(ctx, "/")
+    mine = page.get_by_test_id("my-games")
+    row = mine.get_by_test_id(f"game-{days}")
+    expect(row.get_by_test_id("lobby-deadline")).to_be_visible()
+    expect(row.get_by_test_id("lobby-your-turn")).to_be_visible()
+    info = row.locator(".gl-info")
+    expect(info).to_contain_text("2 players · turn 1 · Deadline: ")
+    expect(info).not_to_contain_text("free seat")
+    expect(mine.get_by_test_id(f"game-{waiting}").locator(".gl-info")).to_have_text(
+        "2 players · 2 free seats")
+    for gid in (days, waiting):
+        box, line = mine.get_by_test_id(f"game-{gid}").bounding_box(), \
+            mine.get_by_test_id(f"game-{gid}").locator(".gl-info").bounding_box()
+        ident = mine.get_by_test_id(f"game-{gid}").locator(".gl-id").bounding_box()
+        assert line["y"] >= ident["y"] + ident["height"] - 1, (gid, ident, line)  # under the id
+        assert line["width"] > 0.8 * box["width"], (gid, box, line)  # the row's whole width
+    assert not page.js_errors, page.js_errors
+

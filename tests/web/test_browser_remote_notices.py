@@ -186,3 +186,28 @@ def test_a_seat_taken_after_opting_in_is_subscribed_too(new_context: Callable[..
     page.context.close()
     data = bea.read(service.wait("both", 1)[0])  # seed 3: Ann's gnome moves first
     assert "Ann" in data["body"] and data["game"] == gid
+
+
+def test_the_address_field_shows_the_address_the_seat_gave(new_context: Callable[..., Any],
+                                                           server: Server,
+                                                           service: PushService) -> None:
+    """Opened again (another day), the card shows the seat's address in its field as well as
+    "Emails go to …": the empty field of the first drawing was taken for the player's draft, so
+    it stayed empty beside the address; what the player types is kept while the card redraws."""
+    page, gid = seated_page(new_context, server.url, service.browser("bea"))
+    token = page.evaluate(f"() => JSON.parse(localStorage.getItem('rn.game.{gid}')).seats['1']")
+    r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/notify", headers=auth(token),
+                   json={"email": "bea@example.org", "lang": "en"})
+    assert r.status_code == 200, r.text
+    page.reload()
+    card = page.get_by_test_id("notices")
+    expect(card.get_by_test_id("notice-email-status")).to_have_text("Emails go to bea@example.org.")
+    expect(card.get_by_test_id("notice-email")).to_have_value("bea@example.org")
+    card.get_by_test_id("notice-email").fill("bea@work.example")  # a draft, then a redraw
+    card.get_by_test_id("notice-push").check()
+    expect(card.get_by_test_id("notice-push")).to_be_checked()
+    expect(card.get_by_test_id("notice-email")).to_have_value("bea@work.example")
+    card.get_by_test_id("notice-email-save").click()
+    expect(card.get_by_test_id("notice-email-status")).to_have_text("Emails go to bea@work.example.")
+    expect(card.get_by_test_id("notice-email")).to_have_value("bea@work.example")
+    assert page.js_errors == []

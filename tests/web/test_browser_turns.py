@@ -4,10 +4,20 @@ of the decision in play. Screenshots at desktop and phone sizes go to artifacts/
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
-from browsertools import SKIP, expect, shot
+import uvicorn
+from browsertools import PHONE, SKIP, _page, expect, shot
+from test_server_turns import FakeClock, until
+from webtools import free_port
+
+from rednovember.web.app import create_app
 
 pytestmark = SKIP
 
@@ -78,3 +88,66 @@ def test_the_lobby_offers_the_pace_and_lists_turn_based_tables(new_context: Any,
     expect(clock).to_contain_text("Decide by ")
     shots(host, "game-deadline")
     assert not host.js_errors
+
+
+@contextmanager
+def clocked(db: Path, clock: FakeClock) -> Iterator[str]:
+    """The app in this process with ``clock`` for its deadlines (days pass when the test says)."""
+    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}", bot_delay=0.0, clock=clock),
+                                           host="127.0.0.1", port=free_port(),
+                                           log_config=None, log_level=None))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < end, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{server.config.port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def test_the_deadlines_a_seat_missed_are_shown_not_only_in_a_tooltip(browser: Any,
+                                                                     tmp_path: Path) -> None:
+    """A seat that let a deadline pass has its deadline drawn in red: the page says why in words
+    (phones have no tooltips), and on a phone the deadline breaks between its parts, never
+    inside one ("noch 1 | Tag")."""
+    clock = FakeClock()
+    with clocked(tmp_path / "days.db", clock) as url, httpx.Client(base_url=url) as api:
+        gid = api.post("/api/games", json={"players": 2, "seed": 20, "pace": "turn-based"}
+                       ).json()["game"]["id"]
+        tokens = [api.post(f"/api/games/{gid}/seats", json={"seat": s, "name": n}).json()["token"]
+                  for s, n in ((0, "Ada"), (1, "Bo"))]
+
+        def missed() -> dict[str, Any] | None:  # a deadline passes until the seat to move has one
+            g = api.get(f"/api/games/{gid}").json()
+            if g["deadline"]["missed"]:
+                return dict(g)
+            version = g["version"]
+            clock.advance(g["deadline"]["at"] - clock.now() + 1)
+            until(lambda: api.get(f"/api/games/{gid}").json()["version"] > version, "the bot")
+            return None
+
+        g = until(missed, "a seat that missed a deadline and decides again", 60)
+        seat = g["deadline"]["seat"]
+        ctx = browser.new_context(viewport=PHONE, locale="de-DE", base_url=url, has_touch=True,
+                                  is_mobile=True)
+        try:
+            ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', JSON.stringify("
+                                f"{{seats: {{'{1 - seat}': '{tokens[1 - seat]}'}}, creator: null}}))")
+            page = _page(ctx, f"/g/{gid}")  # the other player sees it too
+            pill = page.get_by_test_id("turn-deadline")
+            expect(pill).to_have_class("turn-clock deadline low")
+            expect(pill.get_by_test_id("deadline-missed")).to_have_text("1 Frist in Folge verpasst")
+            expect(pill).to_contain_text("noch 1 Tag")
+            parts = pill.locator("span")
+            assert parts.count() == 3
+            for i in range(3):  # each part on one line
+                box = parts.nth(i).evaluate("(e) => e.getClientRects().length")
+                assert box == 1, parts.nth(i).inner_text()
+            shot(page, "turns-deadline-missed-phone")
+            assert not page.js_errors, page.js_errors
+        finally:
+            ctx.close()

@@ -7,6 +7,7 @@ processes over one PostgreSQL every notice goes exactly once."""
 from __future__ import annotations
 
 import email
+import re
 import subprocess
 import sys
 import time
@@ -15,6 +16,7 @@ from collections.abc import Callable, Iterator
 from email.message import Message
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import httpx
 import pytest
@@ -240,3 +242,41 @@ def test_two_processes_send_each_notice_exactly_once(inbox: Inbox,
         inbox.stays(3)
         for w in watchers:
             w.close()
+
+
+def test_the_unsubscribe_pages_own_links_resolve_and_lead_to_the_game(tmp_path: Path) -> None:
+    """The pages of the unsubscribe link stand alone (opened from a mail program): their icon and
+    style sheet are found (a missing icon was a 404 in every browser's console), and they lead
+    to the game, also under a root path."""
+    from fastapi.testclient import TestClient
+    from sqlalchemy import create_engine, select
+
+    from rednovember.web.app import create_app
+    from rednovember.web.mail import Mailer
+    from rednovember.web.store import mail_table
+
+    db = f"sqlite:///{tmp_path / 'unsub.db'}"
+    mailer = Mailer.from_url("smtp://127.0.0.1:9", "crew@rn.example", PUBLIC)  # never reached
+    for root in ("", "/rn"):
+        with TestClient(create_app(db, mailer=mailer, root_path=root, bot_delay=0.0),
+                        base_url=f"http://testserver{root}") as api:
+            gid, tokens = two_seats(api)
+            opt_in(api, gid, 1, tokens[1], "de")
+            engine = create_engine(db)
+            with engine.connect() as c:
+                secret = c.execute(select(mail_table.c.unsub).where(
+                    mail_table.c.game_id == gid)).scalar_one()
+            engine.dispose()
+            path = f"/unsubscribe/{secret}"
+            here = f"http://testserver{root}{path}"
+            for page in (api.get(path), api.post(path)):
+                assert page.status_code == 200, page.text
+                links = dict(re.findall(r"<(?:link rel|a data-testid)='([\w-]+)'[^>]*href='([^']+)'",
+                                        page.text))
+                assert set(links) == {"icon", "stylesheet", "unsubscribe-game"}, page.text
+                for rel, href in links.items():
+                    target = urljoin(here, href)
+                    assert api.get(target).status_code == 200, (rel, target)
+                assert urljoin(here, links["unsubscribe-game"]) == \
+                    f"http://testserver{root}/g/{gid}"
+                assert f"Spiel {gid} öffnen" in page.text

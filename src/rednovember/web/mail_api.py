@@ -19,7 +19,7 @@ from fastapi import FastAPI, Header, Path, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..i18n import available, catalog
+from ..i18n import Catalog, available, catalog
 from .answers import Notify, NotifyInfo, ok
 from .hub import Hub
 from .mail import Mailer, seat_of, subscribe, subscription, unsubscribe
@@ -43,18 +43,26 @@ class NotifyBody(BaseModel):
                       description="the language of the emails")
 
 
-def _page(lang: str, title: str, text: str, button: str | None = None) -> HTMLResponse:
-    """A small page of the unsubscribe link (the form posts to the same address)."""
+def _page(cat: Catalog, text: str, button: str | None = None,
+          game: str | None = None) -> HTMLResponse:
+    """A small page of the unsubscribe link (the form posts to the same address), in ``cat``'s
+    language, with a link to ``game``. Its addresses are relative to /unsubscribe/{secret}: they
+    hold under a root path too."""
     e = html.escape
+    title = cat.raw("mail", "stop_title")
     form = (f"<form method='post'><button class='btn primary' type='submit' "
             f"data-testid='unsubscribe-confirm'>{e(button)}</button></form>" if button else "")
+    back = (f"<p><a data-testid='unsubscribe-game' class='btn' style='text-decoration:none' "
+            f"href='../g/{e(game)}'>"
+            f"{e(cat.get('web_me', 'open_label', id=game))}</a></p>" if game else "")
     return HTMLResponse(
-        f"<!doctype html><html lang='{e(lang)}'><head><meta charset='utf-8'><meta name='viewport' "
+        f"<!doctype html><html lang='{e(cat.code)}'><head><meta charset='utf-8'><meta name='viewport' "
         f"content='width=device-width, initial-scale=1'><title>{e(title)}</title>"
+        f"<link rel='icon' href='../static/img/favicon.svg' type='image/svg+xml'>"
         f"<link rel='stylesheet' href='../static/css/app.css'></head>"
         f"<body style='padding:0 1rem'><main class='card' "
         f"style='max-width:32rem;margin:3rem auto;padding:1.5rem'><h1>{e(title)}</h1>"
-        f"<p data-testid='unsubscribe-text'>{e(text)}</p>{form}</main></body></html>",
+        f"<p data-testid='unsubscribe-text'>{e(text)}</p>{form}{back}</main></body></html>",
         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
@@ -110,17 +118,18 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         code = lang if lang in available() else found[1] if found else "en"
         cat = catalog(code)
         if found is None:
-            return _page(cat.code, cat.raw("mail", "stop_title"), cat.raw("mail", "unknown"))
-        return _page(cat.code, cat.raw("mail", "stop_title"),
-                     cat.get("mail", "stop_ask_game", game=found[0]), cat.raw("mail", "stop_button"))
+            return _page(cat, cat.raw("mail", "unknown"))
+        return _page(cat, cat.get("mail", "stop_ask_game", game=found[0]),
+                     cat.raw("mail", "stop_button"), found[0])
 
     @app.post("/unsubscribe/{secret}", response_class=HTMLResponse, include_in_schema=False)
     async def unsubscribe_now(secret: Secret, request: Request) -> HTMLResponse:
         hub = hub_of(request)
         found = await hub.db(unsubscribe, hub.store.engine, secret)
         cat = catalog(found[1] if found else "en")
-        text = cat.get("mail", "stopped", game=found[0]) if found else cat.raw("mail", "unknown")
-        return _page(cat.code, cat.raw("mail", "stop_title"), text)
+        if found is None:
+            return _page(cat, cat.raw("mail", "unknown"))
+        return _page(cat, cat.get("mail", "stopped", game=found[0]), game=found[0])
 
 
 __all__ = ["Auth", "NotifyBody", "add_routes", "own_seat"]

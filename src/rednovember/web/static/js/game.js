@@ -121,7 +121,7 @@ export class GamePage {
       toast(() => t("web", "rematch_started", {}), "info", 8000);
       return;
     }
-    store.set(next, { ...mine });
+    store.followRematch(this.id, next, true);
     navigate(`/g/${next}`);
   }
 

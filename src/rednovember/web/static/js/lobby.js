@@ -11,7 +11,7 @@ import { errorText, toast } from "./ui.js";
 import { durationText, paceText, timerText } from "./timer.js";
 import { url } from "./root.js";
 import { PageLife } from "./life.js";
-import { deadlineText, unreadLines } from "./mygames.js";
+import { deadlineText, myTurn, unreadLines } from "./mygames.js";
 
 const VARIANTS = ["harder", "hardest", "less-deadly-death", "mad-gnomes"];
 const LEVELS = { harder: "hardest", hardest: "harder" }; // one of the two at most
@@ -40,8 +40,7 @@ async function myGames(ids) {
 
 // Whether a seat this browser holds must decide in the game (its summary).
 function yourTurn(g) {
-  const mine = store.get(g.id);
-  return g.status === "playing" && !!mine && !!mine.seats && String(g.to_move) in mine.seats;
+  return myTurn(g, store.get(g.id));
 }
 
 export class LobbyPage {
@@ -70,6 +69,8 @@ export class LobbyPage {
       myGames(ids),
     ]);
     if (this.life.ended) return; // the lobby was left meanwhile: #app is another page's
+    // a rematch started while nobody here looked: this browser's tokens hold its seats too
+    if (store.followRematches(mine)) { this.refresh(); return; }
     this.fetched = Date.now();
     this.games = open;
     // the games where this browser's seat must decide first, then the newest
@@ -200,6 +201,9 @@ export class LobbyPage {
     box.innerHTML = `<ul class="game-list">${this.mine.map((g) => {
       const status = raw("web", `status_${g.status}`);
       const free = g.seats.filter((s) => s.kind === "free").length;
+      // a table still waiting: its free seats; one in play or over: its turn (no seat is free)
+      const line = g.status === "waiting" ? t("web_lobby", "table_line", { players: g.config.players, free })
+        : t("web", "game_line", { players: g.config.players, turn: g.turn });
       const vs = (g.config.variants || []).length ? " · " + variantNames(g.config.variants) : "";
       const mark = yourTurn(g) ? `<span class="badge gl-turn" data-testid="lobby-your-turn">${esc(raw("web_me", "your_turn"))}</span>` : "";
       const due = deadlineText(g, this.fetched, "lobby-deadline");
@@ -207,7 +211,7 @@ export class LobbyPage {
       const talk = unread ? `<span class="badge me-unread" data-testid="lobby-unread">${esc(t("web_me", "unread", { n: unread }))}</span>` : "";
       return `<li${mark ? ' class="your-turn"' : ""}><a href="${esc(url(`/g/${g.id}`))}" data-id="${esc(g.id)}" data-testid="game-${esc(g.id)}">
         <span class="gl-id">${esc(g.id)}</span>
-        <span class="gl-info">${esc(t("web", "game_line", { players: g.config.players, turn: g.turn, free }))}${esc(vs)}${due ? ` · ${due}` : ""}</span>
+        <span class="gl-info">${esc(line)}${esc(vs)}${due ? ` · ${due}` : ""}</span>
         ${talk}${mark}<span class="badge status-${esc(g.status)}">${esc(status)}</span></a></li>`;
     }).join("")}</ul>`;
     for (const a of box.querySelectorAll("a[data-id]")) {

@@ -12,7 +12,7 @@ import { url } from "./root.js";
 import { errorText, toast } from "./ui.js";
 import { PageLife } from "./life.js";
 import { adoptMoveLink, openMoveLink } from "./movelink.js";
-import { seatColours } from "./describe.js";
+import { seatColours, seatPlayer } from "./describe.js";
 
 const REFRESH = 30000; // ms between two looks at the games while the page is open
 const MAX_GAMES = 60; // what POST /api/me answers at once (web/mine.py)
@@ -49,6 +49,8 @@ export class MyGamesPage {
       return;
     }
     if (this.life.ended) return; // the page was left meanwhile: #app is another page's
+    // a rematch started while nobody here looked: this browser's tokens hold its seats too
+    if (store.followRematches(res.games || [])) { this.refresh(); return; }
     this.games = res.games || [];
     this.missing = res.missing || [];
     this.fetched = Date.now();
@@ -106,7 +108,7 @@ export class MyGamesPage {
     const found = new Map((this.games || []).map((g) => [g.id, g]));
     const rows = store.myGames().map((id) => ({ id, g: found.get(id) || null, mine: store.get(id) }))
       .filter((r) => r.g || this.missing.includes(r.id));
-    const turn = (r) => (r.g && r.g.status === "playing" && r.mine.seats[String(r.g.to_move)] ? 0 : 1);
+    const turn = (r) => (r.g && myTurn(r.g, r.mine) ? 0 : 1);
     const at = (r) => (r.g && r.g.activity ? r.g.activity.at : "");
     return rows.sort((a, b) => turn(a) - turn(b) || (at(a) < at(b) ? 1 : at(a) > at(b) ? -1 : 0));
   }
@@ -120,7 +122,9 @@ export class MyGamesPage {
         <span class="muted">${esc(raw("web_me", "gone"))}</span></div><div class="me-acts">${forget}</div></li>`;
     }
     const seats = Object.keys(mine.seats).map(Number).sort((a, b) => a - b);
-    const yours = g.status === "playing" && seats.includes(g.to_move);
+    const yours = myTurn(g, mine);
+    // seats of this browser a bot plays now (handed over, or three deadlines let pass)
+    const botPlays = g.status === "playing" && seats.some((s) => seatOf(g, s)?.kind === "bot");
     const you = seats.length ? t("web_me", "you", { seats: seats.map((s) => this.seatName(g, s)).join(", ") })
       : raw("web_me", "created_only");
     const swatches = seats.map((s) => this.swatch(g, s)).join("");
@@ -133,6 +137,7 @@ export class MyGamesPage {
         <span class="muted me-config">${esc(t("web", "config_line", { players: g.config.players, seed: g.config.seed }))}</span>
         <span class="me-you">${swatches}${esc(you)}</span>
         <span class="me-facts">${facts.map((f) => `<span>${f}</span>`).join("")}</span>
+        ${botPlays ? `<span class="me-bot" data-testid="me-bot-${esc(id)}">${esc(raw("web_me", "bot_plays"))}</span>` : ""}
         ${unread ? `<span class="badge me-unread" data-testid="me-unread-${esc(id)}">${esc(t("web_me", "unread", { n: unread }))}</span>` : ""}
       </div>
       <div class="me-acts">
@@ -168,11 +173,24 @@ export class MyGamesPage {
     if (yours) return `<strong class="me-turn" data-testid="me-your-turn">${esc(raw("web_me", "your_turn"))}</strong>`;
     const seat = (g.seats || []).find((s) => s.seat === g.to_move);
     if (!seat) return "";
-    const who = seat.name ? `${seat.name} (${colourNames(seat)})` : colourNames(seat);
+    const name = seat.kind === "bot" ? seatPlayer(seat, seat.seat) : seat.name; // a bot by its label
+    const who = name ? `${name} (${colourNames(seat)})` : colourNames(seat);
     return `<span data-testid="me-to-move">${esc(t("web_me", "to_move", { who }))}</span>`;
   }
 
   ago(iso) { return relative(Date.parse(iso)); }
+}
+
+// A seat of a game's summary.
+function seatOf(g, s) {
+  return (g.seats || []).find((x) => x.seat === s) || null;
+}
+
+// Whether a seat this browser holds (`mine`, net.js's entry) must decide in the game (its
+// summary): not one a bot plays for it.
+export function myTurn(g, mine) {
+  if (g.status !== "playing" || !mine || !mine.seats || !(String(g.to_move) in mine.seats)) return false;
+  return seatOf(g, g.to_move)?.kind !== "bot";
 }
 
 // The end of the decision in play (ms since the epoch), or null: the summary's `deadline` (an

@@ -52,6 +52,25 @@ export const store = {
   chatSeen(id) { return Number(localStorage.getItem(this.seenKey(id))) || 0; },
   markChatSeen(id, n) { if (n > this.chatSeen(id)) localStorage.setItem(this.seenKey(id), String(n)); },
   forget(id) { localStorage.removeItem(this.key(id)); localStorage.removeItem(this.seenKey(id)); },
+  holds(id) { return localStorage.getItem(this.key(id)) !== null; },
+  // The rematch `next` of game `id`: the same tokens hold its seats, so this browser holds it as
+  // it held `id`. Once per game (the old entry remembers it: a rematch forgotten here stays
+  // forgotten); true when `next` was added. `replace`: the game page follows the rematch even
+  // over an entry it already has.
+  followRematch(id, next, replace = false) {
+    const { followed, ...mine } = this.get(id);
+    if (!next || (!Object.keys(mine.seats).length && !mine.creator)) return false;
+    if (followed === next && !replace) return false;
+    this.set(id, { ...mine, followed: next });
+    if (this.holds(next) && !replace) return false;
+    this.set(next, mine);
+    return true;
+  },
+  // Follows the rematches of these games' summaries (My games, the start page): how many games
+  // were added.
+  followRematches(games) {
+    return games.filter((g) => g && g.rematch && this.followRematch(g.id, g.rematch)).length;
+  },
   myGames() {
     const out = [];
     for (let i = 0; i < localStorage.length; i++) {

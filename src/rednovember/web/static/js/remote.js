@@ -68,11 +68,13 @@ export class RemoteNotices {
     this.pushWant = null; // while the player's click on the box is under way: what it asked for
     this.mailing = false; // an address on its way to the server
     this.mailed = 0; // addresses begun and done sending: a read that overlapped one is out of date
+    this.typed = false; // the player has typed in the address field since it was last saved
     this.synced = new Set(); // "seat:token" whose push subscription the server has from this page
     this.tried = new Set(); // "seat:token" syncPush tried (once per page: no retry storm)
     page.life.listen(part, "change", (e) => this.onChange(e));
     page.life.listen(part, "submit", (e) => this.onSubmit(e));
     page.life.listen(part, "click", (e) => this.onClick(e));
+    page.life.listen(part, "input", (e) => { if (e.target.dataset.testid === "notice-email") this.typed = true; });
     serverNotices().then((s) => { this.server = s; this.render(); });
   }
 
@@ -182,6 +184,7 @@ export class RemoteNotices {
         await api(this.path(seat, "notify"), { method: "POST", token: this.page.tokenFor(seat), body: { email: address, lang: lang() } });
       }
       this.email = address;
+      this.typed = false; // the field shows the address saved
     } catch (err) {
       this.problem = err.code === "bad_message" ? raw("web", "notices_email_bad") : errorText(err);
     }
@@ -203,7 +206,9 @@ export class RemoteNotices {
     if (!force && this.part.dataset.state === state) return;
     this.part.dataset.state = state;
     const input = this.part.querySelector("[data-testid=notice-email]");
-    const value = draft ?? (input && input.value !== (this.email || "") ? input.value : this.email || "");
+    // the player's draft while they type; else the seat's address (the field's first, empty
+    // drawing is no draft: the address read afterwards fills it)
+    const value = draft ?? (input && this.typed ? input.value : this.email || "");
     this.part.innerHTML = `${push ? `<label class="check"><input type="checkbox" data-remote="push" data-testid="notice-push"
         ${ticked ? "checked" : ""} ${perm === "denied" ? "disabled" : ""}>
         <span>${esc(raw("web", "notices_push"))}</span></label>` : ""}

@@ -44,9 +44,13 @@ function renderDeadline(banner, dl) {
   el.className = "turn-clock deadline";
   el.dataset.testid = "turn-deadline";
   el.setAttribute("role", "timer");
-  el.textContent = `${t("web_lobby", "deadline_by", { when })} · ${t("web_lobby", "deadline_left", { time: durationText(dl.remaining) })}`;
+  // its parts, each kept on one line: a narrow banner breaks between them, never inside one
+  const parts = [t("web_lobby", "deadline_by", { when }), t("web_lobby", "deadline_left", { time: durationText(dl.remaining) })];
+  if (dl.missed) parts.push(t("web_lobby", "deadline_missed", { n: dl.missed }));
+  el.innerHTML = parts.map((p, i) => `<span${i === 2 ? ' data-testid="deadline-missed"' : ""}>${esc(p)}</span>`).join(" · ");
   if (dl.missed) {
-    el.title = t("web_lobby", "deadline_missed", { n: dl.missed });
+    // the red says this seat let deadlines pass: in words too (a phone shows no tooltip)
+    el.title = parts[2];
     el.classList.add("low");
   }
   banner.appendChild(el);
