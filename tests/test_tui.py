@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from helpers import arrange, give, start
 from rich.console import Console
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog
 
@@ -27,6 +28,7 @@ from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.serialize import from_json
 from rednovember.terminal.tui import GameApp, Session, wants_plain
 from rednovember.terminal.tui.keys import Digit, digit
+from rednovember.terminal.tui.render import Hanging
 from rednovember.terminal.tui.screens import (
     ConfirmScreen,
     LegendScreen,
@@ -970,3 +972,21 @@ def test_the_time_track_shows_every_keeper_of_a_stack() -> None:
     stack = [line[column] for line in lines[start:start + 3]]
     assert sorted(stack) == ["B", "G", "R"], lines
     assert lines[start + 3].startswith("ghost")
+
+
+def _rendered(text: str, width: int) -> list[str]:
+    out = io.StringIO()
+    Console(file=out, width=width, color_system=None).print(Hanging(Text(text)))
+    return out.getvalue().splitlines()
+
+
+def test_a_log_line_that_wraps_goes_on_indented_under_itself() -> None:
+    line = "  Hatch Blocked in room 7 Missile Control: the hatch to room 9 is blocked."
+    lines = _rendered(line, 36)
+    assert len(lines) == 3
+    assert lines[0].startswith("  Hatch") and len(lines[0]) > 30  # the first line is whole
+    assert all(x.startswith("    ") and not x.startswith("     ") for x in lines[1:])
+    assert " ".join(x.strip() for x in lines) == line.strip()  # nothing lost or repeated
+    assert _rendered("— Red's turn, from space 60 —", 36) == ["— Red's turn, from space 60 —"]
+    narrow = _rendered(line, 14)  # too narrow to indent: it wraps as it comes
+    assert " ".join(x.strip() for x in narrow) == line.strip()

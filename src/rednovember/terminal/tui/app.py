@@ -38,7 +38,7 @@ from ..hint import hint_lines
 from ..newgame import Setup
 from . import render
 from .keys import digit
-from .render import hanging
+from .render import Hanging, hanging
 from .screens import (
     ConfirmScreen,
     LegendScreen,
@@ -354,7 +354,7 @@ class GameApp(App[int]):
                 log.write(Text("── " + s.cat.raw("ui", "since") + " ──", style="bold reverse"))
             if last < since:
                 line.stylize("dim")
-            log.write(line)
+            log.write(Hanging(line))
         if mark_line >= 0 and len(log.lines) - mark_line > log.size.height > 0:
             log.scroll_to(y=mark_line, animate=False)
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
@@ -239,6 +239,36 @@ def hanging(key: str, width: int, body: Text) -> Table:
     grid.add_column(overflow="fold")
     grid.add_row(Text(key.rjust(width), style="bold"), body)
     return grid
+
+
+class Hanging:
+    """A log line whose wrapped lines begin ``indent`` columns further in than the line itself,
+    so that where one entry ends and the next begins stays plain in a narrow log."""
+
+    def __init__(self, text: Text, indent: int = 2) -> None:
+        self.text = text
+        self.indent = indent
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        m = Measurement.get(console, options, self.text)
+        return Measurement(min(options.max_width, m.minimum + self.indent), m.maximum)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        plain = self.text.plain
+        hang = len(plain) - len(plain.lstrip(" ")) + self.indent
+        width = options.max_width
+        if width - hang < 12:  # too narrow to indent: wrap as it comes
+            yield self.text
+            return
+        first = self.text.wrap(console, width, overflow="fold")
+        if len(first) < 2:
+            yield self.text
+            return
+        yield first[0]  # the first line as wide as the log, the rest indented under it
+        cut = len(first[0].plain)
+        cut += len(plain[cut:]) - len(plain[cut:].lstrip(" "))
+        for line in self.text[cut:].wrap(console, width - hang, overflow="fold"):
+            yield Text(" " * hang) + line
 
 
 def crew(g: Game, cat: Catalog, viewer: int, seat_names: dict[int, str],

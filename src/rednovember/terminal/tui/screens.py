@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from ...i18n import Catalog
 from .keys import digit
+from .render import Hanging
 
 
 class Pane(Static):
@@ -252,7 +253,7 @@ class ReviewScreen(Screen[None]):
         log = self.query_one("#review-log", RichLog)
         log.write(Text(self.cat.raw("ui", "full_log"), style="bold underline"))
         for line in self.log_lines:
-            log.write(line)
+            log.write(Hanging(line))
 
     def action_leave(self) -> None:
         self.app.exit(0)
