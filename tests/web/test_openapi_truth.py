@@ -93,10 +93,17 @@ def test_the_schema_and_the_server_agree_on_printable_names(api: httpx.Client) -
     pattern = DOC["components"]["schemas"]["TakeSeat"]["properties"]["name"]["pattern"]
     check = jsonschema_rs.validator_for({"type": "string", "pattern": pattern})
     names = ["Ada", "  Zoë  ", "a\tb", "\u202eevil", "Ada\u0007", "zero\u200bwidth", "\u00ad",
-             "\ufeffBea"]
-    for seat, name in enumerate(names):
-        r = api.post(f"/api/games/{gid}/seats", json={"seat": seat, "name": name})
+             "\ufeffBea", "\u3164", "\u2800 \u115f\u1160", "\u0301\u0301", "\uffa0",
+             "Zoe\u0308", "\u3164Ada"]
+    taken = 0
+    for name in names:
+        r = api.post(f"/api/games/{gid}/seats", json={"seat": taken, "name": name})
         assert (r.status_code == 200) == check.is_valid(name), (name, r.text)
+        taken += r.status_code == 200
+    # a name that shows nothing (Hangul fillers, the blank braille cell, marks alone) is refused
+    for name in ("\u3164", "\u2800 \u115f\u1160", "\u0301\u0301", "\uffa0"):
+        r = api.post(f"/api/games/{gid}/seats", json={"seat": taken, "name": name})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_message", name
 
 
 def test_an_export_before_the_end_is_forbidden(api: httpx.Client) -> None:

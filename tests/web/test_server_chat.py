@@ -65,6 +65,24 @@ def test_chat_limits_length_and_rate(api: httpx.Client,
     assert answers[-1]["code"] == "rate_limited"
 
 
+def test_more_tabs_bring_a_seat_no_more_chat_lines_nor_pings(
+        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
+    """The chat and ping limits are the seat's, whatever number of connections it opens: a
+    player cannot flood the table by opening tabs. Another seat still talks."""
+    gid, tokens, _ = seated_game(api, 3)
+    tabs = [ws_client(gid, [tokens[0]]) for _ in range(3)]
+    answers = [tabs[i % 3].request({"type": "chat", "seat": 0, "text": f"m{i}"})
+               for i in range(6)]
+    assert [a["type"] for a in answers] == ["ack"] * 5 + ["error"]
+    assert answers[-1]["code"] == "rate_limited"
+    ping = {"type": "ping", "seat": 0, "target": {"kind": "room", "id": 4}, "what": "go"}
+    pings = [tabs[i % 3].request(ping) for i in range(6)]
+    assert [a["type"] for a in pings] == ["ack"] * 5 + ["error"]
+    assert pings[-1]["code"] == "rate_limited"
+    ben = ws_client(gid, [tokens[1]])
+    assert ben.request({"type": "chat", "seat": 1, "text": "hi"})["type"] == "ack"
+
+
 def test_clean_and_rate_limit_units() -> None:
     assert clean(" a\x00b\x1b[31m \n") == "ab[31m"
     with pytest.raises(ProtocolError):

@@ -102,3 +102,36 @@ def test_mad_gnomes_game_leaks_nothing(api: httpx.Client, ws_client: Connect) ->
     hidden = [e for e in logs[None] if e[0] == "draw" and isinstance(e[2], int)]
     assert hidden, "no hidden draw in the whole game"
     assert other_decisions > 0, "no decision of another seat in the whole game"
+
+
+def test_the_seed_stays_secret_until_the_end(api: httpx.Client, ws_client: Connect) -> None:
+    """The seed and the public moves rebuild the game: every hidden hand, both decks' order.
+    Nobody sees it in any summary (created, taken, looked up, listed, welcomed) while the game
+    waits or runs; once it is over it is public, like the save."""
+    created = api.post("/api/games", json={"players": 3, "variants": ["mad-gnomes"],
+                                           "listed": True}).json()
+    gid, creator = created["game"]["id"], created["creator_token"]
+    summaries = [created["game"], api.get(f"/api/games/{gid}").json()]
+    summaries += [g for g in api.get("/api/games").json()["games"] if g["id"] == gid]
+    taken = api.post(f"/api/games/{gid}/seats", json={"seat": 0, "name": "Ada"}).json()
+    summaries.append(taken["game"])
+    for seat in (1, 2):
+        summaries.append(api.post(f"/api/games/{gid}/seats", json={"seat": seat,
+                                                                    "name": "Bea"}).json()["game"])
+    spectator = ws_client(gid)
+    summaries.append(spectator.received[-1]["game"])
+    summaries += api.post("/api/me", json={"games": [gid]}).json()["games"]
+    summaries.append(api.get(f"/api/games/{gid}").json())
+    assert summaries[-1]["status"] == "playing" and len(summaries) == 9
+    for s in summaries:
+        assert s["config"]["seed"] is None, s
+        assert s["config"]["players"] == 3 and s["config"]["variants"] == ["mad-gnomes"]
+    # the bots play it to its end: now the seed is the game's
+    for seat in range(3):
+        r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                     headers={"X-Creator-Token": creator})
+        assert r.status_code == 200, r.text
+    spectator.until(lambda m: m["type"] == "state" and m["status"] == "over", 60.0)
+    seed = api.get(f"/api/games/{gid}").json()["config"]["seed"]
+    assert isinstance(seed, int)
+    assert seed == api.get(f"/api/games/{gid}/export").json()["config"]["seed"]

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 from webtools import Server, WsClient, auth, new_game, seated_game, take
 
+from rednovember.web.hub.hints import BURST
 from rednovember.web.tables import TableSettings
 
 
@@ -149,3 +150,14 @@ def test_a_hint_between_opening_a_hatch_and_entering_starts_there(
     assert answer["type"] == "hint" and answer["plans"]
     for plan in answer["plans"]:
         assert plan["steps"][0].split()[0] in ("enter", "stay", "play")
+
+
+def test_more_tabs_bring_a_seat_no_more_hints(
+        api: httpx.Client, ws_client: Callable[..., WsClient]) -> None:
+    """The hints a minute are the seat's, whatever number of connections asks: one player
+    cannot keep the server's advisor to themselves by opening tabs."""
+    gid, tokens, _ = seated_game(api, 3, seed=7)
+    m = mover(api, gid)
+    answers = [ask(ws_client(gid, [tokens[m]]), m, f"t{i}") for i in range(BURST + 1)]
+    assert [a["type"] for a in answers] == ["hint"] * BURST + ["error"]
+    assert answers[-1]["code"] == "rate_limited" and answers[-1].get("detail") is None

@@ -84,6 +84,49 @@ def test_eighty_anonymous_sockets_do_not_keep_the_seated_player_out(strict: Serv
             ws.close()
 
 
+def test_a_client_holds_a_bounded_number_of_sockets_seat_holders_included(
+        tmp_path: Path) -> None:
+    """A seat's holder is never refused by the spectators' caps, but one client cannot open
+    sockets without end (each costs the process memory and a descriptor: thousands took one
+    process past its container's memory): a client with --limit-sockets-per-client sockets open
+    gets no more, whatever they hold, until one closes. Another client still gets in."""
+    server = Server(tmp_path / "games.db", extra=["--limit-sockets-per-client", "5"],
+                    limits=True).start()
+    held: list[WsClient] = []
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            gid, tokens, _ = seated_game(api, 1, seed=4)
+        held = [WsClient(server.url, gid, [tokens[0]]) for _ in range(4)]
+        held.append(WsClient(server.url, gid, hello=False))  # not even a hello: it counts
+        extra = WsClient(server.url, gid, hello=False)
+        held.append(extra)
+        refused = extra.recv()
+        assert refused["type"] == "error" and refused["code"] == "rate_limited"
+        assert refused["detail"] == "sockets" and refused["params"] == {"limit": 5}
+        assert _refused(extra) == 4429
+        other = WsClient(server.url, gid, headers={"X-Forwarded-For": "198.51.100.9"})
+        held.append(other)
+        assert other.received[-1]["type"] in ("welcome", "state")
+        held[0].close()  # one closes: the client's next socket gets in once the server saw it
+        deadline = time.monotonic() + 10
+        while True:
+            again = WsClient(server.url, gid, hello=False)
+            held.append(again)
+            with contextlib.suppress(ConnectionClosed):  # (a refused one may be shut already)
+                again.send({"type": "hello", "tokens": [tokens[0]]})
+            answer = again.recv()
+            if answer["type"] == "welcome":
+                break
+            assert answer["detail"] == "sockets"
+            again.close()
+            assert time.monotonic() < deadline, "the closed socket was never counted out"
+        assert answer["seats"] == [0]
+    finally:
+        for ws in held:
+            ws.close()
+        server.stop()
+
+
 def test_a_game_takes_a_limited_number_of_spectators_from_all_clients(strict: Server) -> None:
     with httpx.Client(base_url=strict.url, timeout=10) as api:
         gid, tokens, _ = seated_game(api, 3, seed=4)

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import re
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -505,9 +506,31 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return to_dict(lg.game)
 
     # --- WebSocket ------------------------------------------------------------------------------
+    # each client's open WebSockets in this process (--limit-sockets-per-client): a socket takes
+    # memory and a file descriptor whether or not it holds a seat, so a client that opened this
+    # many gets no more until one closes (each process guards its own memory and descriptors)
+    sockets: Counter[str] = Counter()
+
     @app.websocket("/ws/games/{game_id}")
     async def ws_game(ws: WebSocket, game_id: str) -> None:
-        await ws.accept()
+        who = client_of(ws)
+        if 0 < limit.sockets_per_client <= sockets[who]:
+            refusal = ProtocolError("rate_limited", f"you have {sockets[who]} connections open "
+                                    f"(at most {limit.sockets_per_client}): close one first",
+                                    "sockets", limit=limit.sockets_per_client)
+            await ws.accept()
+            await send_close(ws, {"type": "error", **refusal.to_dict()}, 4429)
+            return
+        sockets[who] += 1  # (before the handshake ends: the client's next socket sees it)
+        try:
+            await ws.accept()
+            await _ws_game(ws, game_id)
+        finally:
+            sockets[who] -= 1
+            if sockets[who] <= 0:
+                del sockets[who]
+
+    async def _ws_game(ws: WebSocket, game_id: str) -> None:
         hub = hub_of(ws)
         try:
             lg = await hub.find(game_id)

@@ -25,6 +25,7 @@ from .tables import (
     OPEN_TABLE_DEFAULT,
     ORIGIN_RE,
     TableSettings,
+    blank,
     check_turn_timer,
 )
 
@@ -46,11 +47,12 @@ def _bmp_class(keep: Callable[[str], bool]) -> str:
 
 def _printable_pattern() -> str:
     """What player_name (web/tables.py) takes, as a schema's pattern: printable characters and
-    white space, at least one not white space (exact within the Basic Multilingual Plane; of
-    the other planes the server refuses only the few format characters, web/tables.printable)."""
+    white space, at least one neither white space nor blank (web/tables.blank) (exact within the
+    Basic Multilingual Plane; of the other planes the server refuses only the few format
+    characters, web/tables.printable)."""
     bad = _bmp_class(lambda c: not c.isprintable() and not c.isspace())
-    space = _bmp_class(str.isspace)
-    return f"^[^{bad}]*[^{bad}{space}][^{bad}]*$"
+    unseen = _bmp_class(lambda c: c.isspace() or blank(c))
+    return f"^[^{bad}]*[^{bad}{unseen}][^{bad}]*$"
 
 
 PRINTABLE = _printable_pattern()

@@ -1,7 +1,7 @@
 """Table talk: a chat per game, stored with it. Seated players write (as their seat, shown with its
 name and colour); spectators read. Messages are plain text (the page renders them as text, never
 as HTML), at most :data:`MAX_CHARS` characters, at most :data:`BURST` per :data:`WINDOW` seconds
-from one connection.
+from one seat (all its connections in the process together) and from one connection.
 
 Two kinds of line are not typed by a player but join the same history: a **ping** (a seat marks a
 room, hatch, time-track space or destruction token for everyone: :data:`PING_WHATS`) and an

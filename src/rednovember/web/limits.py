@@ -40,6 +40,7 @@ class Limits:
     max_waiting_games: int = 0  # games waiting for players on the whole server
     winchances_per_hour: int = 0  # win-chance curves one client may have computed per hour
     lookups_per_minute: int = 0  # My-games lookups (POST /api/me) of one client per minute
+    sockets_per_client: int = 0  # WebSockets one client holds open at once in one process
 
     @classmethod
     def none(cls) -> Limits:

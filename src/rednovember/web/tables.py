@@ -121,12 +121,24 @@ def printable(c: str) -> bool:
     return ord(c) > 0xFFFF and unicodedata.category(c) != "Cf"
 
 
+# printable letters and symbols that show nothing: the Hangul fillers and the blank braille cell
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def blank(c: str) -> bool:
+    """A character that shows nothing by itself: one of :data:`BLANKS`, or a combining mark of
+    the Basic Multilingual Plane (it only marks the character before it)."""
+    return c in BLANKS or (ord(c) <= 0xFFFF and unicodedata.category(c).startswith("M"))
+
+
 def player_name(raw: str) -> str:
     """A player's name as stored, its runs of white space made one space: the one check of
     every path that names a seat's player (taking a seat, taking it back; HTTP and WebSocket).
-    No control or direction-changing characters, or ``bad_message``: :func:`printable`."""
+    No control or direction-changing characters (:func:`printable`), and at least one that
+    shows (not white space nor :func:`blank`: a name nobody can see names nobody), or
+    ``bad_message``."""
     name = " ".join(raw.split())
-    if not name or not all(map(printable, name)):
+    if not name or not all(map(printable, name)) or all(blank(c) or c.isspace() for c in name):
         raise ProtocolError("bad_message", "name: give a printable name")
     return name
 
@@ -160,7 +172,7 @@ def chat_message(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-__all__ = ["AWAY_BOT_CHOICES", "DEFAULT_MOVE_DEADLINE", "DEFAULT_WAITING_EXPIRY",
+__all__ = ["AWAY_BOT_CHOICES", "BLANKS", "DEFAULT_MOVE_DEADLINE", "DEFAULT_WAITING_EXPIRY",
            "MAX_MOVE_DEADLINE", "MIN_MOVE_DEADLINE", "MIN_TURN_TIMER", "MOVE_DEADLINE_CHOICES",
-           "OPEN_TABLE_DEFAULT", "PACES", "TURN_TIMER_CHOICES", "TableSettings", "chat_message",
+           "OPEN_TABLE_DEFAULT", "PACES", "TURN_TIMER_CHOICES", "TableSettings", "blank", "chat_message",
            "check_turn_timer", "origin_of", "player_name", "seat_link"]

@@ -31,6 +31,17 @@ class Config(Shape):
     seed: int
 
 
+class PublicConfig(Shape):
+    """A game's configuration as its summary shows it (docs/protocol.md §3.3)."""
+
+    players: int
+    gnomes_per_player: int
+    variants: list[Variant]
+    seed: int | None = Field(description=(
+        "null until the game is over (with it and the moves anyone could rebuild the hidden "
+        "hands and the decks' order)"))
+
+
 class Seat(Shape):
     seat: int
     colour: Colour
@@ -107,7 +118,7 @@ class Summary(Shape):
 
     id: str
     link: str
-    config: Config
+    config: PublicConfig
     status: Status
     version: int
     created: Instant
@@ -353,5 +364,6 @@ class PushSeat(Shape):
 
 __all__ = ["Action", "ActionWarning", "Activity", "Away", "Clock", "Config", "Created", "Deadline",
            "GameState", "Games", "GnomeResult", "Handed", "Legal", "Meets", "MyGame", "MyGames",
-           "Notices", "Notify", "NotifyInfo", "Played", "PushSeat", "Reclaimed", "Result", "Seat",
-           "SeatLink", "SeatTaken", "Settings", "Suggestion", "Summary", "View", "ViewGnome"]
+           "Notices", "Notify", "NotifyInfo", "Played", "PublicConfig", "PushSeat", "Reclaimed",
+           "Result", "Seat", "SeatLink", "SeatTaken", "Settings", "Suggestion", "Summary", "View",
+           "ViewGnome"]

@@ -5,8 +5,9 @@
   are refused.
 - The answer goes to the asking connection alone: ``hint`` messages with ``status`` ``thinking``
   (with ``progress`` 0..1, a few times a second) and then ``done`` with the plans; never broadcast.
-- One hint at a time per connection, at most :data:`BURST` per :data:`WINDOW` seconds
-  (``rate_limited``), and at most :data:`THINKERS` computed at once by the whole server (``busy``).
+- One hint at a time per connection, at most :data:`BURST` per :data:`WINDOW` seconds per seat
+  (all its connections in the process together) and per connection (``rate_limited``), and at
+  most :data:`THINKERS` computed at once by the whole server (``busy``).
 - The thinking runs in a worker thread (``asyncio.to_thread``) on a copy of the game taken under
   the game's lock; the lock is not held while thinking, so the game and every other game go on.
 - The first hint of a seat is recorded in the table settings (``hints_used``, stored in the
@@ -36,7 +37,7 @@ from .runtime import Runtime
 
 log = logging.getLogger("rednovember.web")
 
-BURST = 6  # hints per connection ...
+BURST = 6  # hints per seat (all its connections) and per connection ...
 WINDOW = 60.0  # ... in this many seconds
 THINKERS = 2  # hints computed at once by the whole server
 PROGRESS_EVERY = 0.2  # seconds between two progress messages
@@ -97,6 +98,7 @@ class Hints:
         seat = self.check(lg, c, seat)
         if self.waiting >= 4 * self.thinkers:
             raise ProtocolError("busy", "the advisor is busy with other games: try again soon")
+        lg.seat_limit("hint", seat, BURST, WINDOW).check()  # all the seat's connections
         self._limit(c).check()
         self.busy.add(c)
         self.waiting += 1

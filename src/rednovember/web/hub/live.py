@@ -133,6 +133,9 @@ class LiveGame:
     due_stored: bool = False
     misses: dict[int, int] = field(default_factory=dict)
     timeout_version: int = -1
+    # (what, seat) -> the seat's own limit of chat lines, board pings and hints, shared by all
+    # its connections in this process: a player who opens more tabs gets no more of them
+    seat_limits: dict[tuple[str, int], RateLimit] = field(default_factory=dict)
 
     def deadline_row(self) -> DeadlineRow | None:
         """The deadline as stored (None: no decision has one)."""
@@ -168,6 +171,13 @@ class LiveGame:
         """Whether the connection holds the seat with the seat's current (human) token."""
         s = self.seats[seat] if 0 <= seat < len(self.seats) else None
         return s is not None and s.kind == "human" and c.seats.get(seat) == s.token_hash
+
+    def seat_limit(self, what: str, seat: int, burst: int, window: float) -> RateLimit:
+        """The limit of a seat's chat lines, pings or hints (all its connections together)."""
+        lim = self.seat_limits.get((what, seat))
+        if lim is None:
+            lim = self.seat_limits[(what, seat)] = RateLimit(burst, window, what)
+        return lim
 
     def held_seat(self, c: Connection, seat: int) -> int:
         """The seat, if this connection holds it (its token still valid)."""

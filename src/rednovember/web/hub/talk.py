@@ -39,6 +39,7 @@ class Talk:
         if not owned:
             seat = lg.held_seat(c, seat)
         body = clean(text)
+        lg.seat_limit("chat", seat, c.chat_limit.burst, c.chat_limit.window).check()
         c.chat_limit.check()
         name = lg.owners.get(seat) if owned else lg.seats[seat].name
         await self._add_line(lg, seat, name, body, None, None)
@@ -51,6 +52,7 @@ class Talk:
         seat = lg.held_seat(c, seat)
         kind, ident = target
         ping_target(self.rt.data, kind, ident)
+        lg.seat_limit("ping", seat, c.ping_limit.burst, c.ping_limit.window).check()
         c.ping_limit.check()
         detail = {"target": {"kind": kind, "id": ident}, "what": what}
         await self.post(lg, seat, ping_text(lg.game, kind, ident, what), "ping", detail,

@@ -30,10 +30,20 @@ def common_prefix(a: list[Any], b: list[Any]) -> int:
     return n
 
 
+def public_config(lg: LiveGame) -> dict[str, Any]:
+    """The game's configuration as anyone may see it: the seed only once the game is over. With
+    the seed and the public moves anyone could rebuild the game, hence every hand Mad Gnomes
+    hides and the order of both decks (the reason a running game's save is not exported)."""
+    config = lg.config.to_dict()
+    if lg.status != "over":
+        config["seed"] = None
+    return config
+
+
 def summary(lg: LiveGame) -> dict[str, Any]:
     g = lg.game
     return {
-        "id": lg.id, "link": f"/g/{lg.id}", "config": lg.config.to_dict(),
+        "id": lg.id, "link": f"/g/{lg.id}", "config": public_config(lg),
         "status": lg.status, "version": lg.version, "created": _iso(lg.created),
         "turn": g.turn, "to_move": -1 if lg.status == "over" else g.player_to_move,
         "result": result_info(g), "seats": seats_info(lg),

@@ -23,6 +23,13 @@ export function botName(key) {
   return raw("bot_names", key || "");
 }
 
+// A game's configuration in a line: its seed once the game is over (the summary hides it before:
+// with it and the moves anyone could rebuild the hidden hands and the decks' order).
+export function configLine(cfg) {
+  return cfg.seed == null ? t("web", "config_players", { players: cfg.players })
+    : t("web", "config_line", { players: cfg.players, seed: cfg.seed });
+}
+
 // Who plays a seat, by name: its player; for a bot seat, the player it plays for (who may take
 // it back), else the bot.
 export function seatPlayer(s, seat) {

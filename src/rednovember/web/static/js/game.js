@@ -3,7 +3,7 @@
 
 import { lang, raw, t } from "./i18n.js";
 import { api, GameSocket, store } from "./net.js";
-import { describeDecision, gnomeName, playerName } from "./describe.js";
+import { configLine, describeDecision, gnomeName, playerName } from "./describe.js";
 import { Model, normalizeData } from "./model.js";
 import { renderBoard } from "./board.js";
 import { renderTrack } from "./track.js";
@@ -498,7 +498,7 @@ export class GamePage {
     }
     setHTML(bar, `
       <div class="game-id"><span class="muted">${esc(raw("web", "game"))}</span> <code data-testid="game-id">${esc(this.id)}</code>
-        <span class="muted">· ${esc(t("web", "config_line", { players: cfg.players, seed: cfg.seed ?? "?" }))}${variants ? " · " + esc(variants) : ""}</span></div>
+        <span class="muted">· ${esc(configLine(cfg))}${variants ? " · " + esc(variants) : ""}</span></div>
       <div class="share"><label class="sr-only" for="share-link">${esc(raw("web", "share_link"))}</label>
         <input id="share-link" readonly value="${esc(link)}" data-testid="share-link" aria-label="${esc(raw("web", "share_link"))}">
         <button type="button" class="btn small" data-copy data-testid="copy-link">${esc(raw("web", "copy_link"))}</button></div>

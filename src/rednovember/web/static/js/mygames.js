@@ -12,7 +12,7 @@ import { url } from "./root.js";
 import { errorText, toast } from "./ui.js";
 import { PageLife } from "./life.js";
 import { adoptMoveLink, openMoveLink } from "./movelink.js";
-import { seatColours, seatPlayer } from "./describe.js";
+import { configLine, seatColours, seatPlayer } from "./describe.js";
 
 const REFRESH = 30000; // ms between two looks at the games while the page is open
 const MAX_GAMES = 60; // what POST /api/me answers at once (web/mine.py)
@@ -134,7 +134,7 @@ export class MyGamesPage {
     return `<li class="me-game${yours ? " your-turn" : ""}" data-testid="me-game-${esc(id)}">
       <div class="me-main">
         <span class="me-title">${esc(raw("web", "game"))} ${esc(id)}</span>
-        <span class="muted me-config">${esc(t("web", "config_line", { players: g.config.players, seed: g.config.seed }))}</span>
+        <span class="muted me-config">${esc(configLine(g.config))}</span>
         <span class="me-you">${swatches}${esc(you)}</span>
         <span class="me-facts">${facts.map((f) => `<span>${f}</span>`).join("")}</span>
         ${botPlays ? `<span class="me-bot" data-testid="me-bot-${esc(id)}">${esc(raw("web_me", "bot_plays"))}</span>` : ""}
