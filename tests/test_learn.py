@@ -5,6 +5,7 @@ through standard input."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import string
 import subprocess
@@ -19,6 +20,7 @@ from rednovember.cli import main
 from rednovember.i18n import catalog
 from rednovember.learn import ALL, LESSONS, PUZZLES, LessonError, Session
 from rednovember.learn.solution import SCRIPT, TRIES, Solution, attempt, solution
+from rednovember.learn.terminal import run_learn as run_learn_cli
 from rednovember.rules.invariants import check
 from rednovember.web.learn_api import solution_info
 
@@ -369,3 +371,40 @@ def test_an_empty_line_in_a_lesson_says_what_may_be_typed(monkeypatch: pytest.Mo
     out = run_learn(["moving"], "\nquit\n", monkeypatch, capsys)
     assert "Not a play here" not in out
     assert out.count(catalog("en").raw("learn", "term_help")) == 2  # the lesson's start, and now
+
+
+class _Terminal(io.StringIO):
+    """Standard output as a terminal (``isatty``), its width from $COLUMNS."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_an_80_column_terminal_the_lines_wrap_between_words(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal the lessons' long lines (the intro, a step, a check, the menu's prompt in
+    French) are wrapped to its width between words, a list item's lines under its text; a
+    terminal would cut them mid-word at column 80. A pipe keeps one line per text."""
+    monkeypatch.setenv("COLUMNS", "80")
+    for lang in ("en", "fr"):
+        out = _Terminal()
+        args = argparse.Namespace(lesson=None, lang=lang)
+        assert run_learn_cli(args, io.StringIO("moving\nopen 8\nquit\n"), out) == 0
+        cat = catalog(lang)
+        shown = out.getvalue()
+        for prompt in ("term_pick", "term_prompt"):  # a terminal echoes the answer and its Enter
+            shown = shown.replace(cat.raw("learn", prompt), cat.raw("learn", prompt) + "\n")
+        lines = shown.splitlines()
+        assert max(len(line) for line in lines) <= 80, [x for x in lines if len(x) > 80]
+        text = " ".join(" ".join(lines).split())
+        for key in ("intro", "moving_intro", "moving_open5", "moving_why_open5", "term_help"):
+            assert " ".join(cat.raw("learn", key).split()) in text, (lang, key)
+    out = _Terminal()
+    assert run_learn_cli(argparse.Namespace(lesson="moving", lang="en"),
+                         io.StringIO("open 8\nquit\n"), out) == 0
+    assert ">> Not quite: Room 5 is the way from Missile Control to the Reactor Room: open\n" \
+           "   the hatch to room 5.\n" in out.getvalue()  # a check's next line under its text
+    piped = io.StringIO()
+    assert run_learn_cli(argparse.Namespace(lesson="moving", lang="en"),
+                         io.StringIO("quit\n"), piped) == 0
+    assert catalog("en").raw("learn", "moving_intro") in piped.getvalue().splitlines()

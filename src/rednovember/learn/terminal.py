@@ -11,7 +11,10 @@ next one (after the last puzzle, back to the menu).
 from __future__ import annotations
 
 import argparse
+import re
+import shutil
 import sys
+import textwrap
 from typing import TextIO
 
 from ..i18n import Catalog, UnknownLanguage, catalog
@@ -23,6 +26,26 @@ from .session import Check, LessonError, Session
 from .solution import solution
 
 MENU = ""  # what Learner.lesson returns to show the menu again
+# A line's hanging indent: its leading spaces and list mark ("  12. ", "   · ", "-> ", ">> ",
+# "  [40] "), under which its further lines go.
+_HANG = re.compile(r"\s*(?:\d+\.|·|->|>>|\[\s*\d+\])?\s*")
+
+
+def wrap(text: str, width: int | None) -> str:
+    """``text`` with each line wrapped to ``width`` between words (None: as it is), a line's
+    further lines under its text; trailing spaces are kept (a prompt's)."""
+    if not width:
+        return text
+    out = []
+    for line in text.split("\n"):
+        body = line.rstrip(" ")
+        if len(body) <= width:
+            out.append(line)
+            continue
+        hang = " " * len(_HANG.match(body).group())  # type: ignore[union-attr]
+        out.append(textwrap.fill(body, width, subsequent_indent=hang, break_long_words=False,
+                                 break_on_hyphens=False) + line[len(body):])
+    return "\n".join(out)
 
 
 def _lesson_id(text: str) -> str:
@@ -47,15 +70,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 class Learner:
-    """The line-mode lesson loop, reading ``inp`` and writing ``out``."""
+    """The line-mode lesson loop, reading ``inp`` and writing ``out``, its lines wrapped to
+    ``width`` (a terminal's; None on a pipe or in a file, whose reader wraps them)."""
 
-    def __init__(self, cat: Catalog, inp: TextIO, out: TextIO) -> None:
+    def __init__(self, cat: Catalog, inp: TextIO, out: TextIO, width: int | None = None) -> None:
         self.cat = cat
         self.inp = inp
         self.out = out
+        self.width = width
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+        print(wrap(text, self.width), file=self.out)
 
     def t(self, key: str, args: Args | None = None) -> str:
         fields: dict[str, object] = dict(args or {})
@@ -66,7 +91,7 @@ class Learner:
         return self.cat.get("learn", key, **fields)
 
     def ask(self, prompt: str) -> str | None:
-        self.out.write(prompt)
+        self.out.write(wrap(prompt, self.width))
         self.out.flush()
         line = self.inp.readline()
         if not line:
@@ -222,7 +247,10 @@ def run_learn(args: argparse.Namespace, inp: TextIO | None = None,
     except UnknownLanguage as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    learner = Learner(cat, inp or sys.stdin, out or sys.stdout)
+    out = out or sys.stdout
+    # a terminal cuts a long line at its last column, mid-word: wrap to its width there
+    width = shutil.get_terminal_size().columns if out.isatty() else None
+    learner = Learner(cat, inp or sys.stdin, out, width)
     lid: str | None = args.lesson or learner.pick()
     while lid is not None:
         lid = learner.lesson(lid) if lid != MENU else learner.pick()
