@@ -75,6 +75,10 @@ def _replay_viewer(ctx: Any, url: str) -> None:
     expect(items.first).to_contain_text(f"Minute {first['minute']}: ")
     expect(items.first).to_contain_text(f"{round(first['before'] * 100)}% → "
                                         f"{round(first['after'] * 100)}%")
+    # each sentence as the server says it (`text`, and `rednovember analyse`): the page cut a
+    # news line's "!", which left Spanish "¡éxito" open
+    for i, tp in enumerate(turning):
+        expect(items.nth(i)).to_have_text(f"{i + 1} {tp['text']}")
     viewer = page.get_by_test_id("replay-page")
     expect(viewer).to_have_attribute("data-step", "0")
     now = chart.get_by_test_id("winchart-now")
