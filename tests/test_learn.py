@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import string
 import subprocess
 import sys
@@ -408,3 +409,13 @@ def test_on_an_80_column_terminal_the_lines_wrap_between_words(
     assert run_learn_cli(argparse.Namespace(lesson="moving", lang="en"),
                          io.StringIO("quit\n"), piped) == 0
     assert catalog("en").raw("learn", "moving_intro") in piped.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("key", ["why_odds", "why_odds_more"])
+def test_the_english_odds_read_well_at_every_chance(key: str) -> None:
+    """A repair's chance is 10–100%: "a 80% chance" (an 80) was wrong English."""
+    for chance in range(10, 101, 10):
+        said = catalog("en").get("learn", key, minutes=1, bonus=7, total=chance // 10,
+                                 chance=chance, roll=9, need=2)
+        assert not re.search(r"\ba (8|11|18)\d*%", said), said
+        assert f"{chance}%" in said

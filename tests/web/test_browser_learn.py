@@ -103,7 +103,8 @@ def test_a_repair_lesson_explains_the_odds(new_context: Any) -> None:
     panel.locator("[data-testid=repair-fix_reactor-minutes]").fill("1")
     expect(panel.locator("[data-testid=repair-fix_reactor-chance]")).to_contain_text("80")
     act(page, "fix_reactor 1", 3)
-    check(page, "wrong", "succeed on a roll of 8 or less: a 80% chance. The die in this lesson shows 9")
+    check(page, "wrong",
+          "succeed on a roll of 8 or less, a chance of 80%. The die in this lesson shows 9")
     assert not page.js_errors
 
 
