@@ -11,41 +11,19 @@ next one (after the last puzzle, back to the menu).
 from __future__ import annotations
 
 import argparse
-import re
-import shutil
 import sys
-import textwrap
 from typing import TextIO
 
 from ..i18n import Catalog, UnknownLanguage, catalog
 from ..i18n import names as n
 from ..i18n.describe import describe_action, describe_log
 from ..rules import Game, parse_action
+from ..terminal.lines import width_of, wrap
 from .lessons import ALL, Args
 from .session import Check, LessonError, Session
 from .solution import solution
 
 MENU = ""  # what Learner.lesson returns to show the menu again
-# A line's hanging indent: its leading spaces and list mark ("  12. ", "   · ", "-> ", ">> ",
-# "  [40] "), under which its further lines go.
-_HANG = re.compile(r"\s*(?:\d+\.|·|->|>>|\[\s*\d+\])?\s*")
-
-
-def wrap(text: str, width: int | None) -> str:
-    """``text`` with each line wrapped to ``width`` between words (None: as it is), a line's
-    further lines under its text; trailing spaces are kept (a prompt's)."""
-    if not width:
-        return text
-    out = []
-    for line in text.split("\n"):
-        body = line.rstrip(" ")
-        if len(body) <= width:
-            out.append(line)
-            continue
-        hang = " " * len(_HANG.match(body).group())  # type: ignore[union-attr]
-        out.append(textwrap.fill(body, width, subsequent_indent=hang, break_long_words=False,
-                                 break_on_hyphens=False) + line[len(body):])
-    return "\n".join(out)
 
 
 def _lesson_id(text: str) -> str:
@@ -248,9 +226,7 @@ def run_learn(args: argparse.Namespace, inp: TextIO | None = None,
         print(f"error: {exc}", file=sys.stderr)
         return 2
     out = out or sys.stdout
-    # a terminal cuts a long line at its last column, mid-word: wrap to its width there
-    width = shutil.get_terminal_size().columns if out.isatty() else None
-    learner = Learner(cat, inp or sys.stdin, out, width)
+    learner = Learner(cat, inp or sys.stdin, out, width_of(out))
     lid: str | None = args.lesson or learner.pick()
     while lid is not None:
         lid = learner.lesson(lid) if lid != MENU else learner.pick()
