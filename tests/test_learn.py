@@ -33,7 +33,7 @@ COMMON = ["title", "intro", "open", "lessons", "puzzles", "goal", "step_of", "tr
           "why_odds_more", "why_play_first", "why_walk", "term_pick", "term_help", "term_prompt",
           "term_unknown", "term_next", "term_after_next", "term_after_menu", "term_after_retry",
           "term_after_solution", "term_after_quit", "term_after_unknown", "term_course_done",
-          "term_pick_unknown", "term_status", "term_tokens", "term_board", "term_none"]
+          "term_pick_unknown", "term_status", "term_tokens", "term_board", "term_none", "label"]
 
 
 @pytest.mark.parametrize("lid", list(LESSONS))
@@ -419,3 +419,16 @@ def test_the_english_odds_read_well_at_every_chance(key: str) -> None:
                                  chance=chance, roll=9, need=2)
         assert not re.search(r"\ba (8|11|18)\d*%", said), said
         assert f"{chance}%" in said
+
+
+def test_french_labels_take_a_space_before_the_colon(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """French puts a space before a colon, as the rest of its catalog does ("Feu : rien"): the
+    lessons' own labels said "Objectif:", "Leçons:", "Énigmes:", "Incorrect:"."""
+    out = run_learn(["--lang", "fr"], "1\nopen 8\nquit\n", monkeypatch, capsys)
+    cat = catalog("fr")
+    for key in ("lessons", "puzzles", "goal", "wrong"):
+        word = cat.raw("learn", key)
+        assert f"{word} :" in out and f"{word}:" not in out, key
+    en = run_learn(["1"], "open 8\nquit\n", monkeypatch, capsys)
+    assert "Goal: Take the gnome" in en and "Not quite: Room 5" in en

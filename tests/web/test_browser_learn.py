@@ -158,6 +158,19 @@ def test_learn_in_german(new_context: Any) -> None:
     assert not page.js_errors
 
 
+def test_learn_in_french_says_porte_and_objectif_with_its_colon(new_context: Any) -> None:
+    """The step beside the buttons names the hatch and the room as the buttons do, and the goal's
+    label is written the French way ("Objectif :")."""
+    page = _page(new_context(locale="fr-FR"), "/learn/moving")
+    plays(page, 0)
+    expect(page.locator(".learn-goal")).to_contain_text("Objectif : Amenez le gnome")
+    expect(page.locator("[data-testid=learn-guidance]")).to_contain_text(
+        "Ouvrez la porte vers le compartiment 5")
+    expect(page.locator("[data-testid=actions] [data-act='open 5']")).to_contain_text(
+        "Ouvrir la porte vers le compartiment 5")
+    assert not page.js_errors
+
+
 def test_water_lesson_starts_the_repair_at_a_choice_it_accepts(new_context: Any) -> None:
     """Issue 18 §7: the pump started at "suggested: 1 min", which the lesson then rejected "With 1
     minutes". Now it starts at 2 minutes, styled as the main choice, and a 1-minute try says

@@ -68,6 +68,10 @@ class Learner:
             fields["cause"] = self.cat.raw("loss_causes", str(fields["cause"]))
         return self.cat.get("learn", key, **fields)
 
+    def label(self, word: str) -> str:
+        """``word`` followed by a colon, as the language writes it ("Goal:", "Objectif :")."""
+        return self.cat.get("learn", "label", label=word)
+
     def ask(self, prompt: str) -> str | None:
         self.out.write(wrap(prompt, self.width))
         self.out.flush()
@@ -86,7 +90,7 @@ class Learner:
         for i, lid in enumerate(order, 1):
             kind = "puzzles" if ALL[lid].kind == "puzzle" else "lessons"
             if i == 1 or ALL[order[i - 2]].kind != ALL[lid].kind:
-                self.say(f"\n{self.cat.raw('learn', kind)}:")
+                self.say("\n" + self.label(self.cat.raw("learn", kind)))
             self.say(f"  {i}. {self.t(lid + '_title')} ({lid})")
         while True:
             answer = self.ask(self.cat.raw("learn", "term_pick"))
@@ -123,12 +127,12 @@ class Learner:
         labels = {"right": "right", "wrong": "wrong", "goal": "solved", "failed": "lost"}
         label = labels.get(check.verdict)
         if check.key:
-            head = f"{self.cat.raw('learn', label)}: " if label else ""
+            head = f"{self.label(self.cat.raw('learn', label))} " if label else ""
             self.say(f">> {head}{self.t(check.key, check.args)}")
 
     def show_solution(self, lid: str) -> None:
         sol = solution(lid)
-        self.say(self.cat.raw("learn", "solution_title") + ":")
+        self.say(self.label(self.cat.raw("learn", "solution_title")))
         s = Session.start(lid)
         for text in sol.plays:
             action = parse_action(text, s.game.data)
@@ -142,7 +146,7 @@ class Learner:
         s = Session.start(lid)
         self.say(f"\n== {self.t(lid + '_title')} ==")
         self.say(self.t(lid + "_intro"))
-        self.say(f"{self.cat.raw('learn', 'goal')}: {self.t(lid + '_goal')}")
+        self.say(f"{self.label(self.cat.raw('learn', 'goal'))} {self.t(lid + '_goal')}")
         if s.lesson.kind == "puzzle":
             self.say(self.cat.raw("learn", "puzzle_note"))
         self.say(self.cat.raw("learn", "term_help"))

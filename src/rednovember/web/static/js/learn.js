@@ -203,7 +203,7 @@ export class LearnPage {
       <p class="learn-crumb"><a href="${esc(url("/learn"))}" data-learn-open="" data-testid="learn-all">← ${esc(raw("learn", "all"))}</a></p>
       <h1 data-testid="learn-title">${esc(text(`${id}_title`))}</h1>
       <p class="learn-idea">${esc(text(`${id}_intro`))}</p>
-      <p class="learn-goal"><strong>${esc(raw("learn", "goal"))}:</strong> <span data-testid="learn-goal">${esc(text(`${id}_goal`))}</span></p>
+      <p class="learn-goal"><strong>${esc(text("label", { label: raw("learn", "goal") }))}</strong> <span data-testid="learn-goal">${esc(text(`${id}_goal`))}</span></p>
       ${puzzle ? `<p class="muted small">${esc(raw("learn", "puzzle_note"))}</p>` : ""}
       ${check}
       <div class="learn-guide ${done ? "done" : ""}" data-testid="learn-guidance" data-status="${esc(L.status)}" ${repeated ? "hidden" : ""}>
