@@ -190,6 +190,25 @@ def test_hint_lines_describe_the_plans_in_the_players_language() -> None:
     assert hint_lines(g, 1, "en") == [catalog("en").raw("advisor", "not_now")]
 
 
+def test_a_hints_wrapped_lines_stay_under_their_plan() -> None:
+    """On a narrow terminal a plan's long lines (its walk, its why) wrap under their own text,
+    not back at the left edge where the next plan's number stands."""
+    g = oxygen(["pump_manual"])
+    buf = io.StringIO()
+    con = Console(file=buf, width=60, highlight=False, color_system=None)
+    setup = Setup(g, {1: make_bot("heuristic", 1), 2: make_bot("heuristic", 2)},
+                  {1: "heuristic", 2: "heuristic"})
+    assert PlayApp(setup, con, answers(["hint", "quit"])).run() == 0
+    out = buf.getvalue()
+    hint = out[out.index("The advisor is thinking"):out.index("rollouts per plan")]
+    lines = hint.splitlines()[2:-1]  # the plans: between the title and the rollouts' line
+    assert any(line.startswith("   Why: ") for line in lines)
+    assert len(lines) > 3 * 4  # some lines wrapped
+    loose = [line for line in lines if not line.startswith("   ") and not line[:2].rstrip(".").isdigit()]
+    assert not loose, out
+    assert not [line for line in lines if line.endswith("  ")]  # not padded to the width
+
+
 def test_hint_in_the_line_mode_prints_the_plans_and_changes_nothing() -> None:
     g = oxygen(["pump_manual"])
     buf = io.StringIO()

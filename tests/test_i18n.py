@@ -300,6 +300,20 @@ def test_glossary_terms_are_the_catalogs_terms() -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_french_says_porte_and_compartiment_as_its_buttons_do() -> None:
+    """The glossary's French hatch is *porte* and its room *compartiment* ("Ouvrir la porte vers le
+    compartiment 5"): the lessons said "Ouvrez l'écoutille vers la salle 5" right beside that
+    button, and the legends and the advisor said *écoutille* too. (*Salle des machines* is a
+    room's name.)"""
+    fr = translated("fr")
+    hatch = [f"{s}.{k}" for s, keys in fr.items() for k, v in keys.items()
+             if re.search(r"[ée]coutille", v, re.IGNORECASE)]
+    assert not hatch, hatch
+    room = [f"learn.{k}" for k, v in fr["learn"].items()
+            if re.search(r"\bsalles?\b(?! des machines)", v, re.IGNORECASE)]
+    assert not room, room
+
+
 def test_german_items_follow_the_rulebook() -> None:
     de = catalog("de")
     assert [de.raw("items", k) for k in ("crowbar", "toolbox", "aqualung", "lucky_charm", "grog",

@@ -5,7 +5,9 @@ through standard input."""
 
 from __future__ import annotations
 
+import argparse
 import io
+import re
 import string
 import subprocess
 import sys
@@ -19,6 +21,7 @@ from rednovember.cli import main
 from rednovember.i18n import catalog
 from rednovember.learn import ALL, LESSONS, PUZZLES, LessonError, Session
 from rednovember.learn.solution import SCRIPT, TRIES, Solution, attempt, solution
+from rednovember.learn.terminal import run_learn as run_learn_cli
 from rednovember.rules.invariants import check
 from rednovember.web.learn_api import solution_info
 
@@ -30,7 +33,7 @@ COMMON = ["title", "intro", "open", "lessons", "puzzles", "goal", "step_of", "tr
           "why_odds_more", "why_play_first", "why_walk", "term_pick", "term_help", "term_prompt",
           "term_unknown", "term_next", "term_after_next", "term_after_menu", "term_after_retry",
           "term_after_solution", "term_after_quit", "term_after_unknown", "term_course_done",
-          "term_pick_unknown", "term_status", "term_tokens", "term_board", "term_none"]
+          "term_pick_unknown", "term_status", "term_tokens", "term_board", "term_none", "label"]
 
 
 @pytest.mark.parametrize("lid", list(LESSONS))
@@ -369,3 +372,63 @@ def test_an_empty_line_in_a_lesson_says_what_may_be_typed(monkeypatch: pytest.Mo
     out = run_learn(["moving"], "\nquit\n", monkeypatch, capsys)
     assert "Not a play here" not in out
     assert out.count(catalog("en").raw("learn", "term_help")) == 2  # the lesson's start, and now
+
+
+class _Terminal(io.StringIO):
+    """Standard output as a terminal (``isatty``), its width from $COLUMNS."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_an_80_column_terminal_the_lines_wrap_between_words(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal the lessons' long lines (the intro, a step, a check, the menu's prompt in
+    French) are wrapped to its width between words, a list item's lines under its text; a
+    terminal would cut them mid-word at column 80. A pipe keeps one line per text."""
+    monkeypatch.setenv("COLUMNS", "80")
+    for lang in ("en", "fr"):
+        out = _Terminal()
+        args = argparse.Namespace(lesson=None, lang=lang)
+        assert run_learn_cli(args, io.StringIO("moving\nopen 8\nquit\n"), out) == 0
+        cat = catalog(lang)
+        shown = out.getvalue()
+        for prompt in ("term_pick", "term_prompt"):  # a terminal echoes the answer and its Enter
+            shown = shown.replace(cat.raw("learn", prompt), cat.raw("learn", prompt) + "\n")
+        lines = shown.splitlines()
+        assert max(len(line) for line in lines) <= 80, [x for x in lines if len(x) > 80]
+        text = " ".join(" ".join(lines).split())
+        for key in ("intro", "moving_intro", "moving_open5", "moving_why_open5", "term_help"):
+            assert " ".join(cat.raw("learn", key).split()) in text, (lang, key)
+    out = _Terminal()
+    assert run_learn_cli(argparse.Namespace(lesson="moving", lang="en"),
+                         io.StringIO("open 8\nquit\n"), out) == 0
+    assert ">> Not quite: Room 5 is the way from Missile Control to the Reactor Room: open\n" \
+           "   the hatch to room 5.\n" in out.getvalue()  # a check's next line under its text
+    piped = io.StringIO()
+    assert run_learn_cli(argparse.Namespace(lesson="moving", lang="en"),
+                         io.StringIO("quit\n"), piped) == 0
+    assert catalog("en").raw("learn", "moving_intro") in piped.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("key", ["why_odds", "why_odds_more"])
+def test_the_english_odds_read_well_at_every_chance(key: str) -> None:
+    """A repair's chance is 10–100%: "a 80% chance" (an 80) was wrong English."""
+    for chance in range(10, 101, 10):
+        said = catalog("en").get("learn", key, minutes=1, bonus=7, total=chance // 10,
+                                 chance=chance, roll=9, need=2)
+        assert not re.search(r"\ba (8|11|18)\d*%", said), said
+        assert f"{chance}%" in said
+
+
+def test_french_labels_take_a_space_before_the_colon(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """French puts a space before a colon, as the rest of its catalog does ("Feu : rien"): the
+    lessons' own labels said "Objectif:", "Leçons:", "Énigmes:", "Incorrect:"."""
+    out = run_learn(["--lang", "fr"], "1\nopen 8\nquit\n", monkeypatch, capsys)
+    cat = catalog("fr")
+    for key in ("lessons", "puzzles", "goal", "wrong"):
+        word = cat.raw("learn", key)
+        assert f"{word} :" in out and f"{word}:" not in out, key
+    en = run_learn(["1"], "open 8\nquit\n", monkeypatch, capsys)
+    assert "Goal: Take the gnome" in en and "Not quite: Room 5" in en

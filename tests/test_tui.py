@@ -606,6 +606,15 @@ def test_h_shows_the_advisors_three_plans_for_the_human_to_move() -> None:
     drive(app, (80, 24), script)
     text = seen[0]
     assert "Hint for Red" in text and "1. " in text and "Win chance" in text
+    # a plan's long line (its why, at 80 columns) wraps under its own text, not at the left edge
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if "1. " in line and "(" in line)
+    col = lines[first].index("1. ")
+    last = next(i for i, line in enumerate(lines) if "rollouts per plan" in line)
+    body = [line[col:] for line in lines[first:last]]
+    assert len(body) > 3 * 4  # some lines wrapped
+    loose = [x for x in body if not x[:1].isdigit() and not x.startswith("   ")]
+    assert not loose, text
 
 
 def test_a_russian_dialog_takes_the_russian_letters() -> None:

@@ -4,6 +4,7 @@ bar of ``analyse`` and ``replay --show``."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
@@ -167,3 +168,32 @@ def test_no_bar_when_standard_error_is_not_a_terminal(save: Path,
     assert main(["analyse", str(save), "--json", "--rollouts", "2"]) == 0
     captured = capsys.readouterr()
     assert captured.err == "" and json.loads(captured.out)["rollouts"] == 2
+
+
+class _Terminal(io.StringIO):
+    """Standard output as a terminal (``isatty``), its width from $COLUMNS."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_analyse_wraps_its_lines_between_words_on_a_terminal(
+        save: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On an 80-column terminal the heading and the turning points (a line each, often 150
+    characters) are wrapped between words, a turning point's further lines under its text; a
+    terminal would cut them mid-word (terminal/lines.py, as ``learn``). In a file or a pipe, one
+    line each as before."""
+    from rednovember.cli import main
+    from rednovember.i18n import catalog
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(sys, "stdout", _Terminal())
+    assert main(["analyse", str(save), "--rollouts", "2", "--lang", "ru"]) == 0
+    shown = sys.stdout.getvalue()  # type: ignore[attr-defined]
+    lines = shown.splitlines()
+    assert max(len(line) for line in lines) <= 80, shown
+    heading = catalog("ru").get("analyse", "curve_heading",
+                                viewer=catalog("ru").raw("analyse", "viewer_public"), rollouts=2)
+    assert len(heading) > 80 and heading in " ".join(" ".join(lines).split())
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert main(["analyse", str(save), "--rollouts", "2", "--lang", "ru"]) == 0
+    assert heading in sys.stdout.getvalue().splitlines()  # type: ignore[attr-defined]

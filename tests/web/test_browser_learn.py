@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browsertools import _page, expect, shot
+from browsertools import SHOTS, _page, expect, shot
 
 from rednovember.learn.solution import solution
 
@@ -103,7 +103,8 @@ def test_a_repair_lesson_explains_the_odds(new_context: Any) -> None:
     panel.locator("[data-testid=repair-fix_reactor-minutes]").fill("1")
     expect(panel.locator("[data-testid=repair-fix_reactor-chance]")).to_contain_text("80")
     act(page, "fix_reactor 1", 3)
-    check(page, "wrong", "succeed on a roll of 8 or less: a 80% chance. The die in this lesson shows 9")
+    check(page, "wrong",
+          "succeed on a roll of 8 or less, a chance of 80%. The die in this lesson shows 9")
     assert not page.js_errors
 
 
@@ -157,6 +158,19 @@ def test_learn_in_german(new_context: Any) -> None:
     assert not page.js_errors
 
 
+def test_learn_in_french_says_porte_and_objectif_with_its_colon(new_context: Any) -> None:
+    """The step beside the buttons names the hatch and the room as the buttons do, and the goal's
+    label is written the French way ("Objectif :")."""
+    page = _page(new_context(locale="fr-FR"), "/learn/moving")
+    plays(page, 0)
+    expect(page.locator(".learn-goal")).to_contain_text("Objectif : Amenez le gnome")
+    expect(page.locator("[data-testid=learn-guidance]")).to_contain_text(
+        "Ouvrez la porte vers le compartiment 5")
+    expect(page.locator("[data-testid=actions] [data-act='open 5']")).to_contain_text(
+        "Ouvrir la porte vers le compartiment 5")
+    assert not page.js_errors
+
+
 def test_water_lesson_starts_the_repair_at_a_choice_it_accepts(new_context: Any) -> None:
     """Issue 18 §7: the pump started at "suggested: 1 min", which the lesson then rejected "With 1
     minutes". Now it starts at 2 minutes, styled as the main choice, and a 1-minute try says
@@ -197,4 +211,32 @@ def test_a_repair_the_bot_would_not_make_is_not_the_main_choice(new_context: Any
     expect(go).to_be_visible()
     expect(go).to_have_class("btn")
     shot(page, "learn-missile-pump-plain")
+    assert not page.js_errors
+
+
+# The middle of an element, and whether it lies inside the visible part of its track's box.
+_IN_TRACK = """(sel) => {
+    const wrap = document.querySelector("[data-testid=time-track]");
+    const el = wrap.querySelector(sel);
+    const w = wrap.getBoundingClientRect(), r = el.getBoundingClientRect();
+    const mid = (r.left + r.right) / 2;
+    return mid >= w.left && mid <= w.right;
+}"""
+
+
+def test_on_a_phone_the_time_track_shows_the_keeper_of_the_lesson(sized: Any) -> None:
+    """On a phone the time track pans sideways; the first lesson is about it, and its keeper is
+    on 40, beyond the first screen of a track that begins at 60: the track is scrolled to the
+    keeper and its ghost, as the game page does, after every play too."""
+    page = _page(sized("phone"), "/learn/moving")
+    plays(page, 0)
+    track = page.locator("[data-testid=time-track]")
+    assert page.evaluate("() => { const w = document.querySelector('[data-testid=time-track]');"
+                         " return w.scrollWidth > w.clientWidth; }"), "the track pans sideways"
+    page.wait_for_function(_IN_TRACK, arg="[data-testid=ghost]")
+    assert page.evaluate(_IN_TRACK, "[data-testid=keeper-0]")
+    act(page, "open 5", 1)
+    expect(track.locator("[data-testid=ghost]")).to_have_attribute("data-space", "39")
+    assert page.evaluate(_IN_TRACK, "[data-testid=ghost]")
+    track.screenshot(path=str(SHOTS / "learn-track-phone.png"))
     assert not page.js_errors

@@ -75,6 +75,10 @@ def _replay_viewer(ctx: Any, url: str) -> None:
     expect(items.first).to_contain_text(f"Minute {first['minute']}: ")
     expect(items.first).to_contain_text(f"{round(first['before'] * 100)}% → "
                                         f"{round(first['after'] * 100)}%")
+    # each sentence as the server says it (`text`, and `rednovember analyse`): the page cut a
+    # news line's "!", which left Spanish "¡éxito" open
+    for i, tp in enumerate(turning):
+        expect(items.nth(i)).to_have_text(f"{i + 1} {tp['text']}")
     viewer = page.get_by_test_id("replay-page")
     expect(viewer).to_have_attribute("data-step", "0")
     now = chart.get_by_test_id("winchart-now")
@@ -127,4 +131,24 @@ def test_a_running_games_replay_says_the_graph_comes_at_the_end(new_context: Any
     status = page.get_by_test_id("winchart-status")
     expect(status).to_have_text("The win chance is shown once the game is over.")
     expect(page.get_by_test_id("winchart")).to_have_attribute("data-state", "unavailable")
+    assert not page.js_errors, page.js_errors
+
+
+def test_on_a_phone_the_replays_time_track_shows_the_keepers(sized: Callable[[str], Any],
+                                                             rn_url: str) -> None:
+    """On a phone the time track pans sideways and every step draws it anew: it is scrolled to
+    the keeper who moves (at the end, the keepers on 0), not left at space 60."""
+    gid, _ = bot_game(rn_url, 3, seed=8)
+    page = _page(sized("phone"), f"/g/{gid}/replay")  # no step: the last one, the game over
+    viewer = page.get_by_test_id("replay-page")
+    expect(viewer).to_have_attribute("data-step", re.compile(r"^[1-9]\d*$"))
+    assert viewer.get_attribute("data-step") == viewer.get_attribute("data-steps")
+    inside = """() => {
+        const wrap = document.querySelector("[data-testid=time-track]");
+        const w = wrap.getBoundingClientRect();
+        const r = wrap.querySelector(".keeper").getBoundingClientRect();
+        return wrap.scrollWidth > wrap.clientWidth && r.left >= w.left && r.right <= w.right;
+    }"""
+    page.wait_for_function(inside)
+    page.get_by_test_id("time-track").screenshot(path=str(SHOTS / "replay-track-phone.png"))
     assert not page.js_errors, page.js_errors

@@ -47,6 +47,18 @@ def test_a_lesson_played_over_http(api: httpx.Client) -> None:
     assert st["state"]["view"]["gnomes"][0]["keeper"] == 37 and not st["state"]["your_turn"]
 
 
+def test_a_lessons_log_begins_at_its_position(api: httpx.Client) -> None:
+    """The log of a lesson shows what happens from its arranged position on: not the set-up's
+    "keepers start on space 60" (they are on 40 and 1 in the first lesson, about the time track)
+    nor the scenario's name, which is in English (the lesson's title is translated)."""
+    for lesson in [*LESSONS, *PUZZLES]:
+        log = play(api, lesson, [])["state"]["log"]
+        assert log and log[0][0] == "turn", (lesson, log[:3])
+        assert not {e[0] for e in log} & {"setup", "scenario"}, lesson
+    st = play(api, "moving", [], "open 5")
+    assert [e[0] for e in st["state"]["log"]] == ["turn", "open"]
+
+
 @pytest.mark.parametrize(("body", "status", "code"), [
     ({"plays": [], "action": "open 4"}, 409, "illegal"),
     ({"plays": ["open 5", "open 5"]}, 409, "illegal"),

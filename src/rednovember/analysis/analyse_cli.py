@@ -20,6 +20,7 @@ from ..i18n import UnknownLanguage, catalog
 from ..i18n.describe import describe_result
 from ..rules import Game, load_data
 from ..rules.serialize import SaveError, from_json
+from ..terminal.lines import width_of, wrap
 from .turning import ANALYSE_ROLLOUTS, GameAnalysis, analyse, percent
 from .winchance import MAX_ROLLOUTS
 
@@ -132,7 +133,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(args.lang), ensure_ascii=False, indent=1))
         return 0
-    print("\n".join(text_lines(result, args.lang)))
+    print(wrap("\n".join(text_lines(result, args.lang)), width_of(sys.stdout)))
     return 0
 
 

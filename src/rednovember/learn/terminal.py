@@ -18,6 +18,7 @@ from ..i18n import Catalog, UnknownLanguage, catalog
 from ..i18n import names as n
 from ..i18n.describe import describe_action, describe_log
 from ..rules import Game, parse_action
+from ..terminal.lines import width_of, wrap
 from .lessons import ALL, Args
 from .session import Check, LessonError, Session
 from .solution import solution
@@ -47,15 +48,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 class Learner:
-    """The line-mode lesson loop, reading ``inp`` and writing ``out``."""
+    """The line-mode lesson loop, reading ``inp`` and writing ``out``, its lines wrapped to
+    ``width`` (a terminal's; None on a pipe or in a file, whose reader wraps them)."""
 
-    def __init__(self, cat: Catalog, inp: TextIO, out: TextIO) -> None:
+    def __init__(self, cat: Catalog, inp: TextIO, out: TextIO, width: int | None = None) -> None:
         self.cat = cat
         self.inp = inp
         self.out = out
+        self.width = width
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+        print(wrap(text, self.width), file=self.out)
 
     def t(self, key: str, args: Args | None = None) -> str:
         fields: dict[str, object] = dict(args or {})
@@ -65,8 +68,12 @@ class Learner:
             fields["cause"] = self.cat.raw("loss_causes", str(fields["cause"]))
         return self.cat.get("learn", key, **fields)
 
+    def label(self, word: str) -> str:
+        """``word`` followed by a colon, as the language writes it ("Goal:", "Objectif :")."""
+        return self.cat.get("learn", "label", label=word)
+
     def ask(self, prompt: str) -> str | None:
-        self.out.write(prompt)
+        self.out.write(wrap(prompt, self.width))
         self.out.flush()
         line = self.inp.readline()
         if not line:
@@ -83,7 +90,7 @@ class Learner:
         for i, lid in enumerate(order, 1):
             kind = "puzzles" if ALL[lid].kind == "puzzle" else "lessons"
             if i == 1 or ALL[order[i - 2]].kind != ALL[lid].kind:
-                self.say(f"\n{self.cat.raw('learn', kind)}:")
+                self.say("\n" + self.label(self.cat.raw("learn", kind)))
             self.say(f"  {i}. {self.t(lid + '_title')} ({lid})")
         while True:
             answer = self.ask(self.cat.raw("learn", "term_pick"))
@@ -120,12 +127,12 @@ class Learner:
         labels = {"right": "right", "wrong": "wrong", "goal": "solved", "failed": "lost"}
         label = labels.get(check.verdict)
         if check.key:
-            head = f"{self.cat.raw('learn', label)}: " if label else ""
+            head = f"{self.label(self.cat.raw('learn', label))} " if label else ""
             self.say(f">> {head}{self.t(check.key, check.args)}")
 
     def show_solution(self, lid: str) -> None:
         sol = solution(lid)
-        self.say(self.cat.raw("learn", "solution_title") + ":")
+        self.say(self.label(self.cat.raw("learn", "solution_title")))
         s = Session.start(lid)
         for text in sol.plays:
             action = parse_action(text, s.game.data)
@@ -139,7 +146,7 @@ class Learner:
         s = Session.start(lid)
         self.say(f"\n== {self.t(lid + '_title')} ==")
         self.say(self.t(lid + "_intro"))
-        self.say(f"{self.cat.raw('learn', 'goal')}: {self.t(lid + '_goal')}")
+        self.say(f"{self.label(self.cat.raw('learn', 'goal'))} {self.t(lid + '_goal')}")
         if s.lesson.kind == "puzzle":
             self.say(self.cat.raw("learn", "puzzle_note"))
         self.say(self.cat.raw("learn", "term_help"))
@@ -222,7 +229,8 @@ def run_learn(args: argparse.Namespace, inp: TextIO | None = None,
     except UnknownLanguage as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    learner = Learner(cat, inp or sys.stdin, out or sys.stdout)
+    out = out or sys.stdout
+    learner = Learner(cat, inp or sys.stdin, out, width_of(out))
     lid: str | None = args.lesson or learner.pick()
     while lid is not None:
         lid = learner.lesson(lid) if lid != MENU else learner.pick()

@@ -19,6 +19,7 @@ import contextlib
 import os
 import shutil
 import sys
+import textwrap
 from argparse import Namespace
 from pathlib import Path
 
@@ -402,7 +403,11 @@ class PlayApp:
         elif word == "board":
             self.show(seat)
         elif word == "hint":  # the advisor (terminal/hint.py)
-            con.print(Text("\n".join(hint_lines(self.game, seat, self.lang, say=con.print))))
+            for line in hint_lines(self.game, seat, self.lang, say=con.print):
+                # a plan's indented line wraps under its own text, not at the left edge
+                hang = " " * (len(line) - len(line.lstrip(" ")))
+                con.print(Text(textwrap.fill(line, con.width, subsequent_indent=hang,
+                                             break_long_words=False, break_on_hyphens=False)))
         elif word == "save":
             self._save(rest)
             return False

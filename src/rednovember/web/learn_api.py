@@ -20,7 +20,7 @@ from ..i18n import UnknownLanguage, catalog
 from ..i18n.describe import describe_action
 from ..learn import ALL, LESSONS, MAX_PLAYS, PUZZLES, LessonError, Session
 from ..learn.solution import solution
-from ..rules import parse_action
+from ..rules import Game, parse_action
 from ..rules.view import log_for
 from .answers import LearnState, Lessons, Solution, ok
 from .protocol import ProtocolError, action_info, jsonable, repair_key, result_info, suggestions
@@ -75,13 +75,22 @@ def learn_state(s: Session, check: dict[str, Any] | None = None) -> dict[str, An
             "your_turn": your_turn,
             "actions": [action_info(a, g) for a in g.legal_actions()] if your_turn else [],
             "can_undo": bool(s.plays), "suggest": lesson_suggestions(s) if your_turn else {},
-            "log_start": 0, "log": jsonable(log_for(g, PLAYER)), "result": result_info(g),
+            "log_start": 0, "log": jsonable(lesson_log(g)), "result": result_info(g),
             "seats": [{"seat": PLAYER, "colour": colours[0], "colours": colours,
                        "gnomes": list(range(len(g.gnomes))), "kind": "human", "name": None,
                        "bot": None, "connected": True}],
             "clock": None,
         },
     }
+
+
+def lesson_log(g: Game) -> list[Any]:
+    """The lesson's log from its arranged position on: without the set-up's line ("keepers start
+    on space 60", where no keeper of a lesson is) and the scenario's name (English; the page
+    shows the lesson's translated title)."""
+    log = log_for(g, PLAYER)
+    arranged = [i for i, e in enumerate(log) if e[0] == "scenario"]
+    return log[arranged[-1] + 1:] if arranged else log
 
 
 def lesson_suggestions(s: Session) -> dict[str, dict[str, Any]]:

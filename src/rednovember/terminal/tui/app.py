@@ -17,6 +17,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -526,7 +527,10 @@ class GameApp(App[int]):
 
         def show(title: str, lines: list[str]) -> None:
             self.clear_notifications()  # "thinking" is over
-            self.push_screen(LegendScreen(Text("\n".join(lines)), s.cat, title, keys=False))
+            # a plan's indented line wraps under its own text, not at the dialog's left edge
+            body = Group(*(Padding(Text(line.lstrip(" ")), (0, 0, 0, len(line) - len(line.lstrip(" "))))
+                           for line in lines))
+            self.push_screen(LegendScreen(body, s.cat, title, keys=False))
 
         def think() -> None:
             title, *lines = hint_lines(game, seat, lang)  # its first line names the gnome

@@ -17,6 +17,7 @@ import { errorText, toast } from "./ui.js";
 import { url } from "./root.js";
 import { markScrollable } from "./scrollkeys.js";
 import { PageLife } from "./life.js";
+import { centre } from "./mobile.js";
 
 // Arguments of a check or guidance text that name things: shown in the page's language.
 function words(model, args) {
@@ -202,7 +203,7 @@ export class LearnPage {
       <p class="learn-crumb"><a href="${esc(url("/learn"))}" data-learn-open="" data-testid="learn-all">← ${esc(raw("learn", "all"))}</a></p>
       <h1 data-testid="learn-title">${esc(text(`${id}_title`))}</h1>
       <p class="learn-idea">${esc(text(`${id}_intro`))}</p>
-      <p class="learn-goal"><strong>${esc(raw("learn", "goal"))}:</strong> <span data-testid="learn-goal">${esc(text(`${id}_goal`))}</span></p>
+      <p class="learn-goal"><strong>${esc(text("label", { label: raw("learn", "goal") }))}</strong> <span data-testid="learn-goal">${esc(text(`${id}_goal`))}</span></p>
       ${puzzle ? `<p class="muted small">${esc(raw("learn", "puzzle_note"))}</p>` : ""}
       ${check}
       <div class="learn-guide ${done ? "done" : ""}" data-testid="learn-guidance" data-status="${esc(L.status)}" ${repeated ? "hidden" : ""}>
@@ -231,7 +232,9 @@ export class LearnPage {
     const st = this.lesson.state, model = this.model();
     const targets = st.your_turn ? boardTargets(model, st.actions || []) : { rooms: {}, hatches: {}, gnomes: {} };
     this.root.querySelector("#board").innerHTML = renderBoard(model, targets);
-    this.root.querySelector("#track").innerHTML = renderTrack(model, null);
+    const track = this.root.querySelector("#track");
+    track.innerHTML = renderTrack(model, null);
+    centre(track, [".keeper.active, .ghost"]); // a phone's track pans: show the keeper who moves
     const box = this.root.querySelector("#actions");
     box.hidden = !st.your_turn;
     const focusKey = document.activeElement?.dataset?.minutes;

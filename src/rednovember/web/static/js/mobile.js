@@ -229,8 +229,8 @@ function fitNames(svg) {
 }
 
 // Scrolls a box that pans sideways so that the elements of the first selector that has any are
-// in the middle.
-function centre(wrap, selectors) {
+// in the middle (the lesson and replay pages use it for their time track too).
+export function centre(wrap, selectors) {
   if (!wrap || wrap.scrollWidth <= wrap.clientWidth + 1) return;
   let els = [];
   for (const sel of selectors) if (!els.length) els = [...wrap.querySelectorAll(sel)];

@@ -15,6 +15,7 @@ import { url } from "./root.js";
 import { markScrollable } from "./scrollkeys.js";
 import { WinChart } from "./winchart.js";
 import { PageLife } from "./life.js";
+import { centre } from "./mobile.js";
 
 export class ReplayPage {
   constructor(root, id, ctx) {
@@ -121,6 +122,8 @@ export class ReplayPage {
     const slider = this.root.querySelector("[data-testid=replay-slider]");
     slider.onchange = () => this.go(Number(slider.value));
     this.chart.mount(this.root.querySelector("[data-testid=winchart]"), step, model);
+    // a phone's track pans: show the keeper who moves (at the end, the keepers)
+    centre(this.root.querySelector("#track"), [".keeper.active, .ghost", ".keeper"]);
     markScrollable(this.root);
   }
 }
