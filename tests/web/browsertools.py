@@ -61,9 +61,13 @@ def _page(ctx: Any, path: str, accept_dialogs: bool = True) -> Any:
 
 
 # Screenshots fast-forward finite CSS animations (fade-ins, highlights) to their end and stop the
-# endless ones, so a picture never depends on how long after a change it was taken.
+# endless ones, so a picture never depends on how long after a change it was taken. They wait for
+# the page to paint two frames first: Chromium refuses a capture ("Unable to capture screenshot")
+# while a page just loaded or resized has no frame of its new size yet, which a loaded machine
+# made happen on the rules page at phone size, straight after set_viewport_size and goto.
 def shot(page: Any, name: str, full: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, animations="disabled")
 
 

@@ -312,13 +312,14 @@ def test_connection_status_name_field_and_plural_follow_the_page(new_context: Ma
     assert "iarno" not in page.get_by_test_id("create-form").inner_text()
     page.select_option("[data-testid=language-select]", "en")
     create_game(page, players=1, seed=25)
-    expect(page.locator(".game-id")).to_contain_text("1 player ·")
+    expect(page.locator(".game-id")).to_contain_text("1 player")
+    expect(page.locator(".game-id")).not_to_contain_text("seed")  # hidden until the game is over
     take_seat(page, 0, "Solo")
     playing(page)
     expect(page.get_by_test_id("seat-name")).to_be_hidden()  # no seat is free
     page.select_option("[data-testid=language-select]", "ru")
     expect(page.get_by_test_id("conn-status")).to_have_text(ru["web"]["conn_open"])
-    expect(page.locator(".game-id")).to_contain_text("сид 25")
+    expect(page.locator(".game-id")).to_contain_text("игроков: 1")
     shots(page, "russian")
 
 

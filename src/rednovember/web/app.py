@@ -11,7 +11,6 @@ import contextlib
 import logging
 import re
 import time
-from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -78,7 +77,7 @@ from .hub.cluster import nodes_for
 from .hub.live import Clock
 from .hub.notices import MAIL_AFTER
 from .learn_api import add_routes as add_learn_routes
-from .limits import Limits, client_key, message_window
+from .limits import Limits, OpenSockets, client_key, message_window
 from .mail import Mailer
 from .mail_api import add_routes as add_mail_routes
 from .mine import add_routes as add_my_games_routes
@@ -506,29 +505,19 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return to_dict(lg.game)
 
     # --- WebSocket ------------------------------------------------------------------------------
-    # each client's open WebSockets in this process (--limit-sockets-per-client): a socket takes
-    # memory and a file descriptor whether or not it holds a seat, so a client that opened this
-    # many gets no more until one closes (each process guards its own memory and descriptors)
-    sockets: Counter[str] = Counter()
+    sockets = OpenSockets(limit.sockets_per_client)  # --limit-sockets-per-client
 
     @app.websocket("/ws/games/{game_id}")
     async def ws_game(ws: WebSocket, game_id: str) -> None:
         who = client_of(ws)
-        if 0 < limit.sockets_per_client <= sockets[who]:
-            refusal = ProtocolError("rate_limited", f"you have {sockets[who]} connections open "
-                                    f"(at most {limit.sockets_per_client}): close one first",
-                                    "sockets", limit=limit.sockets_per_client)
+        refusal = sockets.refusal(who)
+        if refusal is not None:
             await ws.accept()
             await send_close(ws, {"type": "error", **refusal.to_dict()}, 4429)
             return
-        sockets[who] += 1  # (before the handshake ends: the client's next socket sees it)
-        try:
+        with sockets.held(who):
             await ws.accept()
             await _ws_game(ws, game_id)
-        finally:
-            sockets[who] -= 1
-            if sockets[who] <= 0:
-                del sockets[who]
 
     async def _ws_game(ws: WebSocket, game_id: str) -> None:
         hub = hub_of(ws)

@@ -19,7 +19,9 @@ from __future__ import annotations
 import ipaddress
 import math
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .protocol import ProtocolError
@@ -45,6 +47,36 @@ class Limits:
     @classmethod
     def none(cls) -> Limits:
         return cls(0, 0, 0, 0, 0)
+
+
+class OpenSockets:
+    """Each client's open WebSockets in this process, at most ``most`` (0: any number). A socket
+    takes memory and a file descriptor whether or not it holds a seat, so a client that opened
+    this many gets no more until one closes; each process guards its own memory and descriptors,
+    so this one limit is counted per process (docs/protocol.md)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.open: Counter[str] = Counter()
+
+    def refusal(self, who: str) -> ProtocolError | None:
+        """Why client ``who`` may not open another socket now (None: it may)."""
+        if not 0 < self.most <= self.open[who]:
+            return None
+        return ProtocolError("rate_limited", f"you have {self.open[who]} connections open "
+                             f"(at most {self.most}): close one first", "sockets", limit=self.most)
+
+    @contextmanager
+    def held(self, who: str) -> Iterator[None]:
+        """Count one socket of ``who`` while the block runs (from before its handshake ends, so
+        the client's next socket sees it)."""
+        self.open[who] += 1
+        try:
+            yield
+        finally:
+            self.open[who] -= 1
+            if self.open[who] <= 0:
+                del self.open[who]
 
 
 def client_key(host: str) -> str:
