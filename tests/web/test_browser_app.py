@@ -9,17 +9,13 @@ Debian's Chromium and the session's real server (fixtures in conftest.py)."""
 from __future__ import annotations
 
 import shutil
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 from browsertools import ARGS, CHROMIUM, SKIP, TIMEOUT, VIEWPORT, _page, expect, shot
-from webtools import free_port
+from webtools import free_port, in_process
 
 from rednovember.web.app import STATIC_DIR, create_app
 
@@ -101,25 +97,9 @@ def test_the_offline_note_speaks_the_players_language(new_context: Any) -> None:
     expect(page.get_by_test_id("offline-note")).to_have_count(0)
 
 
-@contextmanager
-def serving(static: Path, port: int, db: Path) -> Iterator[str]:
+def serving(static: Path, port: int, db: Path) -> AbstractContextManager[str]:
     """The app on ``port`` with its front-end from ``static``, in this process."""
-    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}", static_dir=static),
-                                           host="127.0.0.1", port=port,
-                                           # leave the process's logging alone (uvicorn's own
-                                           # config would set "uvicorn.error" for later tests)
-                                           log_config=None, log_level=None))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
+    return in_process(create_app(f"sqlite:///{db}", static_dir=static), port)
 
 
 SHELLS = "async () => (await caches.keys()).filter((k) => k.startsWith('rn-shell-'))"

@@ -4,18 +4,14 @@ of the decision in play. Screenshots at desktop and phone sizes go to artifacts/
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 from browsertools import PHONE, SKIP, _page, expect, shot
 from test_server_turns import FakeClock, until
-from webtools import free_port
+from webtools import in_process
 
 from rednovember.web.app import create_app
 
@@ -90,23 +86,9 @@ def test_the_lobby_offers_the_pace_and_lists_turn_based_tables(new_context: Any,
     assert not host.js_errors
 
 
-@contextmanager
-def clocked(db: Path, clock: FakeClock) -> Iterator[str]:
+def clocked(db: Path, clock: FakeClock) -> AbstractContextManager[str]:
     """The app in this process with ``clock`` for its deadlines (days pass when the test says)."""
-    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}", bot_delay=0.0, clock=clock),
-                                           host="127.0.0.1", port=free_port(),
-                                           log_config=None, log_level=None))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    end = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < end, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{server.config.port}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
+    return in_process(create_app(f"sqlite:///{db}", bot_delay=0.0, clock=clock))
 
 
 def test_the_deadlines_a_seat_missed_are_shown_not_only_in_a_tooltip(browser: Any,

@@ -11,16 +11,38 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import uvicorn
 from pgcluster import database_url
 from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextlib.contextmanager
+def in_process(app: Any, port: int | None = None) -> Iterator[str]:
+    """Serve ``app`` in this process (a thread) on ``port`` (a free one by default): its URL.
+    uvicorn leaves the process's logging alone (its own config would set "uvicorn.error" for
+    later tests)."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port or free_port(),
+                                           log_config=None, log_level=None))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{server.config.port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
 
 
 def free_port() -> int:
