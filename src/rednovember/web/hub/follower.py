@@ -38,6 +38,7 @@ class Follower:
         self.games = games
         self.w = writer
         self.talk = talk
+        games.on_behind = self._behind
 
     def hear(self, notice: dict[str, Any]) -> None:
         """Another process changed a game (a notice): bring this copy up to date."""
@@ -50,6 +51,12 @@ class Follower:
         lg = self.rt.games.get(notice["g"])
         if lg is not None:
             self.rt.spawn(self._heard(lg, notice))
+        elif isinstance(notice.get("v"), int):
+            self.games.heard_while_loading(notice["g"], notice["v"])
+
+    def _behind(self, lg: LiveGame, version: int) -> None:
+        """A game loaded while another process moved it on: catch the copy up."""
+        self.rt.spawn(self._heard(lg, {"g": lg.id, "v": version}))
 
     async def _heard(self, lg: LiveGame, notice: dict[str, Any]) -> None:
         if isinstance(notice.get("v"), int):

@@ -63,6 +63,11 @@ class GameCache:
         self.rt = rt
         self.on_loaded = on_loaded  # a game this process owns is back in memory (its bots resume)
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        # the newest version other processes announced of a game while it was being loaded here
+        # (a notice that comes between reading its record and holding it in memory would be
+        # lost: the copy would stay behind until the next move), and what catches a copy up
+        self._heard: dict[str, int] = {}
+        self.on_behind: Callable[[LiveGame, int], None] | None = None
 
     async def find(self, game_id: str) -> LiveGame | None:
         """The live game, rebuilt from the database when first asked for (once, however many
@@ -76,8 +81,21 @@ class GameCache:
         if pending is None:
             pending = asyncio.ensure_future(self._load(game_id))
             self._loading[game_id] = pending
-            pending.add_done_callback(lambda _f: self._loading.pop(game_id, None))
+            pending.add_done_callback(lambda _f: self._loaded(game_id))
         return await asyncio.shield(pending)
+
+    def heard_while_loading(self, game_id: str, version: int) -> None:
+        """Another process announced ``version`` of a game not in memory here: kept if the game
+        is being loaded (the loaded copy is then caught up if it is older)."""
+        if game_id in self._loading:
+            self._heard[game_id] = max(version, self._heard.get(game_id, -1))
+
+    def _loaded(self, game_id: str) -> None:
+        self._loading.pop(game_id, None)
+        heard = self._heard.pop(game_id, -1)
+        lg = self.rt.games.get(game_id)
+        if lg is not None and heard > lg.version and self.on_behind is not None:
+            self.on_behind(lg, heard)
 
     async def get(self, game_id: str) -> LiveGame:
         lg = await self.find(game_id)
