@@ -9,6 +9,7 @@ hand, as the PostgreSQL listener would."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from rednovember.rules import load_data
@@ -44,5 +45,8 @@ async def _caught_up(db: Path) -> tuple[int, int]:
 
 
 def test_a_game_loaded_while_another_process_moves_it_is_caught_up(tmp_path: Path) -> None:
-    mine, theirs = asyncio.run(_caught_up(tmp_path / "two.db"))
+    # in a thread of its own: the browser tests' sync Playwright leaves an event loop running in
+    # this one, where asyncio.run refuses to start
+    with ThreadPoolExecutor(1) as pool:
+        mine, theirs = pool.submit(asyncio.run, _caught_up(tmp_path / "two.db")).result()
     assert mine == theirs
