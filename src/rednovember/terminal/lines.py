@@ -25,7 +25,8 @@ def wrap(text: str, width: int | None) -> str:
         if len(body) <= width:
             out.append(line)
             continue
-        hang = " " * len(_HANG.match(body).group())  # type: ignore[union-attr]
+        mark = _HANG.match(body)  # (it matches every line, if only its empty start)
+        hang = " " * (mark.end() if mark else 0)
         out.append(textwrap.fill(body, width, subsequent_indent=hang, break_long_words=False,
                                  break_on_hyphens=False) + line[len(body):])
     return "\n".join(out)
