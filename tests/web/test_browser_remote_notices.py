@@ -17,12 +17,16 @@ from typing import Any
 
 import httpx
 import pytest
-from browsertools import SKIP, _page, create_game, expect, take_seat
-from test_server_mail import Inbox, mail_flags, play_until
+from browsertools import SKIP, _page, create_game, expect, shot, take_seat
+from test_browser_a11y import SIZES, axe_violations
+from test_server_mail import Inbox, confirm, confirm_link, confirmation, mail_flags, play_until
 from test_server_push import AFTER, Browser, PushService
-from webtools import Server, auth
+from webtools import Server, auth, new_game, take
 
 from rednovember.web.push import unb64url
+
+# the card's words for an address its owner has not confirmed yet
+WAIT = "We sent a link to %s: open it to confirm the address. Emails go there only then."
 
 pytestmark = SKIP
 
@@ -87,8 +91,13 @@ def test_the_card_opts_in_to_pushes_and_emails_that_come_with_the_page_closed(
     field.fill("bea@example.org")
     card.get_by_test_id("notice-email-save").click()
     expect(card.get_by_test_id("notice-email-status")).to_have_text(
-        "Emails go to bea@example.org.")
+        f"{WAIT % 'bea@example.org'}")  # a stranger could give anybody's address
     expect(card.get_by_test_id("notice-remote-why")).to_have_count(0)
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        confirm(api, inbox, "bea@example.org")  # in her mail program
+    page.evaluate("() => window.dispatchEvent(new Event('focus'))")  # back to the game's tab
+    expect(card.get_by_test_id("notice-email-status")).to_have_text(
+        "Emails go to bea@example.org.")
     page.reload()  # what the seat asked for is the server's: the page reads it back
     expect(page.get_by_test_id("notice-email-status")).to_have_text("Emails go to bea@example.org.")
     expect(page.get_by_test_id("notice-push")).to_be_checked()
@@ -127,7 +136,8 @@ def test_the_card_stops_them_too(new_context: Callable[..., Any], server: Server
         ann = api.post(f"/api/games/{gid}/seats", json={"seat": 0, "name": "Ann"}).json()["token"]
         play_until(api, gid, [ann, ""], 1)
     service.stays("bea", 0)
-    assert inbox.messages == []
+    assert [m["Subject"] for m in inbox.messages] == [  # only the address's confirmation
+        "Red November: confirm your address for turn emails"]
 
 
 def test_an_address_saved_while_the_card_reads_the_seat_s_old_one_stays(
@@ -201,13 +211,47 @@ def test_the_address_field_shows_the_address_the_seat_gave(new_context: Callable
     assert r.status_code == 200, r.text
     page.reload()
     card = page.get_by_test_id("notices")
-    expect(card.get_by_test_id("notice-email-status")).to_have_text("Emails go to bea@example.org.")
+    expect(card.get_by_test_id("notice-email-status")).to_have_text(WAIT % "bea@example.org")
     expect(card.get_by_test_id("notice-email")).to_have_value("bea@example.org")
     card.get_by_test_id("notice-email").fill("bea@work.example")  # a draft, then a redraw
     card.get_by_test_id("notice-push").check()
     expect(card.get_by_test_id("notice-push")).to_be_checked()
     expect(card.get_by_test_id("notice-email")).to_have_value("bea@work.example")
     card.get_by_test_id("notice-email-save").click()
-    expect(card.get_by_test_id("notice-email-status")).to_have_text("Emails go to bea@work.example.")
+    expect(card.get_by_test_id("notice-email-status")).to_have_text(WAIT % "bea@work.example")
     expect(card.get_by_test_id("notice-email")).to_have_value("bea@work.example")
     assert page.js_errors == []
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_confirmation_link_asks_its_owner_in_their_language(
+        browser: Any, size: str, server: Server, inbox: Inbox) -> None:
+    """The page of the confirmation email's link (opened from a mail program, at a phone's and
+    a desktop's size): it names the address, in the language the seat asked for, offers yes and
+    never, has no serious axe-core violation, and says what its button did."""
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, _ = new_game(api, 2, seed=3)
+        token = take(api, gid, 1, "Bea")
+        api.post(f"/api/games/{gid}/seats/1/notify", headers=auth(token),
+                 json={"email": "bea@example.org", "lang": "pl"})
+    link = confirm_link(confirmation(inbox, "bea@example.org"))
+    touch = size == "phone"
+    ctx = browser.new_context(viewport=SIZES[size], base_url=server.url, has_touch=touch,
+                              is_mobile=touch, bypass_csp=True)
+    try:
+        page = _page(ctx, link)
+        expect(page.locator("html")).to_have_attribute("lang", "pl")
+        expect(page.get_by_text("bea@example.org")).to_be_visible()
+        assert axe_violations(page) == []
+        shot(page, f"confirm-address-{size}")
+        never = page.get_by_test_id("confirm-never")
+        expect(never).to_have_text("Nie, nigdy nie piszcie na ten adres")
+        never.click()
+        expect(page.locator("main p")).to_contain_text("nie wyśle już żadnego e-maila")
+        shot(page, f"confirm-address-never-{size}")
+        assert page.js_errors == []
+    finally:
+        ctx.close()
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        assert api.get(f"/api/games/{gid}/seats/1/notify",
+                       headers=auth(token)).json()["address"] == "refused"

@@ -13,6 +13,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from email.header import decode_header, make_header
 from email.message import Message
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from urllib.parse import urljoin
 
 import httpx
 import pytest
-from pgcluster import cluster
+from pgcluster import cluster, database_url
 from webtools import Server, WsClient, auth, get_until, new_game, take
 
 AFTER = 0.3  # --mail-after of the test servers: seconds the seat to move is away before its email
@@ -92,10 +93,46 @@ def two_seats(api: httpx.Client) -> tuple[str, list[str]]:
     return gid, [take(api, gid, 0, "Ann"), take(api, gid, 1, "Bea")]
 
 
-def opt_in(api: httpx.Client, gid: str, seat: int, token: str, lang: str = "en") -> None:
+def opt_in(api: httpx.Client, gid: str, seat: int, token: str, lang: str = "en",
+           inbox: Inbox | None = None) -> None:
+    """The seat gives its address (``seat{seat}@example.org``); with ``inbox``, its owner
+    confirms it through the confirmation email (taken out of the inbox)."""
     r = api.post(f"/api/games/{gid}/seats/{seat}/notify",
                  json={"email": f"seat{seat}@example.org", "lang": lang}, headers=auth(token))
     assert r.status_code == 200, r.text
+    if inbox is not None:
+        confirm(api, inbox, f"seat{seat}@example.org")
+
+
+def text(msg: Message) -> str:
+    return str(msg.get_payload(decode=True).decode())
+
+
+def confirmation(inbox: Inbox, address: str) -> Message:
+    """The confirmation email ``address`` got, taken out of the inbox."""
+    end = time.monotonic() + 20
+    while True:
+        mine = [m for m in inbox.messages if m["To"] == address and "/confirm/" in text(m)]
+        if mine:
+            inbox.messages.remove(mine[0])
+            return mine[0]
+        assert time.monotonic() < end, f"no confirmation email to {address}"
+        time.sleep(0.05)
+
+
+def confirm_link(msg: Message) -> str:
+    """The path of the confirmation email's link (with its ``?lang=``)."""
+    found = re.search(rf"{re.escape(PUBLIC)}(/confirm/[\w-]+\?lang=\w+)", text(msg))
+    assert found, text(msg)
+    return found.group(1)
+
+
+def confirm(api: httpx.Client, inbox: Inbox, address: str, answer: str = "yes") -> str:
+    """The owner of ``address`` answers its confirmation email: the link's path."""
+    link = confirm_link(confirmation(inbox, address))
+    r = api.post(f"{link.partition('?')[0]}?answer={answer}")
+    assert r.status_code == 200 and address.lower() in r.text, r.text
+    return link
 
 
 def test_one_email_when_the_absent_seat_must_decide_none_while_connected(
@@ -103,9 +140,10 @@ def test_one_email_when_the_absent_seat_must_decide_none_while_connected(
     server = servers(*mail_flags(inbox))
     with httpx.Client(base_url=server.url, timeout=10) as api:
         gid, tokens = two_seats(api)
-        opt_in(api, gid, 1, tokens[1], "de")
+        opt_in(api, gid, 1, tokens[1], "de", inbox)
         assert api.get(f"/api/games/{gid}/seats/1/notify", headers=auth(tokens[1])).json() == {
-            "game": gid, "seat": 1, "mail": True, "email": "seat1@example.org", "lang": "de"}
+            "game": gid, "seat": 1, "mail": True, "email": "seat1@example.org", "lang": "de",
+            "address": "confirmed"}
         play_until(api, gid, tokens, 1)  # Bea has never connected: she is away
         [msg] = inbox.wait(1)
         assert msg["To"] == "seat1@example.org" and msg["From"] == "crew@rn.example"
@@ -146,6 +184,78 @@ def test_one_email_when_the_absent_seat_must_decide_none_while_connected(
         inbox.stays(2)
 
 
+def test_an_address_gets_notices_only_once_its_owner_confirmed_it(
+        inbox: Inbox, servers: Callable[..., Server]) -> None:
+    """A stranger may give anybody's address: it gets one confirmation email, in the seat's
+    language, and notices only once its owner said yes through its link (a page: a mail
+    program's preview answers nothing). A seat waiting then is told at once."""
+    server = servers(*mail_flags(inbox))
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, tokens = two_seats(api)
+        path = f"/api/games/{gid}/seats/1/notify"
+        r = api.post(path, json={"email": "seat1@example.org", "lang": "de"},
+                     headers=auth(tokens[1]))
+        assert r.json() == {"game": gid, "seat": 1, "email": "seat1@example.org", "lang": "de",
+                            "address": "unconfirmed"}
+        [asked] = inbox.wait(1)
+        assert asked["To"] == "seat1@example.org" and asked["From"] == "crew@rn.example"
+        subject = str(make_header(decode_header(asked["Subject"])))
+        assert subject == "Roter November: Bestätige deine Adresse für Zug-E-Mails"
+        assert PUBLIC in text(asked) and not any(t in asked.as_string() for t in tokens)
+        play_until(api, gid, tokens, 1)  # Bea is away, her address unconfirmed: no notice
+        inbox.stays(1)
+        link = confirm_link(asked)
+        page = api.get(link)
+        assert page.status_code == 200 and "lang='de'" in page.text
+        assert "seat1@example.org" in page.text
+        assert "confirm-yes" in page.text and "confirm-never" in page.text
+        assert api.get(path, headers=auth(tokens[1])).json()["address"] == "unconfirmed"
+        yes = api.post(f"{link.partition('?')[0]}?answer=yes")
+        assert yes.status_code == 200 and "seat1@example.org" in yes.text
+        assert api.get(path, headers=auth(tokens[1])).json()["address"] == "confirmed"
+        notice = inbox.wait(2)[1]  # she is still waiting: told now
+        assert notice["Subject"] == f"Roter November: Du bist am Zug in Spiel {gid}"
+        other, _ = new_game(api, 2, seed=4)  # in another game the address needs no new yes
+        bea = take(api, other, 1, "Bea")
+        r = api.post(f"/api/games/{other}/seats/1/notify", json={"email": "Seat1@Example.org"},
+                     headers=auth(bea))
+        assert r.json()["address"] == "confirmed"
+        inbox.stays(2)
+        assert api.post(f"{link.partition('?')[0]}?answer=maybe").status_code == 422
+        unknown = api.get(f"/confirm/{'x' * 32}")
+        assert unknown.status_code == 200 and "confirm-yes" not in unknown.text
+
+
+def test_an_address_given_by_strangers_in_many_games_gets_one_email_and_can_refuse_all(
+        inbox: Inbox, servers: Callable[..., Server]) -> None:
+    """However many seats give one address (in any case of its letters), it gets one
+    confirmation email; "never" through its link stops everything, for every seat, until its
+    owner says yes through the same link."""
+    server = servers(*mail_flags(inbox))
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        games = [two_seats(api) for _ in range(4)]
+        for n, (gid, tokens) in enumerate(games):
+            address = "victim@example.org" if n % 2 else "Victim@EXAMPLE.org"
+            r = api.post(f"/api/games/{gid}/seats/1/notify", json={"email": address},
+                         headers=auth(tokens[1]))
+            assert r.status_code == 200 and r.json()["address"] == "unconfirmed", r.text
+        inbox.wait(1)
+        inbox.stays(1)
+        link = confirm(api, inbox, "Victim@EXAMPLE.org", "never")
+        gid, tokens = games[0]
+        assert api.get(f"/api/games/{gid}/seats/1/notify",
+                       headers=auth(tokens[1])).json()["address"] == "refused"
+        r = api.post(f"/api/games/{gid}/seats/1/notify", json={"email": "victim@example.org"},
+                     headers=auth(tokens[1]))
+        assert r.json()["address"] == "refused"
+        for gid, tokens in games:
+            play_until(api, gid, tokens, 1)
+        inbox.stays(0)
+        assert "confirm-yes" in api.get(link).text  # its owner may still change their mind
+        api.post(f"{link.partition('?')[0]}?answer=yes")
+        assert len(inbox.wait(4)) == 4  # the four waiting seats are told now
+
+
 def test_a_turn_based_table_tells_the_deadline_and_its_rematch_keeps_the_notices(
         inbox: Inbox, servers: Callable[..., Server]) -> None:
     """At a turn-based table the email says how long a decision may take and what happens
@@ -154,7 +264,7 @@ def test_a_turn_based_table_tells_the_deadline_and_its_rematch_keeps_the_notices
     with httpx.Client(base_url=server.url, timeout=10) as api:
         gid, creator = new_game(api, 2, seed=3, pace="turn-based", move_deadline=2 * 86400)
         tokens = [take(api, gid, 0, "Ann"), take(api, gid, 1, "Bea")]
-        opt_in(api, gid, 1, tokens[1])
+        opt_in(api, gid, 1, tokens[1], inbox=inbox)
         play_until(api, gid, tokens, 1)
         [msg] = inbox.wait(1)
         body = msg.get_payload(decode=True).decode()
@@ -232,7 +342,7 @@ def test_two_processes_send_each_notice_exactly_once(inbox: Inbox,
     with httpx.Client(base_url=a.url, timeout=10) as api_a, \
             httpx.Client(base_url=b.url, timeout=10) as api_b:
         gid, tokens = two_seats(api_a)
-        opt_in(api_b, gid, 1, tokens[1])
+        opt_in(api_b, gid, 1, tokens[1], inbox=inbox)
         watchers = [WsClient(s.url, gid) for s in (a, b)]  # spectators on both processes
         for n in (1, 2, 3):
             play_until(api_a if n % 2 else api_b, gid, tokens, 1)
@@ -280,3 +390,58 @@ def test_the_unsubscribe_pages_own_links_resolve_and_lead_to_the_game(tmp_path: 
                 assert urljoin(here, links["unsubscribe-game"]) == \
                     f"http://testserver{root}/g/{gid}"
                 assert f"Spiel {gid} öffnen" in page.text
+
+
+def test_one_address_gets_so_many_emails_a_day_whoever_asks(tmp_path: Path) -> None:
+    """The counts behind the limits (web/mail.py), in the database so that they hold across
+    processes: a confirmation email at most every ASK_EVERY seconds and ASK_PER_DAY a day;
+    notices only to a confirmed address, PER_DAY a day; a new day counts afresh."""
+    from rednovember.web.mail import (
+        ASK_EVERY,
+        ASK_PER_DAY,
+        DAY,
+        PER_DAY,
+        address_state,
+        allow,
+        answer,
+        ask,
+    )
+    from rednovember.web.store import Store
+
+    engine = Store(database_url(tmp_path / "count.db")).engine
+    t = 1_000_000.0
+    secret = ask(engine, "Ann@example.org", "en", t)
+    assert secret and address_state(engine, "ann@EXAMPLE.org") == "asked"
+    assert not allow(engine, "ann@example.org", t)  # not confirmed: no notice
+    assert ask(engine, "ann@example.org", "en", t + ASK_EVERY - 1) is None  # too soon
+    times = [t + ASK_EVERY * k for k in range(1, ASK_PER_DAY + 1)]
+    assert [ask(engine, "ann@example.org", "de", u) == secret for u in times] == \
+        [True] * (ASK_PER_DAY - 1) + [False]  # the same link; ASK_PER_DAY in 24 hours
+    assert ask(engine, "ann@example.org", "en", t + DAY) == secret  # a new day
+    assert answer(engine, secret, True) == ("ann@example.org", "en", "yes")
+    assert ask(engine, "ann@example.org", "en", t + 2 * DAY) is None  # confirmed: none needed
+    u = t + 3 * DAY
+    assert [allow(engine, "ANN@example.org", u + k) for k in range(PER_DAY + 1)] == \
+        [True] * PER_DAY + [False]
+    assert allow(engine, "ann@example.org", u + DAY)
+    assert answer(engine, secret, False) == ("ann@example.org", "en", "never")
+    assert not allow(engine, "ann@example.org", u + 3 * DAY)
+    assert answer(engine, "x" * 32, True) is None
+    engine.dispose()
+
+
+def test_processes_asking_at_once_send_one_confirmation(tmp_path: Path) -> None:
+    """Eight threads, each with its own store on one database, ask for the same
+    address at once: one of them gets to send the confirmation email."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rednovember.web.mail import ask
+    from rednovember.web.store import Store
+
+    url = database_url(tmp_path / "race.db")
+    stores = [Store(url) for _ in range(8)]
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda st: ask(st.engine, "bea@example.org", "en", 5.0), stores))
+    assert sum(g is not None for g in got) == 1, got
+    for st in stores:
+        st.engine.dispose()

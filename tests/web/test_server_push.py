@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from pgcluster import cluster, database_url
-from test_server_mail import Inbox, mail_flags, play_until, two_seats
+from test_server_mail import Inbox, confirm, mail_flags, play_until, two_seats
 from webtools import Server, WsClient, auth, free_port
 
 from rednovember.web.push import server_keys
@@ -305,6 +305,7 @@ def test_two_processes_send_each_notice_exactly_once(
         r = api_a.post(f"/api/games/{gid}/seats/1/notify", json={"email": "bea@example.org"},
                        headers=auth(tokens[1]))
         assert r.status_code == 200
+        confirm(api_b, inbox, "bea@example.org")
         watchers = [WsClient(s.url, gid) for s in (a, b)]  # spectators on both processes
         for n in (1, 2, 3):
             play_until(api_a if n % 2 else api_b, gid, tokens, 1)

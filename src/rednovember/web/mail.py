@@ -10,6 +10,12 @@ must decide while its player has no connection open, and none while connected.
   secret only stops this seat's emails; no seat token is ever in an email.
 - Exactly once on several processes: the ``sent`` flag of the seat's row is set with a
   compare-and-set before sending (web/hub/notices.py decides when).
+- Strangers: anybody may take a seat and give anybody's address. An address gets notices only
+  once its owner said yes through the link of a confirmation email (``/confirm/{secret}``, whose
+  page also offers "never email this address"). One address gets a confirmation email at most
+  every :data:`ASK_EVERY` seconds and :data:`ASK_PER_DAY` a day, and at most :data:`PER_DAY`
+  emails of any kind a day, however many games, seats and processes ask: each is counted in
+  the database (``rn_address``) with a compare-and-set before it goes.
 """
 
 from __future__ import annotations
@@ -22,13 +28,18 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from sqlalchemy import delete, exists, insert, or_, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import and_, delete, exists, func, insert, or_, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
 from ..i18n import Catalog, catalog
-from .store import mail_table, push_table
+from .store import address_table, mail_table, push_table
 
 SMTP_TIMEOUT = 15.0  # seconds for the mail server to answer
+DAY = 86400.0
+PER_DAY = 30  # emails of every kind one address gets in 24 hours at most
+ASK_EVERY = 600.0  # seconds between two confirmation emails to one address, at least
+ASK_PER_DAY = 3  # confirmation emails one unconfirmed address gets in 24 hours at most
 
 
 @dataclass(frozen=True)
@@ -102,6 +113,22 @@ class Mailer:
         msg.set_content("\n\n".join(p for p in parts if p))
         return msg
 
+    def confirmation(self, address: str, lang: str, secret: str) -> EmailMessage:
+        """The email asking the owner of ``address`` whether it may get turn emails (the link's
+        page answers yes or never)."""
+        cat = catalog(lang)
+        link = f"{self.public_url}/confirm/{secret}?lang={cat.code}"
+        msg = EmailMessage()
+        msg["From"] = self.sender
+        msg["To"] = address
+        msg["Subject"] = cat.raw("mail", "confirm_subject")
+        msg["Date"] = formatdate(usegmt=True)
+        msg["Message-ID"] = make_msgid("rn", self.sender.rpartition("@")[2] or None)
+        parts = [cat.get("mail", "confirm_body", server=self.public_url),
+                 cat.get("mail", "confirm_link", link=link), cat.raw("mail", "confirm_ignore")]
+        msg.set_content("\n\n".join(parts))
+        return msg
+
     def send(self, msg: EmailMessage) -> None:
         """Sends one email (blocking: run it in a thread); OSError/SMTPException on failure."""
         smtp_class = smtplib.SMTP_SSL if self.tls else smtplib.SMTP
@@ -130,13 +157,20 @@ def subscribe(engine: Engine, game_id: str, seat: int, email: str | None, lang: 
                                             unsub=secrets.token_urlsafe(24), sent=False))
 
 
+# an address's state as the API words it (docs/protocol.md §3.11)
+CONFIRMATION = {"yes": "confirmed", "asked": "unconfirmed", "never": "refused", None: "unconfirmed"}
+
+
 def subscription(engine: Engine, game_id: str, seat: int) -> dict[str, Any]:
-    """What the seat asked for: ``{"email": address or None, "lang": …}``."""
+    """What the seat asked for: ``{"email": address or None, "lang": …, "address": whether its
+    owner confirmed it (None without an address)}``."""
     with engine.connect() as c:
         row = c.execute(select(mail_table.c.email, mail_table.c.lang).where(
             mail_table.c.game_id == game_id, mail_table.c.seat == seat)).first()
-    return {"email": None, "lang": None} if row is None else {"email": row.email,
-                                                               "lang": row.lang}
+        if row is None:
+            return {"email": None, "lang": None, "address": None}
+        state = CONFIRMATION[_state(c, row.email)] if row.email else None
+    return {"email": row.email, "lang": row.lang, "address": state}
 
 
 def seat_of(engine: Engine, secret: str) -> tuple[str, str] | None:
@@ -159,18 +193,117 @@ def unsubscribe(engine: Engine, secret: str) -> tuple[str, str] | None:
 
 
 def claim(engine: Engine, game_id: str, seat: int) -> Notice | None:
-    """The notice to send for the seat's current wait, if it wants one (an email address or a
-    push subscription, web/push.py) and no process has sent it yet (a compare-and-set of
-    ``sent``: exactly one caller gets it, for emails and pushes alike)."""
+    """The notice to send for the seat's current wait, if it wants one (a confirmed email
+    address or a push subscription, web/push.py) and no process has sent it yet (a
+    compare-and-set of ``sent``: exactly one caller gets it, for emails and pushes alike)."""
     pushes = exists().where(push_table.c.game_id == game_id, push_table.c.seat == seat)
+    confirmed = exists().where(address_table.c.email == func.lower(mail_table.c.email),
+                               address_table.c.state == "yes")
     where = (mail_table.c.game_id == game_id, mail_table.c.seat == seat,
-             mail_table.c.sent.is_(False), or_(mail_table.c.email.is_not(None), pushes))
+             mail_table.c.sent.is_(False), or_(and_(mail_table.c.email.is_not(None), confirmed),
+                                               pushes))
     with engine.begin() as c:
         if c.execute(update(mail_table).where(*where).values(sent=True)).rowcount != 1:
             return None
         row = c.execute(select(mail_table.c.email, mail_table.c.lang, mail_table.c.unsub).where(
             mail_table.c.game_id == game_id, mail_table.c.seat == seat)).one()
-    return Notice(row.email, row.lang, row.unsub)
+        email = row.email if row.email and _state(c, row.email) == "yes" else None
+    return Notice(email, row.lang, row.unsub)
+
+
+# --- the addresses: confirmed by their owners, and counted (run in the database threads) ------
+
+def address_key(address: str) -> str:
+    """How ``rn_address`` knows an address: lower-cased (a limit must not grow with its case)."""
+    return address.strip().lower()
+
+
+def _state(c: Connection, address: str) -> str | None:
+    return c.execute(select(address_table.c.state).where(
+        address_table.c.email == address_key(address))).scalar_one_or_none()
+
+
+def address_state(engine: Engine, address: str) -> str | None:
+    """``"yes"`` (its owner confirmed it), ``"asked"`` (not yet), ``"never"`` (its owner
+    refused every email), or None (never given)."""
+    with engine.connect() as c:
+        return _state(c, address)
+
+
+def _day(row: Any, now: float) -> tuple[float, int]:
+    """The address's counting window at ``now``: its start and the emails sent in it."""
+    return (float(row.day), int(row.sent)) if now - row.day < DAY else (now, 0)
+
+
+def ask(engine: Engine, address: str, lang: str, now: float) -> str | None:
+    """The secret of the confirmation email to send ``address`` now, or None: it is confirmed or
+    refused, or was asked less than :data:`ASK_EVERY` seconds ago or :data:`ASK_PER_DAY` times
+    today (a compare-and-set: of several processes asking at once, one sends)."""
+    key = address_key(address)
+    try:
+        with engine.begin() as c:
+            row = c.execute(select(address_table).where(address_table.c.email == key)).first()
+            if row is None:
+                secret = secrets.token_urlsafe(24)
+                c.execute(insert(address_table).values(email=key, state="asked", secret=secret,
+                                                       lang=lang, asked=now, day=now, sent=1))
+                return secret
+            day, sent = _day(row, now)
+            if row.state != "asked" or sent >= ASK_PER_DAY or sent >= PER_DAY \
+                    or (row.asked is not None and now - row.asked < ASK_EVERY):
+                return None
+            taken = c.execute(update(address_table).where(
+                address_table.c.email == key, address_table.c.day == row.day,
+                address_table.c.sent == row.sent).values(
+                lang=lang, asked=now, day=day, sent=sent + 1)).rowcount
+            return str(row.secret) if taken == 1 else None
+    except IntegrityError:  # another process gave the address at this moment: it sends
+        return None
+
+
+def allow(engine: Engine, address: str, now: float) -> bool:
+    """Counts one more email to the confirmed ``address`` today, if it may have one (fewer than
+    :data:`PER_DAY` so far: a compare-and-set, tried again if another process counted too)."""
+    key = address_key(address)
+    for _ in range(5):
+        with engine.begin() as c:
+            row = c.execute(select(address_table).where(address_table.c.email == key)).first()
+            if row is None or row.state != "yes":
+                return False
+            day, sent = _day(row, now)
+            if sent >= PER_DAY:
+                return False
+            if c.execute(update(address_table).where(
+                    address_table.c.email == key, address_table.c.day == row.day,
+                    address_table.c.sent == row.sent).values(day=day, sent=sent + 1)).rowcount:
+                return True
+    return False
+
+
+def confirming(engine: Engine, secret: str) -> tuple[str, str, str] | None:
+    """The (address, language, state) whose confirmation link holds ``secret``, or None."""
+    with engine.connect() as c:
+        row = c.execute(select(address_table.c.email, address_table.c.lang,
+                               address_table.c.state).where(
+            address_table.c.secret == secret)).first()
+    return None if row is None else (str(row.email), str(row.lang), str(row.state))
+
+
+def answer(engine: Engine, secret: str, yes: bool) -> tuple[str, str, str] | None:
+    """The owner's answer through the link (yes: emails may go; no: never, until they say yes
+    through the same link): the (address, language, state) now, or None for an unknown link."""
+    with engine.begin() as c:
+        c.execute(update(address_table).where(address_table.c.secret == secret).values(
+            state="yes" if yes else "never"))
+    return confirming(engine, secret)
+
+
+def seats_of_address(engine: Engine, address: str) -> list[str]:
+    """The games in which a seat gave ``address`` (a few: to tell a waiting seat at once)."""
+    with engine.connect() as c:
+        return [str(g) for g in c.execute(select(mail_table.c.game_id).where(
+            func.lower(mail_table.c.email) == address_key(address)).distinct().limit(20))
+            .scalars()]
 
 
 def carry_over(engine: Engine, game_id: str, rematch: str, seats: list[int]) -> None:
@@ -202,5 +335,7 @@ def rearm(engine: Engine, game_id: str, seats: list[int]) -> None:
                                                mail_table.c.sent.is_(True)).values(sent=False))
 
 
-__all__ = ["MailError", "Mailer", "Notice", "carry_over", "claim", "duration", "rearm", "seat_of",
-           "subscribe", "subscription", "unsubscribe"]
+__all__ = ["ASK_EVERY", "ASK_PER_DAY", "CONFIRMATION", "DAY", "PER_DAY", "MailError", "Mailer", "Notice",
+           "address_key", "address_state", "allow", "answer", "ask", "carry_over", "claim",
+           "confirming", "duration", "rearm", "seat_of", "seats_of_address", "subscribe",
+           "subscription", "unsubscribe"]

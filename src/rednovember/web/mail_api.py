@@ -5,26 +5,44 @@
   none (no ``--smtp``). ``GET`` the same path (same token): what the seat asked for.
 - ``/unsubscribe/{secret}`` (the link in every email): GET shows a page whose button stops the
   emails (a mail program's link preview must not stop them); POST stops them (the button, and
-  RFC 8058's one-click ``List-Unsubscribe-Post`` of mail programs). Pages for people, not API
-  operations: they are not in the OpenAPI document.
+  RFC 8058's one-click ``List-Unsubscribe-Post`` of mail programs).
+- ``/confirm/{secret}`` (the link of the confirmation email a new address gets, web/mail.py):
+  GET asks whether the address may get turn emails; POST ``?answer=yes`` or ``?answer=never``
+  answers. Pages for people, not API operations: they are not in the OpenAPI document.
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
+import logging
+import smtplib
+import time
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Path, Request
+from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..i18n import Catalog, available, catalog
 from .answers import Notify, NotifyInfo, ok
 from .hub import Hub
-from .mail import Mailer, seat_of, subscribe, subscription, unsubscribe
+from .mail import (
+    Mailer,
+    answer,
+    ask,
+    confirming,
+    seat_of,
+    seats_of_address,
+    subscribe,
+    subscription,
+    unsubscribe,
+)
 from .protocol import ProtocolError
 from .responses import errors
+
+log = logging.getLogger("rednovember.web")
 
 # white space spelled out: ``\s`` is not the same set in ECMA-262 (the schema's readers: it has
 # U+FEFF) and in the server's regex engine (Unicode's White_Space: U+0085)
@@ -44,14 +62,14 @@ class NotifyBody(BaseModel):
 
 
 def _page(cat: Catalog, text: str, button: str | None = None,
-          game: str | None = None) -> HTMLResponse:
-    """A small page of the unsubscribe link (the form posts to the same address), in ``cat``'s
-    language, with a link to ``game``. Its addresses are relative to /unsubscribe/{secret}: they
-    hold under a root path too."""
+          game: str | None = None, forms: str = "") -> HTMLResponse:
+    """A small page of an email's link (the form posts to the same address), in ``cat``'s
+    language, with a link to ``game``. Its addresses are relative to /unsubscribe/{secret} or
+    /confirm/{secret}: they hold under a root path too."""
     e = html.escape
     title = cat.raw("mail", "stop_title")
     form = (f"<form method='post'><button class='btn primary' type='submit' "
-            f"data-testid='unsubscribe-confirm'>{e(button)}</button></form>" if button else "")
+            f"data-testid='unsubscribe-confirm'>{e(button)}</button></form>" if button else forms)
     back = (f"<p><a data-testid='unsubscribe-game' class='btn' style='text-decoration:none' "
             f"href='../g/{e(game)}'>"
             f"{e(cat.get('web_me', 'open_label', id=game))}</a></p>" if game else "")
@@ -64,6 +82,15 @@ def _page(cat: Catalog, text: str, button: str | None = None,
         f"style='max-width:32rem;margin:3rem auto;padding:1.5rem'><h1>{e(title)}</h1>"
         f"<p data-testid='unsubscribe-text'>{e(text)}</p>{form}{back}</main></body></html>",
         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+
+
+def _answers(cat: Catalog) -> str:
+    """The confirmation page's two buttons: yes, or never."""
+    e = html.escape
+    return "".join(
+        f"<form method='post' action='?answer={a}' style='margin:.5rem 0'><button "
+        f"class='btn{' primary' if a == 'yes' else ''}' type='submit' data-testid='confirm-{a}'>"
+        f"{e(cat.raw('mail', f'confirm_{a}'))}</button></form>" for a in ("yes", "never"))
 
 
 async def own_seat(hub: Hub, bearer: Callable[[str | None, str | None], str | None],
@@ -96,8 +123,11 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         if mailer is None:
             raise ProtocolError("no_mail", "this server sends no emails (started without --smtp)")
         await hub.db(subscribe, hub.store.engine, game_id, seat, body.email, body.lang)
+        if body.email is not None:
+            await confirm_address(hub, mailer, body.email, body.lang)
         hub.notices.schedule(await hub.get(game_id))  # the seat may be waiting already
-        return {"game": game_id, "seat": seat, "email": body.email, "lang": body.lang}
+        asked = await hub.db(subscription, hub.store.engine, game_id, seat)
+        return {"game": game_id, "seat": seat, **asked}
 
     @app.get("/api/games/{game_id}/seats/{seat}/notify",
              responses={**ok(NotifyInfo), **errors("unauthorised", "not_found")})
@@ -122,6 +152,31 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         return _page(cat, cat.get("mail", "stop_ask_game", game=found[0]),
                      cat.raw("mail", "stop_button"), found[0])
 
+    @app.get("/confirm/{secret}", response_class=HTMLResponse, include_in_schema=False)
+    async def confirm_page(secret: Secret, request: Request,
+                           lang: str | None = None) -> HTMLResponse:
+        """Asks the address's owner (a link preview answers nothing)."""
+        hub = hub_of(request)
+        found = await hub.db(confirming, hub.store.engine, secret)
+        cat = catalog(lang if lang in available() else found[1] if found else "en")
+        if found is None:
+            return _page(cat, cat.raw("mail", "unknown"))
+        return _page(cat, cat.get("mail", "confirm_ask", email=found[0]), forms=_answers(cat))
+
+    @app.post("/confirm/{secret}", response_class=HTMLResponse, include_in_schema=False)
+    async def confirm_now(secret: Secret, request: Request,
+                          answer_: Annotated[Literal["yes", "never"], Query(alias="answer")]
+                          ) -> HTMLResponse:
+        hub = hub_of(request)
+        found = await hub.db(answer, hub.store.engine, secret, answer_ == "yes")
+        cat = catalog(found[1] if found else "en")
+        if found is None:
+            return _page(cat, cat.raw("mail", "unknown"))
+        if answer_ == "yes":  # a seat that gave it may be waiting now: tell it
+            for game_id in await hub.db(seats_of_address, hub.store.engine, found[0]):
+                hub.notices.schedule(await hub.get(game_id))
+        return _page(cat, cat.get("mail", f"confirmed_{answer_}", email=found[0]))
+
     @app.post("/unsubscribe/{secret}", response_class=HTMLResponse, include_in_schema=False)
     async def unsubscribe_now(secret: Secret, request: Request) -> HTMLResponse:
         hub = hub_of(request)
@@ -132,4 +187,16 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         return _page(cat, cat.get("mail", "stopped", game=found[0]), game=found[0])
 
 
-__all__ = ["Auth", "NotifyBody", "add_routes", "own_seat"]
+async def confirm_address(hub: Hub, mailer: Mailer, address: str, lang: str) -> None:
+    """Sends ``address`` a confirmation email if it needs one and may have one now (web/mail.py:
+    not confirmed or refused yet, not asked a moment ago, not too often today)."""
+    secret = await hub.db(ask, hub.store.engine, address, lang, time.time())
+    if secret is None:
+        return
+    try:
+        await asyncio.to_thread(mailer.send, mailer.confirmation(address, lang, secret))
+    except (OSError, smtplib.SMTPException) as exc:
+        log.warning("the confirmation email to a seat's address failed: %s", exc)
+
+
+__all__ = ["Auth", "NotifyBody", "add_routes", "confirm_address", "own_seat"]

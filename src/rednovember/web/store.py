@@ -169,6 +169,21 @@ push_table = Table(
     Column("created", Float, nullable=False),
 )
 
+# Every address a seat gave for its emails (migration 0010, web/mail.py), lower-cased: it gets
+# notices only once its owner confirmed it with the link of a confirmation email (a stranger could
+# give anyone's address), never once they said "never", and at most so many emails a day whatever
+# the number of games, seats and processes asking.
+address_table = Table(
+    "rn_address", metadata,
+    Column("email", String(254), primary_key=True),
+    Column("state", String(8), nullable=False),  # "asked", "yes" (confirmed) or "never"
+    Column("secret", String(64), nullable=False, unique=True),  # the confirmation link's
+    Column("lang", String(8), nullable=False),  # of the confirmation email and its page
+    Column("asked", Float, nullable=True),  # when the last confirmation email went
+    Column("day", Float, nullable=False),  # the start of the 24 hours ``sent`` counts
+    Column("sent", Integer, nullable=False),  # emails sent to it since ``day``
+)
+
 # The server's VAPID key pair (migration 0009, web/push.py): one row, made by the first process.
 vapid_table = Table(
     "rn_vapid", metadata,

@@ -327,6 +327,12 @@ class Played(Shape):
     state: GameState
 
 
+Confirmation = Literal["confirmed", "unconfirmed", "refused"]
+CONFIRMATION_DOC = ("whether the address's owner confirmed it through the link of the "
+                    "confirmation email (only then do emails go), refused all emails, or not yet; "
+                    "null: no address")
+
+
 class Notify(Shape):
     """The seat's email notices as asked (docs/protocol.md §3.11)."""
 
@@ -334,6 +340,7 @@ class Notify(Shape):
     seat: int
     email: str | None
     lang: str
+    address: Confirmation | None = Field(description=CONFIRMATION_DOC)
 
 
 class NotifyInfo(Shape):
@@ -344,6 +351,7 @@ class NotifyInfo(Shape):
     mail: bool
     email: str | None
     lang: str | None
+    address: Confirmation | None = Field(description=CONFIRMATION_DOC)
 
 
 class Notices(Shape):

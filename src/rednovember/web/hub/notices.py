@@ -2,7 +2,8 @@
 web/push.py). On the game's owner process, while the seat to move has no connection on any process
 (absence.unconnected, at any pace) for :attr:`Notices.after` seconds, its notice is claimed in the
 database (exactly once however many processes try) and sent: an email if the seat gave an address,
-a push to each browser it subscribed. The seat's next wait is told again once its player has come
+a push to each browser it subscribed (emails only to an address its owner confirmed, and only so
+many a day: web/mail.py). The seat's next wait is told again once its player has come
 back or the turn has passed to another seat (``rearm``); a process that takes a game over rearms
 every seat not waiting now, so a restart never leaves a seat silent."""
 
@@ -11,9 +12,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import smtplib
+import time
 
 from ...i18n import catalog
-from ..mail import Mailer, Notice, claim, rearm
+from ..mail import Mailer, Notice, allow, claim, rearm
 from ..push import Gone, Keys, Pusher, PushFailed, drop, payload, server_keys, targets
 from .absence import unconnected
 from .clock import HANDOVER_AFTER
@@ -96,7 +98,10 @@ class Notices:
         return gnome, lg.seats[seat].name or gnome
 
     async def _email(self, lg: LiveGame, seat: int, notice: Notice) -> None:
-        assert self.mailer is not None
+        assert self.mailer is not None and notice.email is not None
+        if not await self.rt.db(allow, self.rt.store.engine, notice.email, time.time()):
+            log.warning("game %s: seat %d's address had its emails for today", lg.id, seat)
+            return
         per_decision = lg.settings.move_deadline if lg.settings.turn_based else None
         msg = self.mailer.message(notice, lg.id, *self._names(lg, seat, notice.lang),
                                   per_decision=per_decision, misses=HANDOVER_AFTER)

@@ -13,6 +13,8 @@ import { errorText } from "./ui.js";
 
 const PUSH_KEY = "rn.notice.push";
 const EMAIL = /^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$/; // as the server's (web/mail_api.py)
+// what the card says of the seat's address, by whether its owner confirmed it (web/mail.py)
+const EMAIL_STATUS = { confirmed: "notices_email_on", unconfirmed: "notices_email_wait", refused: "notices_email_refused" };
 
 let asked = null; // GET /api/notices, once per page load
 
@@ -62,6 +64,7 @@ export class RemoteNotices {
     this.part = part;
     this.server = null; // {push_key, mail}, once known
     this.email = null; // the address the first held seat gave (null: none)
+    this.address = null; // whether its owner confirmed it: "confirmed", "unconfirmed", "refused"
     this.emailOf = null; // "seat:token" it was read for
     this.problem = null; // a sentence saying what went wrong last
     this.pushing = false; // a push subscription under way
@@ -75,6 +78,12 @@ export class RemoteNotices {
     page.life.listen(part, "submit", (e) => this.onSubmit(e));
     page.life.listen(part, "click", (e) => this.onClick(e));
     page.life.listen(part, "input", (e) => { if (e.target.dataset.testid === "notice-email") this.typed = true; });
+    // back from the mail program where the address was confirmed: read it again
+    page.life.listen(window, "focus", () => {
+      if (this.address !== "unconfirmed") return;
+      this.emailOf = null;
+      this.render();
+    });
     serverNotices().then((s) => { this.server = s; this.render(); });
   }
 
@@ -154,7 +163,7 @@ export class RemoteNotices {
     try {
       const got = await api(this.path(seat, "notify"), { token: this.page.tokenFor(seat) });
       // (an address saved meanwhile wins: this answer may have been read before it was stored)
-      if (sent === this.mailed && !this.mailing) this.email = got.email;
+      if (sent === this.mailed && !this.mailing) [this.email, this.address] = [got.email, got.address];
     } catch { this.emailOf = null; }
     this.render();
   }
@@ -180,10 +189,12 @@ export class RemoteNotices {
     this.mailed += 1;
     this.problem = null;
     try {
+      let got = null;
       for (const seat of this.page.held) {
-        await api(this.path(seat, "notify"), { method: "POST", token: this.page.tokenFor(seat), body: { email: address, lang: lang() } });
+        got = await api(this.path(seat, "notify"), { method: "POST", token: this.page.tokenFor(seat), body: { email: address, lang: lang() } });
       }
       this.email = address;
+      this.address = got?.address ?? null;
       this.typed = false; // the field shows the address saved
     } catch (err) {
       this.problem = err.code === "bad_message" ? raw("web", "notices_email_bad") : errorText(err);
@@ -202,7 +213,7 @@ export class RemoteNotices {
     const push = pushSupported() && !!s.push_key;
     const perm = typeof Notification === "undefined" ? "unsupported" : Notification.permission;
     const ticked = this.pushWant ?? (this.pushOn && perm === "granted");
-    const state = [push, s.mail, ticked, perm, this.email, this.problem, lang()].join("|");
+    const state = [push, s.mail, ticked, perm, this.email, this.address, this.problem, lang()].join("|");
     if (!force && this.part.dataset.state === state) return;
     this.part.dataset.state = state;
     const input = this.part.querySelector("[data-testid=notice-email]");
@@ -217,7 +228,7 @@ export class RemoteNotices {
           <input type="email" data-testid="notice-email" autocomplete="email" maxlength="254" value="${esc(value)}"></label>
         <div class="notice-email-row"><button class="btn small primary" type="submit" data-testid="notice-email-save">${esc(raw("web", "notices_email_save"))}</button>
           ${this.email ? `<button class="btn small" type="button" data-remote="email-stop" data-testid="notice-email-stop">${esc(raw("web", "notices_email_stop"))}</button>` : ""}</div>
-        ${this.email ? `<p class="muted" data-testid="notice-email-status">${esc(t("web", "notices_email_on", { email: this.email }))}</p>` : ""}
+        ${this.email ? `<p class="muted" data-testid="notice-email-status" data-address="${esc(this.address || "")}">${esc(t("web", EMAIL_STATUS[this.address] || EMAIL_STATUS.unconfirmed, { email: this.email }))}</p>` : ""}
       </form>` : ""}
       ${this.problem ? `<p class="muted" role="status" data-testid="notice-remote-why">${esc(this.problem)}</p>` : ""}`;
   }
