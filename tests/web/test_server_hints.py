@@ -161,3 +161,30 @@ def test_more_tabs_bring_a_seat_no_more_hints(
     answers = [ask(ws_client(gid, [tokens[m]]), m, f"t{i}") for i in range(BURST + 1)]
     assert [a["type"] for a in answers] == ["hint"] * BURST + ["error"]
     assert answers[-1]["code"] == "rate_limited" and answers[-1].get("detail") is None
+
+
+def test_a_client_gets_so_many_hints_a_minute_across_its_games_and_processes(
+        tmp_path: Path) -> None:
+    """``--limit-hints-per-minute`` counts a client's hints in the database: more games, more
+    seats or a second server process on the same database bring it no more of the advisor's
+    time (the seat's own limit is per process and per seat)."""
+    from pgcluster import cluster
+
+    url = cluster().database(f"hints_{tmp_path.name[-20:].lower()}")
+    flags = ["--limit-hints-per-minute", "3"]
+    servers = [Server(tmp_path / f"h{i}.db", extra=flags, db_url=url, limits=True).start()
+               for i in range(2)]
+    try:
+        answers = []
+        with httpx.Client(base_url=servers[0].url, timeout=10) as api:
+            for i in range(4):  # a new game each time: a seat's own limit never comes into it
+                gid, tokens, _ = seated_game(api, 2, seed=20 + i)
+                m = mover(api, gid)
+                with WsClient(servers[i % 2].url, gid, [tokens[m]]) as c:
+                    answers.append(ask(c, m, f"g{i}"))
+        assert [a["type"] for a in answers] == ["hint"] * 3 + ["error"], answers
+        assert answers[-1]["code"] == "rate_limited" and answers[-1]["ref"] == "hint"
+        assert answers[-1]["detail"] == "rate"
+    finally:
+        for s in servers:
+            s.stop()

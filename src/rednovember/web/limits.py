@@ -1,7 +1,8 @@
 """Limits per client: how many games it may create and seats it may take per minute, how many of
 its games may wait for players at once (and how many may wait on the whole server), how many win-
 chance curves it may have computed per hour, how many My-games lookups it may make per minute
-(each rebuilds up to 60 games), how many messages one connection may send, and how
+(each rebuilds up to 60 games), how many advisor hints it may ask for per minute (each costs up
+to a second of a core), how many messages one connection may send, and how
 many spectators' connections a game and a client take (a seat's holder always gets in). Every
 refusal is ``rate_limited`` (HTTP 429, with ``Retry-After`` where waiting helps). 0: no limit.
 
@@ -9,7 +10,7 @@ A client is its address as uvicorn gives it (a proxy's X-Forwarded-For only when
 ``--forwarded-allow-ips``), an IPv6 address by its /64 network: one household or server gets a
 whole /64, so rotating addresses inside it is still one client (:func:`client_key`).
 
-The per-minute and per-hour counts and the waiting tables (web/rates.py) and the spectators
+The per-minute and per-hour counts (hints included) and the waiting tables (web/rates.py) and the spectators
 (web/watchers.py) are counted in the database, so they hold however many processes share it; a
 connection's messages are counted by the process that holds the connection (in memory, bounded:
 the least recently seen clients are dropped first)."""
@@ -43,6 +44,7 @@ class Limits:
     winchances_per_hour: int = 0  # win-chance curves one client may have computed per hour
     lookups_per_minute: int = 0  # My-games lookups (POST /api/me) of one client per minute
     sockets_per_client: int = 0  # WebSockets one client holds open at once in one process
+    hints_per_minute: int = 0  # advisor hints one client may ask for per minute (all its seats)
 
     @classmethod
     def none(cls) -> Limits:

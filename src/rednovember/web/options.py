@@ -171,6 +171,8 @@ LIMITS = (
     ("max_waiting_games", 1000, "games waiting for players on the whole server"),
     ("winchances_per_hour", 12, "win-chance curves one client may have computed per hour"),
     ("lookups_per_minute", 20, "My-games lookups (POST /api/me) one client may make per minute"),
+    ("hints_per_minute", 12, "advisor hints one client may ask for per minute (all its games "
+                             "and seats together)"),
     ("sockets_per_client", 256, "WebSockets one client may hold open at once on one server "
                                 "process (every game, seat holders included)"),
 )

@@ -1,7 +1,8 @@
 """Per-client limits counted in the database (issue 19), so that they hold however many server
 processes share it (web/limits.py says which limits there are):
 
-- rates (new games and seats per minute, lesson requests per 10 s, win-chance curves per hour):
+- rates (new games, seats and hints per minute, lesson requests per 10 s, win-chance curves per
+  hour):
   a sliding window approximated by two fixed buckets, the current one and the previous one
   weighted by how much of it still lies in the window; a refused request does not count;
 - waiting tables: those of one client, and those of the whole server, counted from the games.
@@ -78,6 +79,8 @@ class Rates:
         self.winchances = SharedWindow(engine, limits.winchances_per_hour, 3600.0,
                                        "win-chance curves")
         self.lookups = SharedWindow(engine, limits.lookups_per_minute, 60.0, "my-games lookups")
+        # the advisor's hints (web/hub/hints.py): each costs up to a second of a core
+        self.hints = SharedWindow(engine, limits.hints_per_minute, 60.0, "hints")
 
     def new_game(self, client: str, now: float) -> None:
         """Before ``client`` creates a game: its waiting tables, the server's, its rate."""

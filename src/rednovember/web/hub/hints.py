@@ -6,8 +6,10 @@
 - The answer goes to the asking connection alone: ``hint`` messages with ``status`` ``thinking``
   (with ``progress`` 0..1, a few times a second) and then ``done`` with the plans; never broadcast.
 - One hint at a time per connection, at most :data:`BURST` per :data:`WINDOW` seconds per seat
-  (all its connections in the process together) and per connection (``rate_limited``), and at
-  most :data:`THINKERS` computed at once by the whole server (``busy``).
+  (all its connections in the process together) and per connection, at most
+  ``--limit-hints-per-minute`` per client (all its games and seats, counted in the database: it
+  holds across processes; ``rate_limited``), and at most :data:`THINKERS` computed at once by
+  the process (``busy``).
 - The thinking runs in a worker thread (``asyncio.to_thread``) on a copy of the game taken under
   the game's lock; the lock is not held while thinking, so the game and every other game go on.
 - The first hint of a seat is recorded in the table settings (``hints_used``, stored in the
@@ -31,6 +33,7 @@ from ...rules import Game
 from ...rules.state import MOVE, OPENED
 from ..chat import RateLimit
 from ..protocol import ProtocolError, jsonable
+from ..rates import SharedWindow
 from ..store import Store, settings_table
 from .live import Connection, LiveGame
 from .runtime import Runtime
@@ -57,9 +60,10 @@ def store_settings(store: Store, game_id: str, listed: bool, settings: dict[str,
 class Hints:
     """The advisor desk: checks, the worker threads, the per-connection limits."""
 
-    def __init__(self, rt: Runtime, budget_s: float = DEFAULT_BUDGET_S,
-                 thinkers: int = THINKERS) -> None:
+    def __init__(self, rt: Runtime, per_client: SharedWindow | None = None,
+                 budget_s: float = DEFAULT_BUDGET_S, thinkers: int = THINKERS) -> None:
         self.rt = rt
+        self.per_client = per_client  # the hints of a client a minute (web/rates.py)
         self.budget_s = budget_s
         self.thinking = asyncio.Semaphore(thinkers)
         self.waiting = 0
@@ -120,6 +124,8 @@ class Hints:
 
     async def _think_and_send(self, lg: LiveGame, c: Connection, seat: int,
                               rid: str | int | None) -> None:
+        if self.per_client is not None:  # (a refusal is answered as an error of the request)
+            await self.rt.db(self.per_client.check, c.client, time.time())
         async with lg.lock:  # a consistent copy: no change is half made
             self.busy.discard(c)
             try:

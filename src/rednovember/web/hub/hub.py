@@ -67,7 +67,7 @@ class Hub:
         self.deadlines = Deadlines(rt, self.cache, self.writer, self.talk, self.seating)
         self.driver = Driver(rt, self.writer, self.talk, self.away, self.deadlines, bot_delay)
         self.expiry = Expiry(rt, waiting_expiry)
-        self.hints = Hints(rt)  # the advisor (web/hub/hints.py)
+        self.hints = Hints(rt, self.rates.hints)  # the advisor (web/hub/hints.py)
         self._claimer: asyncio.Task[None] | None = None
         self._watching: asyncio.Task[None] | None = None
         # what the endpoints ask of the hub
