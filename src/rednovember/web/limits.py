@@ -10,8 +10,9 @@ A client is its address as uvicorn gives it (a proxy's X-Forwarded-For only when
 ``--forwarded-allow-ips``), an IPv6 address by its /64 network: one household or server gets a
 whole /64, so rotating addresses inside it is still one client (:func:`client_key`).
 
-The per-minute and per-hour counts (hints included) and the waiting tables (web/rates.py) and the spectators
-(web/watchers.py) are counted in the database, so they hold however many processes share it; a
+The per-minute and per-hour counts (hints included) and the waiting tables (web/rates.py) and
+the spectators (web/watchers.py) are counted in the database, so they hold however many processes
+share it; a
 connection's messages are counted by the process that holds the connection (in memory, bounded:
 the least recently seen clients are dropped first)."""
 
