@@ -12,9 +12,8 @@ whole /64, so rotating addresses inside it is still one client (:func:`client_ke
 
 The per-minute and per-hour counts (hints included) and the waiting tables (web/rates.py) and
 the spectators (web/watchers.py) are counted in the database, so they hold however many processes
-share it; a
-connection's messages are counted by the process that holds the connection (in memory, bounded:
-the least recently seen clients are dropped first)."""
+share it; a connection's messages are counted by the process that holds the connection (in
+memory, bounded: the least recently seen clients are dropped first)."""
 
 from __future__ import annotations
 
