@@ -37,6 +37,13 @@ def test_rematch_keeps_the_seats_and_their_tokens_with_a_new_seed(
     assert seats(new) == seats(old)
     for seat, token in enumerate(tokens):  # every player's token holds its seat in the new game
         assert api.get(f"/api/games/{nxt}/legal", headers=auth(token)).json()["seat"] == seat
+    for seat, token in enumerate(tokens):  # bots finish it: its seed is shown at the end
+        r = api.post(f"/api/games/{nxt}/seats/{seat}/bot", json={"bot": "heuristic"},
+                     headers=auth(token))
+        assert r.status_code == 200, r.text
+    over = get_until(api, f"/api/games/{nxt}", lambda r: r.json()["status"] == "over").json()
+    assert isinstance(over["config"]["seed"], int) and over["config"]["seed"] != \
+        old["config"]["seed"]  # a new deal
 
 
 def test_seats_handed_to_bots_are_their_players_again_in_the_rematch(
