@@ -488,3 +488,11 @@ def test_the_terminal_legend_shows_keepers_as_the_board_names_them(lang: str) ->
     cat = catalog(lang)
     example = f"  {cat.raw('colours_short', 'red')} {cat.raw('colours_short', 'blue')} …   "
     assert example in cat.raw("term_plain", "legend")
+
+
+def test_a_count_of_minutes_never_breaks_from_its_abbreviation() -> None:
+    """"{minutes} мин" is joined by a no-break space: a narrow chip or a wrapped log line must not
+    leave "10" at the end of one line and "мин" at the start of the next."""
+    text = (Path(__file__).parents[1] / "src/rednovember/i18n/ru.json").read_text("utf-8")
+    assert re.findall(r"\} мин\b", text) == []
+    assert text.count("}\u00a0мин") >= 10
