@@ -496,3 +496,26 @@ def test_a_count_of_minutes_never_breaks_from_its_abbreviation() -> None:
     text = (Path(__file__).parents[1] / "src/rednovember/i18n/ru.json").read_text("utf-8")
     assert re.findall(r"\} мин\b", text) == []
     assert text.count("}\u00a0мин") >= 10
+
+
+def test_french_puts_a_narrow_no_break_space_before_a_semicolon() -> None:
+    """A list of clauses (a menu line's notes, the advisor's reasons, a turning point's events)
+    is joined as each language writes it: French typography wants a narrow no-break space
+    before ";"."""
+    assert catalog("fr").join(["a", "b"]) == "a\u202f; b"
+    assert catalog("en").join(["a", "b"]) == catalog("de").join(["a", "b"]) == "a; b"
+    rng = random.Random(4)
+    for seed in range(40):  # a menu line with two notes or more, in English and in French
+        g = new_game(Config(players=3, seed=seed))
+        for _ in range(300):
+            if g.result is not None:
+                break
+            legal = g.legal_actions()
+            for a in legal:
+                en = describe_action(a, g)
+                if en.endswith(")") and "; " in en[en.find(" ("):]:
+                    fr = describe_action(a, g, "fr")
+                    assert "\u202f; " in fr and "; " not in fr.replace("\u202f; ", ""), fr
+                    return
+            g.apply(rng.choice(legal))
+    raise AssertionError("no menu line with two notes in 40 games")

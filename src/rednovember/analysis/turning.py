@@ -96,7 +96,7 @@ class GameAnalysis:
     def sentence(self, tp: TurningPoint, lang: str = DEFAULT) -> str:
         """The turning point in words, e.g. "Minute 31: Fire in the Engine room: 48% → 22%"."""
         cat = catalog(lang)
-        what = "; ".join(describe_entry(e, self.game, lang, self.seat).rstrip(". ")
+        what = cat.join(describe_entry(e, self.game, lang, self.seat).rstrip(". ")
                          for _, e in tp.entries) or cat.raw("analyse", "quiet")
         return cat.get("analyse", "swing", minute=tp.minute, what=what,
                        before=percent(tp.before, lang), after=percent(tp.after, lang))

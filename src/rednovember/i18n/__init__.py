@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import string
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -159,6 +159,10 @@ class Catalog:
     def format(self, template: str, fields: Mapping[str, Any]) -> str:
         """``template.format(**fields)`` with this language's plural and case format specs."""
         return _Formatter(self).vformat(template, (), fields)
+
+    def join(self, parts: Iterable[str]) -> str:
+        """A list of clauses as this language writes one ("a; b", French "a\u202f; b")."""
+        return self.raw("meta", "list_sep").join(parts)
 
     def section(self, name: str) -> dict[str, str]:
         merged = dict(self.fallback.section(name)) if self.fallback is not None else {}

@@ -318,7 +318,7 @@ def describe_action(action: Action, game: Game, lang: str = DEFAULT, short: bool
         text = _main_text(cat, action, game)
     notes = _notes(cat, action, game) if game.phase != DECIDE else []
     if notes:
-        text += " (" + "; ".join(notes) + ")"
+        text += " (" + cat.join(notes) + ")"
     if action.kind in REPAIRS:
         doomed, token = repair_doomed(action, game)
         if doomed:

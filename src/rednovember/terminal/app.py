@@ -382,7 +382,7 @@ class PlayApp:
         before = self.game = g
         self.marks[seat] = min(self.marks.get(seat, 0), len(before.log))
         self.show(seat)
-        self.console.print(self.cat.get("term_plain", "undo_done", action="; ".join(said)),
+        self.console.print(self.cat.get("term_plain", "undo_done", action=self.cat.join(said)),
                            style="yellow", markup=False)
         return True
 

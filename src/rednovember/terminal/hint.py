@@ -45,7 +45,7 @@ def why(tip: Tip, game: Game, cat: Catalog) -> str:
     if tip.repair_chance is not None:
         reasons.append(cat.get("advisor", "repair", chance=tip.repair_chance))
     reasons.append(cat.get("advisor", "meets", **tip.meets))
-    return cat.get("advisor", "why", reasons="; ".join(reasons))
+    return cat.get("advisor", "why", reasons=cat.join(reasons))
 
 
 def tip_lines(number: int, tip: Tip, game: Game, cat: Catalog, lang: str) -> list[str]:

@@ -53,7 +53,7 @@ def _notes(action: Action, game: Game, lang: str) -> list[str]:
     text = describe_action(action, game, lang)
     if not text.endswith(")") or " (" not in text:
         return []
-    return text[text.index(" (") + 2:-1].split("; ")[1:]
+    return text[text.index(" (") + 2:-1].split(catalog(lang).raw("meta", "list_sep"))[1:]
 
 
 class Session:
@@ -201,7 +201,7 @@ class Session:
             codes = [c for c, _ in action_warnings(a, g) + action_warnings(enter[0], twin)]
             cost = 1 + (action_cost(enter[0], twin) or 0)
             label = self.cat.get("term_tui", "go_to", room=n.room(self.cat, g, a.arg), minutes=cost)
-            label = label[:-1] + "".join("; " + note for note in _notes(a, g, self.lang)) + ")"
+            label = self.cat.join([label[:-1], *_notes(a, g, self.lang)]) + ")"
             label += "".join(f" ⚠ {w}" for w in warns)
             out.append(Option(label, "section_move", [a, enter[0]], warnings=warns,
                               lethal=any(c in LETHAL for c in codes), warn=bool(warns)))

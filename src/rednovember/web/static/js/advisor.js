@@ -189,7 +189,7 @@ export class Advisor {
     else if (th.kind === "trade") out.push(t("advisor", "threat_trade", { gnome: gnomeName(model, th.gnome) }));
     if (p.repair_chance !== null && p.repair_chance !== undefined) out.push(t("advisor", "repair", { chance: p.repair_chance }));
     out.push(t("advisor", "meets", p.meets));
-    return t("advisor", "why", { reasons: out.join("; ") });
+    return t("advisor", "why", { reasons: out.join(raw("meta", "list_sep")) });
   }
 
   // The picked plan's route on the board: its rooms marked, in order.

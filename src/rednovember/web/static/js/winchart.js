@@ -98,7 +98,7 @@ export class WinChart {
   }
 
   sentence(tp) {
-    const what = (tp.entries || []).map((e) => describeEntry(this.model, e).replace(/[\s.]+$/u, "")).join("; ")
+    const what = (tp.entries || []).map((e) => describeEntry(this.model, e).replace(/[\s.]+$/u, "")).join(raw("meta", "list_sep"))
       || raw("analyse", "quiet");
     return t("analyse", "swing", { minute: tp.minute, what, before: pct(tp.before), after: pct(tp.after) });
   }
