@@ -13,6 +13,22 @@ const POLL_MS = 1000;
 
 const pct = (x) => t("analyse", "percent", { value: Math.round(100 * x) });
 
+// The minutes between the axis's two ends worth a label: every 10 (every 5 in a short game), each
+// where the game first reached it (the x axis counts steps, not minutes), none nearer than 30px to
+// another label or outside [from, to].
+function minuteTicks(points, x, from, to) {
+  if (points.length < 2) return [];
+  const start = points[0].minute, end = points[points.length - 1].minute;
+  const every = end - start > 40 ? 10 : 5;
+  const ticks = [];
+  for (let m = (Math.floor(start / every) + 1) * every; m < end; m += every) {
+    const p = points.find((q) => q.minute >= m);
+    const at = p ? Math.round(x(p.step)) : NaN;
+    if (at >= from && at <= to && (!ticks.length || at - ticks[ticks.length - 1][0] >= 30)) ticks.push([at, m]);
+  }
+  return ticks;
+}
+
 export class WinChart {
   constructor(gameId, onJump, life) {
     this.id = gameId;
@@ -155,7 +171,11 @@ export class WinChart {
     const grid = [0, 0.5, 1].map((v) => `<line class="wc-grid" x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}"/>`
       + `<text class="wc-axis" x="${L - 5}" y="${y(v) + 4}" text-anchor="end">${esc(pct(v))}</text>`).join("");
     const last = points[points.length - 1] || { minute: 0 };
-    const axis = `<text class="wc-axis" x="${L}" y="${H - 6}">${esc(raw("analyse", "axis_minute"))} ${points[0]?.minute ?? 0}</text>`
+    const first = `${raw("analyse", "axis_minute")} ${points[0]?.minute ?? 0}`;
+    const axis = `<text class="wc-axis" x="${L}" y="${H - 6}">${esc(first)}</text>`
+      + minuteTicks(points, x, L + 7 * first.length + 8, W - R - 24).map(([at, m]) =>
+        `<line class="wc-tick" x1="${at}" x2="${at}" y1="${H - B}" y2="${H - B + 4}"/>`
+        + `<text class="wc-axis" data-testid="winchart-tick" x="${at}" y="${H - 6}" text-anchor="middle">${m}</text>`).join("")
       + `<text class="wc-axis" x="${W - R}" y="${H - 6}" text-anchor="end">${esc(String(last.minute))}</text>`;
     const now = `<line class="wc-now" data-testid="winchart-now" x1="${x(this.step)}" x2="${x(this.step)}" y1="${T}" y2="${H - B}"/>`;
     const marks = turning.map((tp, i) => {
