@@ -160,3 +160,34 @@ def test_plans_go_when_the_position_changes_and_the_button_stays_for_the_turn(
     state(me, after=st["version"])
     expect(me.get_by_test_id("hint-button")).to_have_count(0)  # another seat's turn
     assert me.js_errors == []
+
+
+def test_on_a_phone_a_picked_plan_pans_the_zoomed_board_to_its_route(
+        api: httpx.Client, browser: Any, rn_url: str) -> None:
+    """The board, zoomed on a phone, is wider than the screen: picking a plan brings its route
+    into view, wherever the board was panned to."""
+    gid, tokens, _ = seated_game(api, 3, seed=5)
+    m = api.get(f"/api/games/{gid}").json()["to_move"]
+    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, base_url=rn_url)
+    try:
+        page = _page(ctx, f"/g/{gid}#seat={tokens[m]}")
+        state(page, your_turn=True)
+        wrap = page.locator("#board")
+        assert wrap.evaluate("(w) => w.scrollWidth > w.clientWidth + 1"), "the board is zoomed"
+        page.get_by_test_id("hint-button").click()
+        expect(page.get_by_test_id("hint-plans").locator("li")).to_have_count(3, timeout=30_000)
+        route = page.evaluate("() => window.rnGame.advisor.answer.plans[0].route")
+        end = page.locator(f'#board g[data-room="{route[-1]}"] .room-bg')
+        # pan the board as far from the route's last room as it goes
+        far = "(w, [r]) => { w.scrollLeft = r.getBoundingClientRect().left > " \
+              "w.getBoundingClientRect().left + w.clientWidth / 2 ? 0 : w.scrollWidth; }"
+        wrap.evaluate(far, [end.element_handle()])
+        page.get_by_test_id("hint-plan-0").click()
+        expect(page.locator("#board g.hint-route")).to_have_count(len(route))
+        page.wait_for_function(
+            "([w, r]) => { const a = w.getBoundingClientRect(), b = r.getBoundingClientRect();"
+            " return b.left >= a.left - 1 && b.right <= a.right + 1; }",
+            arg=[wrap.element_handle(), end.element_handle()])
+        assert page.js_errors == []
+    finally:
+        ctx.close()

@@ -8,6 +8,7 @@ import { lang, raw, t } from "./i18n.js";
 import { api } from "./net.js";
 import { errorText } from "./ui.js";
 import { actionText, gnomeName, itemName, join, roomName, roomShort, seatTitle, tokenName, trackName } from "./describe.js";
+import { centre } from "./mobile.js";
 import { attrs, esc } from "./svg.js";
 
 const pct = (x) => Math.round(100 * x);
@@ -220,6 +221,7 @@ export class Advisor {
       mark.append(circle, text);
       g.append(mark);
     });
+    centre(board, [".hint-route"]); // a zoomed board on a phone pans to the route
   }
 }
 
