@@ -116,7 +116,7 @@ def _replay_viewer(ctx: Any, url: str) -> None:
     labels = [int(t) for t in ticks.all_text_contents()]
     xs = [float(t.get_attribute("x") or "nan") for t in ticks.all()]
     assert len(labels) >= 2 and labels == sorted(labels) and xs == sorted(xs), (labels, xs)
-    assert all(m % 5 == 0 for m in labels) and all(b - a >= 30 for a, b in zip(xs, xs[1:]))
+    assert all(m % 5 == 0 for m in labels) and all(b - a >= 30 for a, b in zip(xs, xs[1:], strict=False))
     page.set_viewport_size(PHONE)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     chart.scroll_into_view_if_needed()
