@@ -354,6 +354,27 @@ def test_two_processes_send_each_notice_exactly_once(inbox: Inbox,
             w.close()
 
 
+def test_a_yes_on_another_process_tells_the_waiting_seat(inbox: Inbox,
+                                                       servers: Callable[..., Server]) -> None:
+    """The seat waits on the game's owner (a, where it was made) with its address unconfirmed;
+    its owner says yes through a link that reaches process b: a tells the seat (a ``mail``
+    notice, web/hub/notices.py), once."""
+    url = cluster().database(f"mail_{uuid.uuid4().hex[:12]}")
+    a = servers(*mail_flags(inbox), db_url=url)
+    b = servers(*mail_flags(inbox), db_url=url)
+    with httpx.Client(base_url=a.url, timeout=10) as api_a, \
+            httpx.Client(base_url=b.url, timeout=10) as api_b:
+        gid, tokens = two_seats(api_a)
+        opt_in(api_b, gid, 1, tokens[1])
+        play_until(api_a, gid, tokens, 1)  # Bea is away, her address not yet confirmed
+        time.sleep(AFTER * 4)  # a looked and found nobody to tell
+        assert not [m for m in inbox.messages if "/confirm/" not in text(m)]
+        confirm(api_b, inbox, "seat1@example.org")
+        [notice] = inbox.wait(1)
+        assert notice["Subject"] == f"Red November: your turn in game {gid}", notice["Subject"]
+        inbox.stays(1)
+
+
 def test_the_unsubscribe_pages_own_links_resolve_and_lead_to_the_game(tmp_path: Path) -> None:
     """The pages of the unsubscribe link stand alone (opened from a mail program): their icon and
     style sheet are found (a missing icon was a 404 in every browser's console), and they lead

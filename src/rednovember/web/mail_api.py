@@ -125,7 +125,7 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         await hub.db(subscribe, hub.store.engine, game_id, seat, body.email, body.lang)
         if body.email is not None:
             await confirm_address(hub, mailer, body.email, body.lang)
-        hub.notices.schedule(await hub.get(game_id))  # the seat may be waiting already
+        await hub.notices.asked(await hub.get(game_id))  # the seat may be waiting already
         asked = await hub.db(subscription, hub.store.engine, game_id, seat)
         return {"game": game_id, "seat": seat, **asked}
 
@@ -174,7 +174,7 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
             return _page(cat, cat.raw("mail", "unknown"))
         if answer_ == "yes":  # a seat that gave it may be waiting now: tell it
             for game_id in await hub.db(seats_of_address, hub.store.engine, found[0]):
-                hub.notices.schedule(await hub.get(game_id))
+                await hub.notices.asked(await hub.get(game_id))
         return _page(cat, cat.get("mail", f"confirmed_{answer_}", email=found[0]))
 
     @app.post("/unsubscribe/{secret}", response_class=HTMLResponse, include_in_schema=False)

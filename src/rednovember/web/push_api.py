@@ -87,7 +87,7 @@ def add_routes(app: FastAPI, hub_of: Callable[[Request], Hub], bearer: Bearer,
             raise ProtocolError("no_push", "this server sends no pushes (started without --push)")
         target = Target(body.endpoint, body.keys.p256dh, body.keys.auth, body.lang)
         count = await hub.db(add, hub.store.engine, game_id, seat, target)
-        hub.notices.schedule(await hub.get(game_id))  # the seat may be waiting already
+        await hub.notices.asked(await hub.get(game_id))  # the seat may be waiting already
         return {"game": game_id, "seat": seat, "subscriptions": count}
 
     @app.post("/api/games/{game_id}/seats/{seat}/push/off",

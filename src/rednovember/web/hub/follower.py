@@ -68,6 +68,8 @@ class Follower:
             self.talk.heard_line(lg, notice)
         elif isinstance(notice.get("p"), list):
             self._heard_presence(lg, str(notice.get("n")), notice["p"])
+        elif notice.get("mail") == 1 and self.away.notices is not None:
+            self.away.notices.schedule(lg)  # (it acts only on the game's owner)
         elif isinstance(notice.get("r"), str):
             lg.rematch = notice["r"]
             push(lg, [{"type": "rematch", "game": lg.id, "next": notice["r"]}])

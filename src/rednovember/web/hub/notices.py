@@ -77,6 +77,13 @@ class Notices:
         if seat is not None and seat not in self.told[lg.id] and lg.status == "playing":
             self.tasks[lg.id] = loop.create_task(self._wait(lg, seat))
 
+    async def asked(self, lg: LiveGame) -> None:
+        """A seat of the game asked for notices (an address, its confirmation, a browser): its
+        owner looks again, on whichever process that is (a ``mail`` notice, web/hub/follower.py)."""
+        self.schedule(lg)
+        if self.rt.nodes.shared and not self.rt.nodes.owns(lg.id):
+            await self.rt.db(self.rt.store.notify, {"g": lg.id, "mail": 1})
+
     async def _wait(self, lg: LiveGame, seat: int) -> None:
         await asyncio.sleep(self.after)
         if unconnected(lg) == seat:
