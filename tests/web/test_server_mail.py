@@ -451,6 +451,51 @@ def test_one_address_gets_so_many_emails_a_day_whoever_asks(tmp_path: Path) -> N
     engine.dispose()
 
 
+def test_a_confirmation_email_that_failed_may_be_asked_again_at_once(tmp_path: Path) -> None:
+    """The mail server refused the confirmation email (web/mail_api.py ``unask``): the next Save
+    sends one at once, not ASK_EVERY later, and it still counts towards ASK_PER_DAY."""
+    from rednovember.web.mail import ASK_PER_DAY, ask, unask
+    from rednovember.web.store import Store
+
+    engine = Store(database_url(tmp_path / "unask.db")).engine
+    t = 1_000_000.0
+    first = ask(engine, "bea@example.org", "en", t)
+    assert ask(engine, "bea@example.org", "en", t + 1) is None  # sent: not again so soon
+
+    def failed_then_asked(now: float) -> bool:
+        unask(engine, "Bea@example.org")
+        return ask(engine, "bea@example.org", "en", now) == first
+
+    assert [failed_then_asked(t + k) for k in range(2, ASK_PER_DAY + 2)] == \
+        [True] * (ASK_PER_DAY - 1) + [False]
+    engine.dispose()
+
+
+def test_a_save_whose_confirmation_email_failed_leaves_the_address_askable(
+        tmp_path: Path) -> None:
+    """The server's mail server is down when a seat gives its address: the seat's address is
+    kept, and the next Save asks again (its ``asked`` time is cleared)."""
+    from fastapi.testclient import TestClient
+    from sqlalchemy import create_engine, select
+
+    from rednovember.web.app import create_app
+    from rednovember.web.mail import Mailer
+    from rednovember.web.store import address_table
+
+    db = f"sqlite:///{tmp_path / 'down.db'}"
+    mailer = Mailer.from_url("smtp://127.0.0.1:9", "crew@rn.example", PUBLIC)  # nobody listens
+    with TestClient(create_app(db, mailer=mailer, bot_delay=0.0)) as api:
+        gid, tokens = two_seats(api)
+        opt_in(api, gid, 1, tokens[1])
+        assert api.get(f"/api/games/{gid}/seats/1/notify", headers=auth(tokens[1])).json()[
+            "address"] == "unconfirmed"
+    engine = create_engine(db)
+    with engine.connect() as c:
+        row = c.execute(select(address_table.c.asked, address_table.c.sent)).one()
+    engine.dispose()
+    assert row.asked is None and row.sent == 1
+
+
 def test_processes_asking_at_once_send_one_confirmation(tmp_path: Path) -> None:
     """Eight threads, each with its own store on one database, ask for the same
     address at once: one of them gets to send the confirmation email."""

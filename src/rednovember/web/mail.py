@@ -261,6 +261,14 @@ def ask(engine: Engine, address: str, lang: str, now: float) -> str | None:
         return None
 
 
+def unask(engine: Engine, address: str) -> None:
+    """The confirmation email could not be sent: the next request may ask again at once (it
+    still counts towards :data:`ASK_PER_DAY`)."""
+    with engine.begin() as c:
+        c.execute(update(address_table).where(address_table.c.email == address_key(address),
+                                              address_table.c.state == "asked").values(asked=None))
+
+
 def allow(engine: Engine, address: str, now: float) -> bool:
     """Counts one more email to the confirmed ``address`` today, if it may have one (fewer than
     :data:`PER_DAY` so far: a compare-and-set, tried again if another process counted too)."""
@@ -338,4 +346,4 @@ def rearm(engine: Engine, game_id: str, seats: list[int]) -> None:
 __all__ = ["ASK_EVERY", "ASK_PER_DAY", "CONFIRMATION", "DAY", "PER_DAY", "MailError", "Mailer", "Notice",
            "address_key", "address_state", "allow", "answer", "ask", "carry_over", "claim",
            "confirming", "duration", "rearm", "seat_of", "seats_of_address", "subscribe",
-           "subscription", "unsubscribe"]
+           "subscription", "unask", "unsubscribe"]

@@ -37,6 +37,7 @@ from .mail import (
     seats_of_address,
     subscribe,
     subscription,
+    unask,
     unsubscribe,
 )
 from .protocol import ProtocolError
@@ -197,6 +198,7 @@ async def confirm_address(hub: Hub, mailer: Mailer, address: str, lang: str) -> 
         await asyncio.to_thread(mailer.send, mailer.confirmation(address, lang, secret))
     except (OSError, smtplib.SMTPException) as exc:
         log.warning("the confirmation email to a seat's address failed: %s", exc)
+        await hub.db(unask, hub.store.engine, address)  # the next Save tries again
 
 
 __all__ = ["Auth", "NotifyBody", "add_routes", "confirm_address", "own_seat"]
