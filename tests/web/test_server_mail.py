@@ -226,6 +226,29 @@ def test_an_address_gets_notices_only_once_its_owner_confirmed_it(
         assert unknown.status_code == 200 and "confirm-yes" not in unknown.text
 
 
+def test_an_address_given_before_confirmations_is_asked_when_its_seat_waits(
+        inbox: Inbox, servers: Callable[..., Server]) -> None:
+    """A seat gave its address before addresses were confirmed (migration 0010: it has no
+    ``rn_address`` row): when the seat next waits, the address gets its confirmation email
+    instead of silence, and its notices once its owner said yes."""
+    from sqlalchemy import create_engine
+
+    from rednovember.web.mail import subscribe
+
+    server = servers(*mail_flags(inbox))
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, tokens = two_seats(api)
+        engine = create_engine(server.db_url)
+        subscribe(engine, gid, 1, "Old@example.org", "en")  # as an older server stored it
+        engine.dispose()
+        play_until(api, gid, tokens, 1)
+        confirm(api, inbox, "Old@example.org")
+        [notice] = inbox.wait(1)
+        assert notice["To"] == "Old@example.org"
+        assert notice["Subject"] == f"Red November: your turn in game {gid}"
+        inbox.stays(1)
+
+
 def test_an_address_given_by_strangers_in_many_games_gets_one_email_and_can_refuse_all(
         inbox: Inbox, servers: Callable[..., Server]) -> None:
     """However many seats give one address (in any case of its letters), it gets one

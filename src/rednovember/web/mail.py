@@ -306,6 +306,17 @@ def answer(engine: Engine, secret: str, yes: bool) -> tuple[str, str, str] | Non
     return confirming(engine, secret)
 
 
+def unasked(engine: Engine, game_id: str, seat: int) -> tuple[str, str] | None:
+    """The seat's (address, language) if its address was never asked for confirmation (it was
+    given before addresses were confirmed: migration 0010), else None."""
+    with engine.connect() as c:
+        row = c.execute(select(mail_table.c.email, mail_table.c.lang).where(
+            mail_table.c.game_id == game_id, mail_table.c.seat == seat)).first()
+        if row is None or row.email is None or _state(c, row.email) is not None:
+            return None
+    return str(row.email), str(row.lang)
+
+
 def seats_of_address(engine: Engine, address: str) -> list[str]:
     """The games in which a seat gave ``address`` (a few: to tell a waiting seat at once)."""
     with engine.connect() as c:
@@ -346,4 +357,4 @@ def rearm(engine: Engine, game_id: str, seats: list[int]) -> None:
 __all__ = ["ASK_EVERY", "ASK_PER_DAY", "CONFIRMATION", "DAY", "PER_DAY", "MailError", "Mailer", "Notice",
            "address_key", "address_state", "allow", "answer", "ask", "carry_over", "claim",
            "confirming", "duration", "rearm", "seat_of", "seats_of_address", "subscribe",
-           "subscription", "unask", "unsubscribe"]
+           "subscription", "unask", "unasked", "unsubscribe"]

@@ -13,11 +13,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import html
-import logging
-import smtplib
-import time
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -31,19 +27,15 @@ from .hub import Hub
 from .mail import (
     Mailer,
     answer,
-    ask,
     confirming,
     seat_of,
     seats_of_address,
     subscribe,
     subscription,
-    unask,
     unsubscribe,
 )
 from .protocol import ProtocolError
 from .responses import errors
-
-log = logging.getLogger("rednovember.web")
 
 # white space spelled out: ``\s`` is not the same set in ECMA-262 (the schema's readers: it has
 # U+FEFF) and in the server's regex engine (Unicode's White_Space: U+0085)
@@ -125,7 +117,7 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
             raise ProtocolError("no_mail", "this server sends no emails (started without --smtp)")
         await hub.db(subscribe, hub.store.engine, game_id, seat, body.email, body.lang)
         if body.email is not None:
-            await confirm_address(hub, mailer, body.email, body.lang)
+            await hub.notices.ask_owner(body.email, body.lang)
         await hub.notices.asked(await hub.get(game_id))  # the seat may be waiting already
         asked = await hub.db(subscription, hub.store.engine, game_id, seat)
         return {"game": game_id, "seat": seat, **asked}
@@ -188,17 +180,4 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         return _page(cat, cat.get("mail", "stopped", game=found[0]), game=found[0])
 
 
-async def confirm_address(hub: Hub, mailer: Mailer, address: str, lang: str) -> None:
-    """Sends ``address`` a confirmation email if it needs one and may have one now (web/mail.py:
-    not confirmed or refused yet, not asked a moment ago, not too often today)."""
-    secret = await hub.db(ask, hub.store.engine, address, lang, time.time())
-    if secret is None:
-        return
-    try:
-        await asyncio.to_thread(mailer.send, mailer.confirmation(address, lang, secret))
-    except (OSError, smtplib.SMTPException) as exc:
-        log.warning("the confirmation email to a seat's address failed: %s", exc)
-        await hub.db(unask, hub.store.engine, address)  # the next Save tries again
-
-
-__all__ = ["Auth", "NotifyBody", "add_routes", "confirm_address", "own_seat"]
+__all__ = ["Auth", "NotifyBody", "add_routes", "own_seat"]

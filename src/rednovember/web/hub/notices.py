@@ -15,7 +15,7 @@ import smtplib
 import time
 
 from ...i18n import catalog
-from ..mail import Mailer, Notice, allow, claim, rearm
+from ..mail import Mailer, Notice, allow, ask, claim, rearm, unask, unasked
 from ..push import Gone, Keys, Pusher, PushFailed, drop, payload, server_keys, targets
 from .absence import unconnected
 from .clock import HANDOVER_AFTER
@@ -89,9 +89,27 @@ class Notices:
         if unconnected(lg) == seat:
             await asyncio.shield(self._tell(lg, seat))
 
+    async def ask_owner(self, address: str, lang: str) -> None:
+        """Sends ``address`` a confirmation email if it needs one and may have one now
+        (web/mail.py: not confirmed or refused yet, not asked a moment ago, not too often)."""
+        if self.mailer is None:
+            return
+        secret = await self.rt.db(ask, self.rt.store.engine, address, lang, time.time())
+        if secret is None:
+            return
+        try:
+            await asyncio.to_thread(self.mailer.send,
+                                    self.mailer.confirmation(address, lang, secret))
+        except (OSError, smtplib.SMTPException) as exc:
+            log.warning("the confirmation email to a seat's address failed: %s", exc)
+            await self.rt.db(unask, self.rt.store.engine, address)  # the next Save tries again
+
     async def _tell(self, lg: LiveGame, seat: int) -> None:
         notice = await self.rt.db(claim, self.rt.store.engine, lg.id, seat)
         if notice is None:  # nobody to tell (yet), or told already (by this or another process)
+            never_asked = await self.rt.db(unasked, self.rt.store.engine, lg.id, seat)
+            if never_asked is not None:  # given before addresses were confirmed (migration 0010)
+                await self.ask_owner(*never_asked)
             return
         self.told.setdefault(lg.id, set()).add(seat)
         if self.mailer is not None and notice.email is not None:
