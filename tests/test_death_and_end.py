@@ -274,7 +274,7 @@ def test_win_when_every_keeper_reaches_0_without_a_token() -> None:
     assert all(outcome(g, n) is True for n in range(3))
 
 
-def test_win_with_dead_gnomes_counts_only_the_survivors() -> None:
+def test_P23_win_with_dead_gnomes_counts_only_the_survivors_and_all_players_win() -> None:
     g = arrange()
     g.gnomes[0].keeper = 1
     g.gnomes[1].alive = False
@@ -284,6 +284,7 @@ def test_win_with_dead_gnomes_counts_only_the_survivors() -> None:
     start(g)
     g.apply_text("no_action")
     assert g.result is not None and g.result.won
+    assert outcome(g, 1) is True  # P23: the dead gnome's player wins with the crew
 
 
 def test_keeper_on_0_takes_no_more_turns() -> None:

@@ -77,7 +77,8 @@ def lose(g: State, cause: str) -> None:
 
 def outcome(g: State, number: int) -> bool | None:
     """Whether gnome ``number``'s player won (None while the game goes on). A gnome that
-    abandoned its comrades wins exactly when the crew loses."""
+    abandoned its comrades wins exactly when the crew loses; a dead gnome's player shares the
+    crew's result (P23)."""
     if g.result is None:
         return None
     return g.result.won != g.gnomes[number].abandoned
