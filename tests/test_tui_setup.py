@@ -417,6 +417,29 @@ def test_run_tui_opens_the_screen_only_when_the_set_up_is_open(
     assert playing.setup_screen is None and playing.session.game.config == Config(1, 3, seed=3)
 
 
+def test_leaving_a_finished_game_names_its_file_without_a_resume_command(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """A game saved on the way and then played to its end: leaving says where the finished game
+    is, not how to resume it (there is nothing left to play); an unfinished one says how."""
+    def fake_run(self: GameApp) -> int:
+        self.saved_to = tmp_path / "evening.json"
+        if finish:
+            game = self.session.game
+            while not game.is_over:
+                game.apply(game.legal_actions()[0])
+        return EXIT_OK
+
+    monkeypatch.setattr(tui, "wants_plain", lambda _: False)
+    monkeypatch.setattr(GameApp, "run", fake_run)
+    for finish in (False, True):
+        assert tui.run_tui(args(players=1, seed=3)) == EXIT_OK
+        out = " ".join(capsys.readouterr().out.split())
+        assert ("--load" in out) is not finish, out
+        assert ("The finished game is saved to" in out) is finish, out
+        assert "evening.json" in out
+
+
 def test_the_line_mode_and_the_screen_share_one_builder() -> None:
     """new_setup (the line mode's questions) ends in build_setup: same answers, same game."""
     cat = catalog()

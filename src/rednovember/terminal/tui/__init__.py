@@ -59,9 +59,11 @@ def run_tui(args: Namespace) -> int:
         return app
     code = app.run()
     if app.playing and app.saved_to is not None:
-        console.print(app.session.cat.get("term_tui", "saved_on_quit", file=str(app.saved_to),
-                                                command=play_command()),
-                      style="green", markup=False)
+        cat = app.session.cat
+        line = cat.get("term_tui", "saved_finished", file=str(app.saved_to)) \
+            if app.session.game.is_over else \
+            cat.get("term_tui", "saved_on_quit", file=str(app.saved_to), command=play_command())
+        console.print(line, style="green", markup=False)
     elif not app.playing and code == EXIT_OK:  # left at the set-up screen, as the line mode's quit
         console.print(catalog(getattr(args, "lang", None) or "en").raw("ui", "quit"))
     return code if code is not None else 0
