@@ -3,9 +3,10 @@ web/push.py). On the game's owner process, while the seat to move has no connect
 (absence.unconnected, at any pace) for :attr:`Notices.after` seconds, its notice is claimed in the
 database (exactly once however many processes try) and sent: an email if the seat gave an address,
 a push to each browser it subscribed (emails only to an address its owner confirmed, and only so
-many a day: web/mail.py). The seat's next wait is told again once its player has come
-back or the turn has passed to another seat (``rearm``); a process that takes a game over rearms
-every seat not waiting now, so a restart never leaves a seat silent."""
+many a day: web/mail.py; an address given before addresses were confirmed is asked then).
+The seat's next wait is told again once its player has come back or the turn has passed to
+another seat (``rearm``); a process that takes a game over rearms every seat not waiting now, so
+a restart never leaves a seat silent."""
 
 from __future__ import annotations
 
