@@ -355,13 +355,17 @@ def test_mail_flags_that_cannot_work_stop_the_server_with_one_line(flags: list[s
     assert run.returncode == 2 and run.stderr.startswith("error: --"), run.stderr
 
 
+def two_processes(inbox: Inbox, servers: Callable[..., Server]) -> tuple[Server, Server]:
+    """Two server processes on one fresh PostgreSQL database, sending to ``inbox``."""
+    url = cluster().database(f"mail_{uuid.uuid4().hex[:12]}")
+    return servers(*mail_flags(inbox), db_url=url), servers(*mail_flags(inbox), db_url=url)
+
+
 def test_two_processes_send_each_notice_exactly_once(inbox: Inbox,
                                                      servers: Callable[..., Server]) -> None:
     """Both processes watch the game; the owner sends, the database's compare-and-set would
     stop a second sender: over three waits, three emails."""
-    url = cluster().database(f"mail_{uuid.uuid4().hex[:12]}")
-    a = servers(*mail_flags(inbox), db_url=url)
-    b = servers(*mail_flags(inbox), db_url=url)
+    a, b = two_processes(inbox, servers)
     with httpx.Client(base_url=a.url, timeout=10) as api_a, \
             httpx.Client(base_url=b.url, timeout=10) as api_b:
         gid, tokens = two_seats(api_a)
@@ -382,9 +386,7 @@ def test_a_yes_on_another_process_tells_the_waiting_seat(inbox: Inbox,
     """The seat waits on the game's owner (a, where it was made) with its address unconfirmed;
     its owner says yes through a link that reaches process b: a tells the seat (a ``mail``
     notice, web/hub/notices.py), once."""
-    url = cluster().database(f"mail_{uuid.uuid4().hex[:12]}")
-    a = servers(*mail_flags(inbox), db_url=url)
-    b = servers(*mail_flags(inbox), db_url=url)
+    a, b = two_processes(inbox, servers)
     with httpx.Client(base_url=a.url, timeout=10) as api_a, \
             httpx.Client(base_url=b.url, timeout=10) as api_b:
         gid, tokens = two_seats(api_a)
