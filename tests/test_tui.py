@@ -999,3 +999,39 @@ def test_a_log_line_that_wraps_goes_on_indented_under_itself() -> None:
     assert _rendered("— Red's turn, from space 60 —", 36) == ["— Red's turn, from space 60 —"]
     narrow = _rendered(line, 14)  # too narrow to indent: it wraps as it comes
     assert " ".join(x.strip() for x in narrow) == line.strip()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_dialogs_are_centred_on_the_screen(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Every dialog (question, minutes, save, legend) stands in the middle of the screen, not in
+    its top left corner (the shared rule for ModalScreen matched nothing: Textual scopes a class's
+    CSS to the class)."""
+    g = next(g for _, g in bot_positions(40, 200) if any(o.is_group for o in Session(g).options()))
+    app = GameApp(session(g, tmp=tmp_path), bot_delay=0)
+    width, height = size
+    opened: list[str] = []
+
+    def centred() -> None:
+        box = app.screen.query_one("#dialog").region
+        left, right = box.x, width - box.right
+        top, bottom = box.y, height - box.bottom
+        assert abs(left - right) <= 1 and abs(top - bottom) <= 1, (type(app.screen), box)
+        assert left > 0 or box.width >= width - 1  # narrower than the screen: a margin each side
+        opened.append(type(app.screen).__name__)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        for key, kind in (("q", ConfirmScreen), ("s", SaveScreen), ("question_mark", LegendScreen)):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, kind)
+            centred()
+            await pilot.press("escape")
+            await pilot.pause()
+        await press_option(pilot, app, next(i for i, o in enumerate(app.shown) if o.is_group))
+        assert isinstance(app.screen, PickScreen)
+        centred()
+        await pilot.press("escape")
+
+    drive(app, size, script)
+    assert opened == ["ConfirmScreen", "SaveScreen", "LegendScreen", "PickScreen"]
