@@ -805,6 +805,45 @@ def test_issue18_below_80x24_the_screen_says_the_terminal_is_too_small() -> None
     drive(app, (80, 24), script)
 
 
+def test_while_the_terminal_is_too_small_the_games_keys_wait() -> None:
+    """Nobody acts blind: below 80×24 (also when it shrank under a dialog) a number, Enter, u, h,
+    c, s, l or ? does nothing (the options are not on screen); q still asks to quit; back at
+    80×24 the keys work again."""
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        shown = [o.label for o in app.shown]
+        first = app.shown[0].actions
+        await pilot.press("question_mark")  # shrunk under a dialog: the game's screen says so
+        await pilot.pause()
+        await pilot.resize_terminal(70, 20)
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "too small" in screen_text(app)
+        for key in ("1", "2", "enter", "0", "u", "h", "c", "s", "l", "question_mark", "tab",
+                    "down", "enter"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0], key  # no dialog opened
+            assert app.session.game.history == [] and app.session.lang == "en", key
+        assert not app.crew_shown and "too small" in screen_text(app)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert "too small" not in screen_text(app) and [o.label for o in app.shown] == shown
+        await press_option(pilot, app, 0)  # the first option, chosen once the board is back
+        assert app.session.game.history == first
+
+    drive(app, (80, 24), script)
+
+
 def test_issue18_the_resume_hint_names_the_command_that_started_the_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from rednovember.terminal.app import play_command

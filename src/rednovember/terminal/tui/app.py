@@ -169,6 +169,7 @@ class GameApp(App[int]):
         self.last_seat = -1  # the human seat that decided last (Mad Gnomes: pass the keyboard)
         self.crew_shown = False  # below WIDE columns the crew replaces the rooms (key c)
         self.forget_timer: Timer | None = None  # forgets a first digit after a pause
+        self.too_small = False  # below SMALLEST: the screen says so and the game's keys wait
 
     # --- layout ----------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[object]:
@@ -243,9 +244,16 @@ class GameApp(App[int]):
         return self._session is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The game's keys do nothing before there is a game."""
-        return self._session is not None or action in ("request_quit", "focus_next",
-                                                       "focus_previous")
+        """The game's keys do nothing before there is a game, nor while the terminal is too small
+        to show it (nobody acts blind); quitting always works."""
+        if self._session is None:
+            return action in ("request_quit", "focus_next", "focus_previous")
+        return not self.blocked or action == "request_quit"
+
+    @property
+    def blocked(self) -> bool:
+        """The terminal is too small for the game (the review, to read only, still shows)."""
+        return self.too_small and not self.reviewing
 
     def on_resize(self, event: Resize) -> None:
         if self._session is None:
@@ -270,7 +278,11 @@ class GameApp(App[int]):
         left.set_class(self.wide, "wide")
         height = self.size.height if height is None else height
         small = width < SMALLEST[0] or height < SMALLEST[1]
-        self.screen.set_class(small, "too-small")
+        self.too_small = small
+        self.screen_stack[0].set_class(small, "too-small")  # the game's screen, under any dialog
+        self.query_one("#main").disabled = small  # Enter on the hidden options chooses nothing
+        if small:
+            self.forget_digit()
         cat = self.session.cat
         self.query_one("#too-small", Static).update(Text(
             cat.get("term_tui", "too_small", width=SMALLEST[0], height=SMALLEST[1],
@@ -421,6 +433,8 @@ class GameApp(App[int]):
         if self.screen is not self.screen_stack[0]:  # a dialog is open
             return
         event.stop()
+        if self.blocked:  # the options are not on screen: a digit chooses nothing
+            return
         self.forget_digit()
         if event.character == "0" and not self.typed and 0 in self.keys:  # End the turn
             self.pick(self.keys.index(0))
@@ -458,7 +472,7 @@ class GameApp(App[int]):
     def pick(self, index: int) -> None:
         """Choose the option at ``index`` of the list: a group asks its minutes, a lethal choice
         asks first."""
-        if not 0 <= index < len(self.shown) or self.session.bot_to_move:
+        if not 0 <= index < len(self.shown) or self.session.bot_to_move or self.blocked:
             return
         self.query_one("#options", OptionList).focus()
         option = self.shown[index]
