@@ -407,6 +407,75 @@ def test_mad_gnomes_hides_the_board_when_the_keyboard_changes_hands() -> None:
     drive(app, (80, 24), script)
 
 
+def test_mad_gnomes_shows_only_the_hand_of_the_player_at_the_keyboard() -> None:
+    """Mad Gnomes, two humans and a bot: while the bot moves, the status (and crew and log) are
+    seen by the human who chose last, so they show that human's hand, not the first human's.
+    While the pass screen waits for the next human, h (the advisor's plans for that hand), c and
+    u do nothing; once that player has pressed Enter, h shows that player's hint."""
+    from rednovember.i18n import names
+    game = new_game(Config(3, None, frozenset({"mad-gnomes"}), 6))
+    app = GameApp(session(game, {2: "heuristic"}), bot_delay=1000.0)  # the bot moves when told
+    checked: list[str] = []
+
+    def status_gnome() -> str:
+        return screen_text(app).splitlines()[1].split()[0]  # the status's viewer line
+
+    async def script(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        s = app.session
+        chose: list[int] = []  # the seats of the humans' choices
+        for _ in range(600):
+            if len(checked) == 2:
+                return
+            if isinstance(app.screen, PassScreen):
+                if s.seat in chose and "pass" not in checked:  # a seat that has seen its hand
+                    seat, history = s.seat, list(s.game.history)
+                    for key in ("h", "c", "u"):
+                        await pilot.press(key)
+                        for _ in range(20):  # the advisor would answer from a thread
+                            await pilot.pause(0.02)
+                        assert isinstance(app.screen, PassScreen), key
+                    assert s.game.history == history and not app.crew_shown
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    await pilot.press("h")
+                    for _ in range(400):
+                        await pilot.pause(0.05)
+                        if isinstance(app.screen, LegendScreen) and screen_text(app):
+                            break
+                    assert isinstance(app.screen, LegendScreen)
+                    gnome = names.gnome(s.cat, s.game, s.game.decider)
+                    assert f"Hint for {gnome}" in screen_text(app) and s.seat == seat
+                    checked.append("pass")
+                    await pilot.press("escape")
+                    await pilot.pause()
+                    continue
+                await pilot.press("enter")
+                await pilot.pause()
+                continue
+            if s.bot_to_move:
+                if chose[-1:] == [1] and "bot" not in checked:  # the second human chose last
+                    mine = next(gn for gn in s.game.gnomes if gn.player == 1)
+                    assert s.viewer == 1
+                    assert status_gnome() == names.gnome_short(s.cat, s.game, mine.number)
+                    checked.append("bot")
+                app._bot_move()
+                await pilot.pause()
+                continue
+            chose.append(s.seat)
+            option = app.shown[-1]  # e.g. end the turn / take no action
+            if option.is_group:
+                option = app.shown[0]
+            app.pick(app.shown.index(option))
+            await pilot.pause()
+            if isinstance(app.screen, (ConfirmScreen, PickScreen)):
+                await pilot.press("enter")
+                await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert sorted(checked) == ["bot", "pass"]
+
+
 def test_number_keys_choose_at_once_or_wait_for_a_second_digit() -> None:
     assert digit("", "3", 9) == Digit("", 2, -1)
     assert digit("", "1", 12) == Digit("1", -1, 0)  # 1 or 10-12: highlight 1, wait

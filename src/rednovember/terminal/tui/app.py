@@ -56,6 +56,9 @@ WIDE = 140  # from this terminal width on, the board gets the line mode's full t
 FOLD_BELOW = 40  # below this terminal height, runs of moves in the log are folded into one line
 SMALLEST = (80, 24)  # below this the screen only says that the terminal is too small
 DIGIT_WAIT = 1.5  # seconds a first digit waits for the second before it is forgotten
+# The keys that would show (or act on) the hand of the player to move: they wait while the
+# keyboard is passed to that player (Mad Gnomes), until the player takes it with Enter.
+PRIVATE = frozenset({"hint", "undo", "crew"})
 SCROLL_KEYS = frozenset({"up", "down", "left", "right", "pageup", "pagedown", "home", "end", "tab",
                          "shift+tab", "escape"})
 
@@ -248,6 +251,8 @@ class GameApp(App[int]):
         to show it (nobody acts blind); quitting always works."""
         if self._session is None:
             return action in ("request_quit", "focus_next", "focus_previous")
+        if isinstance(self.screen, PassScreen) and action in PRIVATE:
+            return False  # the keyboard is being passed: the next player's hand stays hidden
         return not self.blocked or action == "request_quit"
 
     @property
