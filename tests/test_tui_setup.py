@@ -298,6 +298,28 @@ def test_the_set_up_offers_the_unfinished_autosave_first(autosave: Path) -> None
     assert app.session.game.history == game.history and app.session.bot_names == {1: "random"}
 
 
+def test_a_digit_on_resume_sets_the_players_and_enter_then_starts_that_game(
+        autosave: Path) -> None:
+    """The keys line says "1-8 players · Enter start": a digit typed while Resume has the focus
+    set the players, but the focus stayed on Resume, so Enter resumed the saved game instead."""
+    saved = new_game(Config(2, None, frozenset(), 8))
+    saved.apply(saved.legal_actions()[0])
+    autosave.write_text(save_text(saved, {}), "utf-8")
+    app = setup_app()
+
+    async def script(pilot: Pilot[int]) -> None:
+        screen = await on_setup(pilot, app)
+        assert screen.focused is screen.query_one("#resume")
+        await press(pilot, "4")
+        assert screen.players == 4 and screen.focused is screen.query_one("#players")
+        await press(pilot, "enter")
+        await until(pilot, lambda: app.playing)
+
+    drive(app, (80, 24), script)
+    game = app.session.game
+    assert game.config.players == 4 and game.history == []  # a new game, not the saved one
+
+
 @pytest.mark.parametrize("finished", [True, False])
 def test_a_finished_or_broken_autosave_is_not_offered(autosave: Path, finished: bool) -> None:
     game = new_game(Config(3, None, frozenset(), 8))

@@ -318,12 +318,16 @@ class SetupScreen(Screen[Setup | None]):
 
     def on_key(self, event: events.Key) -> None:
         """A digit sets the players from any field but the text fields (the gnomes' field takes
-        its own 3-8)."""
+        its own 3-8). From a button (Resume, which has the focus when a game is offered) it also
+        takes the focus to the players, so that Enter then starts that game, as the keys line
+        says, instead of pressing the button."""
         if event.character and event.character.isdigit() and not isinstance(self.focused, Input):
             players = self.query_one("#players", Choice)
             if event.character in players.values:
                 event.stop()
                 players.select(players.values.index(event.character))
+                if isinstance(self.focused, Button):
+                    players.focus()
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
         self.say("")
