@@ -262,6 +262,36 @@ def test_quitting_asks_then_saves_the_game(tmp_path: Path, key: str) -> None:
     assert app.saved_to == tmp_path / "autosave.json"
 
 
+def test_when_the_autosave_fails_quitting_offers_to_leave_without_saving(tmp_path: Path) -> None:
+    """The save on quitting failed with a notice and the game stayed: nobody could leave but
+    by killing the terminal. Now a question: leave without saving (y; Enter, pressed twice by
+    mistake, says no), or go back to the game (n) and save elsewhere with s."""
+    (tmp_path / "blocker").write_text("a file where the autosave's folder should be", "utf-8")
+    game = new_game(Config(1, 3, frozenset(), 9))
+    app = GameApp(session(game, tmp=tmp_path / "blocker"), bot_delay=0)
+    asked: list[str] = []
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        for answer in ("n", "enter", "y"):
+            await pilot.press("q")
+            await pilot.pause()
+            await pilot.press("y")  # quit: the save fails
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            asked.append(app.screen.question)
+            assert "n / Enter / Esc: no" in screen_text(app)
+            await pilot.press(answer)
+            await pilot.pause()
+            if answer != "y":
+                assert app.is_running and app.screen is app.screen_stack[0]
+
+    drive(app, (80, 24), script)
+    assert "could not be saved" in asked[0] and "Leave without saving?" in asked[0]
+    assert str(tmp_path / "blocker" / "autosave.json") in asked[0] and len(set(asked)) == 1
+    assert app.return_code == 0 and app.saved_to is None
+
+
 def test_resizing_keeps_everything_in_view() -> None:
     game = new_game(Config(3, None, frozenset(), 7))
     app = GameApp(session(game), bot_delay=0)

@@ -603,11 +603,18 @@ class GameApp(App[int]):
                 return
             try:
                 self.saved_to = self.session.save()
-            except OSError as exc:
-                self.notify(cat.get("ui", "save_failed", file=str(self.session.save_path),
-                                    error=exc.strerror or str(exc)), severity="error")
+            except OSError as exc:  # leave all the same, or go back and save elsewhere (s)
+                unsaved = cat.get("term_tui", "quit_unsaved", file=str(self.session.save_path),
+                                  error=exc.strerror or str(exc))
+                self.push_screen(ConfirmScreen(unsaved, cat, danger=True, enter=False),
+                                 leave_unsaved)
                 return
             self.exit(0)
+
+        def leave_unsaved(yes: bool | None) -> None:
+            if yes:
+                self.saved_to = None  # a file saved to earlier holds an older turn: not named
+                self.exit(0)
 
         self.push_screen(ConfirmScreen(question, cat), answered)
 

@@ -57,25 +57,30 @@ def modal_css(screen: str, extra: str = "") -> str:
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A question answered with y (or Enter) / n (or Escape)."""
+    """A question answered with y (or Enter) / n (or Escape); ``enter`` False makes Enter answer
+    no (a question where a second Enter pressed by mistake must not lose anything)."""
 
     DEFAULT_CSS = modal_css("ConfirmScreen", """
     ConfirmScreen #dialog { width: 72; max-width: 100%; }
     ConfirmScreen #dlg-question { width: 100%; }
     """)
-    BINDINGS = [Binding("y,enter", "answer(True)", show=False),
+    BINDINGS = [Binding("y", "answer(True)", show=False),
+                Binding("enter", "enter", show=False),
                 Binding("n,escape", "answer(False)", show=False)]
 
-    def __init__(self, question: str, cat: Catalog, danger: bool = False) -> None:
+    def __init__(self, question: str, cat: Catalog, danger: bool = False,
+                 enter: bool = True) -> None:
         super().__init__()
         self.question = question
         self.cat = cat
         self.danger = danger
+        self.enter = enter  # the answer Enter gives
 
     def compose(self) -> ComposeResult:
+        keys = self.cat.raw("term_tui", "yes_no" if self.enter else "yes_no_enter_no")
         with Vertical(id="dialog", classes="danger" if self.danger else ""):
             yield Static(Text(self.question, style="bold"), id="dlg-question")
-            yield Static(self.cat.raw("term_tui", "yes_no"), id="dlg-keys")
+            yield Static(keys, id="dlg-keys")
 
     def on_key(self, event: Key) -> None:
         """The language's own letters too (Russian д/н, German j, …: term_plain.yes / .no)."""
@@ -89,6 +94,9 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+    def action_enter(self) -> None:
+        self.dismiss(self.enter)
 
 
 class PickScreen(ModalScreen[int | None]):
