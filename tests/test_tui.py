@@ -802,6 +802,35 @@ def _missile_game() -> Game:
     return start(g)
 
 
+def test_l_switches_the_language_of_the_review_too() -> None:
+    """At the end-of-game review `l` switched the language behind it, while the review (result,
+    board, log and keys) stayed in the old one."""
+    app = GameApp(session(_missile_game()), bot_delay=0)
+    texts: list[str] = []
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
+                                            if o.actions == [Action("no_action")]))
+        await pilot.press("y")  # it loses the game: asked first
+        await settle(pilot, app)
+        texts.append(screen_text(app))
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen) and app.reviewing
+        texts.append(screen_text(app))
+        await pilot.press("q")
+
+    drive(app, (120, 40), script)
+    lang = app.session.lang
+    assert lang != "en" and app.return_code == 0
+    cat, en = catalog(lang), catalog("en")
+    for key in ("full_log", "game_over"):
+        assert en.raw("ui", key) in texts[0] and en.raw("ui", key) not in texts[1], key
+        assert cat.raw("ui", key) in texts[1], key
+    assert cat.raw("term_tui", "review_keys").strip() in texts[1]
+
+
 def test_issue18_after_the_end_the_saved_file_holds_the_finished_game(tmp_path: Path) -> None:
     """`q` after the end says the game is saved to the file last saved to: it holds the end,
     not the turn it was saved in."""

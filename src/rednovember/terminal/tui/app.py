@@ -405,9 +405,13 @@ class GameApp(App[int]):
         if self.saved_to is not None:  # the file named on leaving holds the finished game
             with suppress(OSError):
                 s.save(self.saved_to)
+        self.push_screen(self._review_screen())
+
+    def _review_screen(self) -> ReviewScreen:
+        """The review in the session's language."""
+        s = self.session
         log, _ = screen.log_lines(s.game, 0, s.lang, None)
-        self.push_screen(ReviewScreen(screen.result_view(s.game, s.cat, s.lang), self._board,
-                                      log, s.cat))
+        return ReviewScreen(screen.result_view(s.game, s.cat, s.lang), self._board, log, s.cat)
 
     # --- bots ------------------------------------------------------------------------------------
     def _schedule_bot(self) -> None:
@@ -584,6 +588,8 @@ class GameApp(App[int]):
         self.notify(self.session.cat.raw("meta", "name") if "name" in self.session.cat.section("meta")
                     else nxt)
         self.refresh_all()
+        if self.reviewing and isinstance(self.screen, ReviewScreen):  # its texts were built once
+            self.switch_screen(self._review_screen())
 
     def action_request_quit(self) -> None:
         if self._session is None:  # Ctrl-C at the set-up: interrupted, as in the line mode
