@@ -716,6 +716,49 @@ def test_h_shows_the_advisors_three_plans_for_the_human_to_move() -> None:
     assert not loose, text
 
 
+def test_a_hint_for_an_earlier_decision_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The advisor thinks in a thread: a hint that arrived after the player had chosen showed
+    plans for a position that was gone (Mad Gnomes: to whoever sat at the keyboard next). It is
+    dropped when the decision changes; a hint asked for the new decision shows."""
+    import threading
+
+    from rednovember.terminal.tui import app as app_module
+    release = threading.Event()
+    asked: list[int] = []
+
+    def slow_hint(game: Game, seat: int, lang: str) -> list[str]:
+        asked.append(len(game.history))
+        if len(asked) == 1:  # the first hint is still being thought out when the player moves
+            release.wait(10)
+        return [f"Hint at {len(game.history)}", "1. a plan"]
+
+    monkeypatch.setattr(app_module, "hint_lines", slow_hint)
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.press("h")
+        await pilot.pause()
+        await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
+                                            if o.actions[0].kind == "open"))
+        assert len(app.session.game.history) == 1
+        release.set()
+        for _ in range(20):
+            await pilot.pause(0.02)
+        assert not isinstance(app.screen, LegendScreen)  # the stale hint never shows
+        await pilot.press("h")  # a hint for this decision shows
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, LegendScreen):
+                break
+        assert isinstance(app.screen, LegendScreen) and "Hint at 1" in screen_text(app)
+        await pilot.press("escape")
+
+    drive(app, (80, 24), script)
+    assert asked == [0, 1]
+
+
 def test_a_russian_dialog_takes_the_russian_letters() -> None:
     """Issue 18 §10: the questions of a Russian game accepted only Latin y/n; н says no, д yes."""
     g = arrange()

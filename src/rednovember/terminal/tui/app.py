@@ -32,7 +32,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from ...i18n import available, catalog, names
 from ...i18n.describe import describe_decision, describe_entry
-from ...rules import SEA, Game
+from ...rules import SEA, Action, Game
 from .. import screen
 from ..app import EXIT_OK, EXIT_UNFINISHED, play_command
 from ..hint import hint_lines
@@ -173,6 +173,7 @@ class GameApp(App[int]):
         self.crew_shown = False  # below WIDE columns the crew replaces the rooms (key c)
         self.forget_timer: Timer | None = None  # forgets a first digit after a pause
         self.too_small = False  # below SMALLEST: the screen says so and the game's keys wait
+        self.hint_for: tuple[Action, ...] | None = None  # the decision a pending hint is for
 
     # --- layout ----------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[object]:
@@ -295,9 +296,21 @@ class GameApp(App[int]):
             + "\n\n" + cat.get("term_tui", "too_small_plain", command=play_command())))
 
     # --- showing ---------------------------------------------------------------------------------
+    def _position(self) -> tuple[Action, ...]:
+        """The decision on the table, as the actions that led to it."""
+        return tuple(self.session.game.history)
+
+    def _drop_stale_hint(self) -> None:
+        """A hint still being thought out for an earlier decision will not be shown: its plans
+        are for a position that is gone (Mad Gnomes: for a hand the next player must not see)."""
+        if self.hint_for is not None and self.hint_for != self._position():
+            self.hint_for = None
+            self.clear_notifications()  # "thinking" is over
+
     def refresh_all(self) -> None:
         s = self.session
         g = s.game
+        self._drop_stale_hint()
         for pane in self.query(Pane):
             pane.refresh(layout=True)
         self._write_log()
@@ -547,8 +560,12 @@ class GameApp(App[int]):
             return
         self.notify(s.cat.raw("advisor", "thinking"))
         game, lang = s.game.copy(), s.lang
+        asked = self.hint_for = self._position()
 
         def show(title: str, lines: list[str]) -> None:
+            if self.hint_for != asked:  # the decision changed while the advisor thought
+                return
+            self.hint_for = None
             self.clear_notifications()  # "thinking" is over
             # a plan's indented line wraps under its own text, not at the dialog's left edge
             body = Group(*(Padding(Text(line.lstrip(" ")), (0, 0, 0, len(line) - len(line.lstrip(" "))))
