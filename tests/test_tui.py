@@ -939,12 +939,15 @@ def test_issue18_tab_reads_the_log_at_full_height_and_c_shows_the_crew() -> None
         await pilot.pause()
         assert log.has_focus and log.size.height >= 20 > small_height
         assert log.size.width >= 76  # the whole width: no board, no options
+        # and its lines wrapped again at that width (they kept the column's, half the screen)
+        assert max(line.cell_length for line in log.lines) > 60
         text = screen_text(app)
         assert "Submarine" not in text and "Time track" not in text
         await pilot.press("pageup", "up", "down")
         await pilot.press("tab")
         await pilot.pause()
         assert app.query_one("#options").has_focus and "Submarine" in screen_text(app)
+        assert max(line.cell_length for line in log.lines) <= log.size.width
         await pilot.press("c")
         await pilot.pause()
         text = screen_text(app)

@@ -13,8 +13,10 @@ mounted on the app's own screen in the same run (Esc there leaves with status 0,
 from __future__ import annotations
 
 from argparse import Namespace
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
@@ -94,15 +96,27 @@ def log_items(game: Game, lang: str, viewer: int | None, fold: bool) -> list[tup
 
 
 class LogView(RichLog):
-    """The log; with the focus (Tab) it fills the screen, and Tab or Escape go back to the options."""
+    """The log; with the focus (Tab) it fills the screen, and Tab or Escape go back to the options.
+    ``rewrap`` writes it again when its width changes (a RichLog keeps its lines as they were
+    wrapped: read at full width, they filled only the column's width)."""
 
     BINDINGS = [Binding("tab,escape", "app.back_to_options", show=False)]
+
+    def __init__(self, rewrap: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rewrap = rewrap
+        self.wrapped_at = 0  # the width the lines were last wrapped for
 
     def on_focus(self) -> None:
         self.screen.add_class("reading")
 
     def on_blur(self) -> None:
         self.screen.remove_class("reading")
+
+    def on_resize(self, event: Resize) -> None:
+        if event.size.width != self.wrapped_at:
+            self.wrapped_at = event.size.width
+            self.call_later(self.rewrap)
 
 
 class GameScreen(Screen[object]):
@@ -197,8 +211,8 @@ class GameApp(App[int]):
                     Pane(self._crew, id="crew", classes="section"),
                     id="left", can_focus=False),
                 Vertical(
-                    LogView(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True,
-                            min_width=20),
+                    LogView(self._write_log, id="log", wrap=True, markup=False, highlight=False,
+                            auto_scroll=True, min_width=20),
                     Static(id="question"),
                     OptionList(id="options"),
                     id="right"),
