@@ -1244,7 +1244,30 @@ def test_the_dialogs_are_centred_on_the_screen(tmp_path: Path, size: tuple[int, 
         await press_option(pilot, app, next(i for i, o in enumerate(app.shown) if o.is_group))
         assert isinstance(app.screen, PickScreen)
         centred()
+        # as wide as its lines (or the screen allows), not stretched to 90% of the screen
+        widest = max(len(label.plain) for label in app.screen.labels)
+        box = app.screen.query_one("#dialog").region
+        assert box.width <= max(widest, 30) + 12 or box.width <= width * 9 // 10 - 4
         await pilot.press("escape")
 
     drive(app, size, script)
     assert opened == ["ConfirmScreen", "SaveScreen", "LegendScreen", "PickScreen"]
+
+
+def test_the_minutes_dialog_wraps_a_long_line_inside_its_frame() -> None:
+    """A minutes dialog is as wide as its lines; a line longer than the screen allows wraps
+    inside the list's frame (cut at the dialog's edge, it would lose its end)."""
+    labels = [Text(f"{i:>2} {i} min — 10% chance") for i in range(1, 5)]
+    labels[2].append(" ⚠ " + "a warning that goes on " * 8)
+    app = GameApp(session(new_game(Config(1, 3, frozenset(), 5))), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        app.push_screen(PickScreen("How many minutes?", labels, catalog("en")))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "goes on a warning that goes on" in " ".join(text.split())  # whole, wrapped
+        picks = app.screen.query_one("#picks").region
+        assert picks.right <= app.screen.query_one("#dialog").region.right
+
+    drive(app, (80, 24), script)

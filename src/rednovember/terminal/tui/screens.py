@@ -45,7 +45,7 @@ DIALOG_CSS = """
 #dialog.danger { border: thick $error; }
 #dlg-question { width: auto; max-width: 100%; height: auto; }
 #dlg-keys { color: $text-muted; height: auto; }
-#picks { height: auto; max-height: 18; min-width: 30; }
+#picks { width: auto; max-width: 100%; height: auto; max-height: 18; min-width: 30; }
 """
 
 
