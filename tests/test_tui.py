@@ -262,6 +262,36 @@ def test_quitting_asks_then_saves_the_game(tmp_path: Path, key: str) -> None:
     assert app.saved_to == tmp_path / "autosave.json"
 
 
+def test_when_the_autosave_fails_quitting_offers_to_leave_without_saving(tmp_path: Path) -> None:
+    """The save on quitting failed with a notice and the game stayed: nobody could leave but
+    by killing the terminal. Now a question: leave without saving (y; Enter, pressed twice by
+    mistake, says no), or go back to the game (n) and save elsewhere with s."""
+    (tmp_path / "blocker").write_text("a file where the autosave's folder should be", "utf-8")
+    game = new_game(Config(1, 3, frozenset(), 9))
+    app = GameApp(session(game, tmp=tmp_path / "blocker"), bot_delay=0)
+    asked: list[str] = []
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        for answer in ("n", "enter", "y"):
+            await pilot.press("q")
+            await pilot.pause()
+            await pilot.press("y")  # quit: the save fails
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            asked.append(app.screen.question)
+            assert "n / Enter / Esc: no" in screen_text(app)
+            await pilot.press(answer)
+            await pilot.pause()
+            if answer != "y":
+                assert app.is_running and app.screen is app.screen_stack[0]
+
+    drive(app, (80, 24), script)
+    assert "could not be saved" in asked[0] and "Leave without saving?" in asked[0]
+    assert str(tmp_path / "blocker" / "autosave.json") in asked[0] and len(set(asked)) == 1
+    assert app.return_code == 0 and app.saved_to is None
+
+
 def test_resizing_keeps_everything_in_view() -> None:
     game = new_game(Config(3, None, frozenset(), 7))
     app = GameApp(session(game), bot_delay=0)
@@ -405,6 +435,75 @@ def test_mad_gnomes_hides_the_board_when_the_keyboard_changes_hands() -> None:
         assert "Submarine" in screen_text(app)
 
     drive(app, (80, 24), script)
+
+
+def test_mad_gnomes_shows_only_the_hand_of_the_player_at_the_keyboard() -> None:
+    """Mad Gnomes, two humans and a bot: while the bot moves, the status (and crew and log) are
+    seen by the human who chose last, so they show that human's hand, not the first human's.
+    While the pass screen waits for the next human, h (the advisor's plans for that hand), c and
+    u do nothing; once that player has pressed Enter, h shows that player's hint."""
+    from rednovember.i18n import names
+    game = new_game(Config(3, None, frozenset({"mad-gnomes"}), 6))
+    app = GameApp(session(game, {2: "heuristic"}), bot_delay=1000.0)  # the bot moves when told
+    checked: list[str] = []
+
+    def status_gnome() -> str:
+        return screen_text(app).splitlines()[1].split()[0]  # the status's viewer line
+
+    async def script(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        s = app.session
+        chose: list[int] = []  # the seats of the humans' choices
+        for _ in range(600):
+            if len(checked) == 2:
+                return
+            if isinstance(app.screen, PassScreen):
+                if s.seat in chose and "pass" not in checked:  # a seat that has seen its hand
+                    seat, history = s.seat, list(s.game.history)
+                    for key in ("h", "c", "u"):
+                        await pilot.press(key)
+                        for _ in range(20):  # the advisor would answer from a thread
+                            await pilot.pause(0.02)
+                        assert isinstance(app.screen, PassScreen), key
+                    assert s.game.history == history and not app.crew_shown
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    await pilot.press("h")
+                    for _ in range(400):
+                        await pilot.pause(0.05)
+                        if isinstance(app.screen, LegendScreen) and screen_text(app):
+                            break
+                    assert isinstance(app.screen, LegendScreen)
+                    gnome = names.gnome(s.cat, s.game, s.game.decider)
+                    assert f"Hint for {gnome}" in screen_text(app) and s.seat == seat
+                    checked.append("pass")
+                    await pilot.press("escape")
+                    await pilot.pause()
+                    continue
+                await pilot.press("enter")
+                await pilot.pause()
+                continue
+            if s.bot_to_move:
+                if chose[-1:] == [1] and "bot" not in checked:  # the second human chose last
+                    mine = next(gn for gn in s.game.gnomes if gn.player == 1)
+                    assert s.viewer == 1
+                    assert status_gnome() == names.gnome_short(s.cat, s.game, mine.number)
+                    checked.append("bot")
+                app._bot_move()
+                await pilot.pause()
+                continue
+            chose.append(s.seat)
+            option = app.shown[-1]  # e.g. end the turn / take no action
+            if option.is_group:
+                option = app.shown[0]
+            app.pick(app.shown.index(option))
+            await pilot.pause()
+            if isinstance(app.screen, (ConfirmScreen, PickScreen)):
+                await pilot.press("enter")
+                await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert sorted(checked) == ["bot", "pass"]
 
 
 def test_number_keys_choose_at_once_or_wait_for_a_second_digit() -> None:
@@ -617,6 +716,49 @@ def test_h_shows_the_advisors_three_plans_for_the_human_to_move() -> None:
     assert not loose, text
 
 
+def test_a_hint_for_an_earlier_decision_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The advisor thinks in a thread: a hint that arrived after the player had chosen showed
+    plans for a position that was gone (Mad Gnomes: to whoever sat at the keyboard next). It is
+    dropped when the decision changes; a hint asked for the new decision shows."""
+    import threading
+
+    from rednovember.terminal.tui import app as app_module
+    release = threading.Event()
+    asked: list[int] = []
+
+    def slow_hint(game: Game, seat: int, lang: str) -> list[str]:
+        asked.append(len(game.history))
+        if len(asked) == 1:  # the first hint is still being thought out when the player moves
+            release.wait(10)
+        return [f"Hint at {len(game.history)}", "1. a plan"]
+
+    monkeypatch.setattr(app_module, "hint_lines", slow_hint)
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await pilot.press("h")
+        await pilot.pause()
+        await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
+                                            if o.actions[0].kind == "open"))
+        assert len(app.session.game.history) == 1
+        release.set()
+        for _ in range(20):
+            await pilot.pause(0.02)
+        assert not isinstance(app.screen, LegendScreen)  # the stale hint never shows
+        await pilot.press("h")  # a hint for this decision shows
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, LegendScreen):
+                break
+        assert isinstance(app.screen, LegendScreen) and "Hint at 1" in screen_text(app)
+        await pilot.press("escape")
+
+    drive(app, (80, 24), script)
+    assert asked == [0, 1]
+
+
 def test_a_russian_dialog_takes_the_russian_letters() -> None:
     """Issue 18 §10: the questions of a Russian game accepted only Latin y/n; н says no, д yes."""
     g = arrange()
@@ -703,6 +845,35 @@ def _missile_game() -> Game:
     return start(g)
 
 
+def test_l_switches_the_language_of_the_review_too() -> None:
+    """At the end-of-game review `l` switched the language behind it, while the review (result,
+    board, log and keys) stayed in the old one."""
+    app = GameApp(session(_missile_game()), bot_delay=0)
+    texts: list[str] = []
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
+                                            if o.actions == [Action("no_action")]))
+        await pilot.press("y")  # it loses the game: asked first
+        await settle(pilot, app)
+        texts.append(screen_text(app))
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen) and app.reviewing
+        texts.append(screen_text(app))
+        await pilot.press("q")
+
+    drive(app, (120, 40), script)
+    lang = app.session.lang
+    assert lang != "en" and app.return_code == 0
+    cat, en = catalog(lang), catalog("en")
+    for key in ("full_log", "game_over"):
+        assert en.raw("ui", key) in texts[0] and en.raw("ui", key) not in texts[1], key
+        assert cat.raw("ui", key) in texts[1], key
+    assert cat.raw("term_tui", "review_keys").strip() in texts[1]
+
+
 def test_issue18_after_the_end_the_saved_file_holds_the_finished_game(tmp_path: Path) -> None:
     """`q` after the end says the game is saved to the file last saved to: it holds the end,
     not the turn it was saved in."""
@@ -768,12 +939,15 @@ def test_issue18_tab_reads_the_log_at_full_height_and_c_shows_the_crew() -> None
         await pilot.pause()
         assert log.has_focus and log.size.height >= 20 > small_height
         assert log.size.width >= 76  # the whole width: no board, no options
+        # and its lines wrapped again at that width (they kept the column's, half the screen)
+        assert max(line.cell_length for line in log.lines) > 60
         text = screen_text(app)
         assert "Submarine" not in text and "Time track" not in text
         await pilot.press("pageup", "up", "down")
         await pilot.press("tab")
         await pilot.pause()
         assert app.query_one("#options").has_focus and "Submarine" in screen_text(app)
+        assert max(line.cell_length for line in log.lines) <= log.size.width
         await pilot.press("c")
         await pilot.pause()
         text = screen_text(app)
@@ -801,6 +975,45 @@ def test_issue18_below_80x24_the_screen_says_the_terminal_is_too_small() -> None
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert "too small" not in screen_text(app) and "Submarine" in screen_text(app)
+
+    drive(app, (80, 24), script)
+
+
+def test_while_the_terminal_is_too_small_the_games_keys_wait() -> None:
+    """Nobody acts blind: below 80×24 (also when it shrank under a dialog) a number, Enter, u, h,
+    c, s, l or ? does nothing (the options are not on screen); q still asks to quit; back at
+    80×24 the keys work again."""
+    game = new_game(Config(1, 3, frozenset(), 5))
+    app = GameApp(session(game), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        shown = [o.label for o in app.shown]
+        first = app.shown[0].actions
+        await pilot.press("question_mark")  # shrunk under a dialog: the game's screen says so
+        await pilot.pause()
+        await pilot.resize_terminal(70, 20)
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "too small" in screen_text(app)
+        for key in ("1", "2", "enter", "0", "u", "h", "c", "s", "l", "question_mark", "tab",
+                    "down", "enter"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0], key  # no dialog opened
+            assert app.session.game.history == [] and app.session.lang == "en", key
+        assert not app.crew_shown and "too small" in screen_text(app)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert "too small" not in screen_text(app) and [o.label for o in app.shown] == shown
+        await press_option(pilot, app, 0)  # the first option, chosen once the board is back
+        assert app.session.game.history == first
 
     drive(app, (80, 24), script)
 
@@ -999,3 +1212,62 @@ def test_a_log_line_that_wraps_goes_on_indented_under_itself() -> None:
     assert _rendered("— Red's turn, from space 60 —", 36) == ["— Red's turn, from space 60 —"]
     narrow = _rendered(line, 14)  # too narrow to indent: it wraps as it comes
     assert " ".join(x.strip() for x in narrow) == line.strip()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_dialogs_are_centred_on_the_screen(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Every dialog (question, minutes, save, legend) stands in the middle of the screen, not in
+    its top left corner (the shared rule for ModalScreen matched nothing: Textual scopes a class's
+    CSS to the class)."""
+    g = next(g for _, g in bot_positions(40, 200) if any(o.is_group for o in Session(g).options()))
+    app = GameApp(session(g, tmp=tmp_path), bot_delay=0)
+    width, height = size
+    opened: list[str] = []
+
+    def centred() -> None:
+        box = app.screen.query_one("#dialog").region
+        left, right = box.x, width - box.right
+        top, bottom = box.y, height - box.bottom
+        assert abs(left - right) <= 1 and abs(top - bottom) <= 1, (type(app.screen), box)
+        assert left > 0 or box.width >= width - 1  # narrower than the screen: a margin each side
+        opened.append(type(app.screen).__name__)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        for key, kind in (("q", ConfirmScreen), ("s", SaveScreen), ("question_mark", LegendScreen)):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, kind)
+            centred()
+            await pilot.press("escape")
+            await pilot.pause()
+        await press_option(pilot, app, next(i for i, o in enumerate(app.shown) if o.is_group))
+        assert isinstance(app.screen, PickScreen)
+        centred()
+        # as wide as its lines (or the screen allows), not stretched to 90% of the screen
+        widest = max(len(label.plain) for label in app.screen.labels)
+        box = app.screen.query_one("#dialog").region
+        assert box.width <= max(widest, 30) + 12 or box.width <= width * 9 // 10 - 4
+        await pilot.press("escape")
+
+    drive(app, size, script)
+    assert opened == ["ConfirmScreen", "SaveScreen", "LegendScreen", "PickScreen"]
+
+
+def test_the_minutes_dialog_wraps_a_long_line_inside_its_frame() -> None:
+    """A minutes dialog is as wide as its lines; a line longer than the screen allows wraps
+    inside the list's frame (cut at the dialog's edge, it would lose its end)."""
+    labels = [Text(f"{i:>2} {i} min — 10% chance") for i in range(1, 5)]
+    labels[2].append(" ⚠ " + "a warning that goes on " * 8)
+    app = GameApp(session(new_game(Config(1, 3, frozenset(), 5))), bot_delay=0)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        app.push_screen(PickScreen("How many minutes?", labels, catalog("en")))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "goes on a warning that goes on" in " ".join(text.split())  # whole, wrapped
+        picks = app.screen.query_one("#picks").region
+        assert picks.right <= app.screen.query_one("#dialog").region.right
+
+    drive(app, (80, 24), script)

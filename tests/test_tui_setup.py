@@ -88,7 +88,7 @@ def test_the_set_up_screen_matches_its_snapshot(size: tuple[int, int]) -> None:
     text = texts[0]
     lines = text.splitlines()
     assert len(lines) == size[1] and max(len(line) for line in lines) <= size[0]
-    for needle in ("New game", "Players", "◂ 4 ▸", "Player 1", "Player 4", "bot heuristic",
+    for needle in ("New game", "Players", "◂ 4 ▸", "Player 1", "Player 4", "Easy bot",
                    "person at this keyboard", "Variants", "[ ] Harder", "[ ] Mad Gnomes",
                    "Seed (optional)", "Or load a save", "Start", "Load", "Quit", "Esc quit"):
         assert needle in text, needle
@@ -239,6 +239,30 @@ def test_leaving_the_set_up_exits_as_the_line_mode(keys: list[str], code: int) -
     assert app.return_value == code == app.return_code and not app.playing
 
 
+@pytest.mark.parametrize("lang", sorted(available()))
+def test_the_seats_name_the_bots_in_the_screens_language(lang: str) -> None:
+    """A seat's choice named a bot by its API name in every language ("bot search:fast"); it
+    names it as the game's status and the web page do ("Mittlerer Bot")."""
+    app = setup_app(lang=lang)
+    cat = catalog(lang)
+    seen: list[str] = []
+
+    async def script(pilot: Pilot[int]) -> None:
+        screen = await on_setup(pilot, app)
+        await press(pilot, "2")
+        seat = screen.query_one("#seat-2", Choice)
+        for _ in SEAT_KINDS[1:]:
+            seat.action_step(1)
+            await pilot.pause()
+            seen.append(seat.texts[seat.index])
+            assert seat.texts[seat.index] in screen_text(app)
+        await press(pilot, "escape")
+
+    drive(app, (80, 24), script)
+    assert seen == [cat.raw("bot_names", name) for name in SEAT_KINDS[1:]]
+    assert not any(name in " ".join(seen) for name in ("heuristic", "search"))
+
+
 def test_q_in_a_text_field_is_typed_not_quit() -> None:
     app = setup_app()
 
@@ -272,6 +296,28 @@ def test_the_set_up_offers_the_unfinished_autosave_first(autosave: Path) -> None
 
     drive(app, (80, 24), script)
     assert app.session.game.history == game.history and app.session.bot_names == {1: "random"}
+
+
+def test_a_digit_on_resume_sets_the_players_and_enter_then_starts_that_game(
+        autosave: Path) -> None:
+    """The keys line says "1-8 players · Enter start": a digit typed while Resume has the focus
+    set the players, but the focus stayed on Resume, so Enter resumed the saved game instead."""
+    saved = new_game(Config(2, None, frozenset(), 8))
+    saved.apply(saved.legal_actions()[0])
+    autosave.write_text(save_text(saved, {}), "utf-8")
+    app = setup_app()
+
+    async def script(pilot: Pilot[int]) -> None:
+        screen = await on_setup(pilot, app)
+        assert screen.focused is screen.query_one("#resume")
+        await press(pilot, "4")
+        assert screen.players == 4 and screen.focused is screen.query_one("#players")
+        await press(pilot, "enter")
+        await until(pilot, lambda: app.playing)
+
+    drive(app, (80, 24), script)
+    game = app.session.game
+    assert game.config.players == 4 and game.history == []  # a new game, not the saved one
 
 
 @pytest.mark.parametrize("finished", [True, False])

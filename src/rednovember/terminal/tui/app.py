@@ -13,8 +13,10 @@ mounted on the app's own screen in the same run (Esc there leaves with status 0,
 from __future__ import annotations
 
 from argparse import Namespace
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
@@ -32,7 +34,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from ...i18n import available, catalog, names
 from ...i18n.describe import describe_decision, describe_entry
-from ...rules import SEA, Game
+from ...rules import SEA, Action, Game
 from .. import screen
 from ..app import EXIT_OK, EXIT_UNFINISHED, play_command
 from ..hint import hint_lines
@@ -56,6 +58,9 @@ WIDE = 140  # from this terminal width on, the board gets the line mode's full t
 FOLD_BELOW = 40  # below this terminal height, runs of moves in the log are folded into one line
 SMALLEST = (80, 24)  # below this the screen only says that the terminal is too small
 DIGIT_WAIT = 1.5  # seconds a first digit waits for the second before it is forgotten
+# The keys that would show (or act on) the hand of the player to move: they wait while the
+# keyboard is passed to that player (Mad Gnomes), until the player takes it with Enter.
+PRIVATE = frozenset({"hint", "undo", "crew"})
 SCROLL_KEYS = frozenset({"up", "down", "left", "right", "pageup", "pagedown", "home", "end", "tab",
                          "shift+tab", "escape"})
 
@@ -91,15 +96,27 @@ def log_items(game: Game, lang: str, viewer: int | None, fold: bool) -> list[tup
 
 
 class LogView(RichLog):
-    """The log; with the focus (Tab) it fills the screen, and Tab or Escape go back to the options."""
+    """The log; with the focus (Tab) it fills the screen, and Tab or Escape go back to the options.
+    ``rewrap`` writes it again when its width changes (a RichLog keeps its lines as they were
+    wrapped: read at full width, they filled only the column's width)."""
 
     BINDINGS = [Binding("tab,escape", "app.back_to_options", show=False)]
+
+    def __init__(self, rewrap: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rewrap = rewrap
+        self.wrapped_at = 0  # the width the lines were last wrapped for
 
     def on_focus(self) -> None:
         self.screen.add_class("reading")
 
     def on_blur(self) -> None:
         self.screen.remove_class("reading")
+
+    def on_resize(self, event: Resize) -> None:
+        if event.size.width != self.wrapped_at:
+            self.wrapped_at = event.size.width
+            self.call_later(self.rewrap)
 
 
 class GameScreen(Screen[object]):
@@ -169,6 +186,8 @@ class GameApp(App[int]):
         self.last_seat = -1  # the human seat that decided last (Mad Gnomes: pass the keyboard)
         self.crew_shown = False  # below WIDE columns the crew replaces the rooms (key c)
         self.forget_timer: Timer | None = None  # forgets a first digit after a pause
+        self.too_small = False  # below SMALLEST: the screen says so and the game's keys wait
+        self.hint_for: tuple[Action, ...] | None = None  # the decision a pending hint is for
 
     # --- layout ----------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[object]:
@@ -192,8 +211,8 @@ class GameApp(App[int]):
                     Pane(self._crew, id="crew", classes="section"),
                     id="left", can_focus=False),
                 Vertical(
-                    LogView(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True,
-                            min_width=20),
+                    LogView(self._write_log, id="log", wrap=True, markup=False, highlight=False,
+                            auto_scroll=True, min_width=20),
                     Static(id="question"),
                     OptionList(id="options"),
                     id="right"),
@@ -243,9 +262,18 @@ class GameApp(App[int]):
         return self._session is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The game's keys do nothing before there is a game."""
-        return self._session is not None or action in ("request_quit", "focus_next",
-                                                       "focus_previous")
+        """The game's keys do nothing before there is a game, nor while the terminal is too small
+        to show it (nobody acts blind); quitting always works."""
+        if self._session is None:
+            return action in ("request_quit", "focus_next", "focus_previous")
+        if isinstance(self.screen, PassScreen) and action in PRIVATE:
+            return False  # the keyboard is being passed: the next player's hand stays hidden
+        return not self.blocked or action == "request_quit"
+
+    @property
+    def blocked(self) -> bool:
+        """The terminal is too small for the game (the review, to read only, still shows)."""
+        return self.too_small and not self.reviewing
 
     def on_resize(self, event: Resize) -> None:
         if self._session is None:
@@ -270,7 +298,11 @@ class GameApp(App[int]):
         left.set_class(self.wide, "wide")
         height = self.size.height if height is None else height
         small = width < SMALLEST[0] or height < SMALLEST[1]
-        self.screen.set_class(small, "too-small")
+        self.too_small = small
+        self.screen_stack[0].set_class(small, "too-small")  # the game's screen, under any dialog
+        self.query_one("#main").disabled = small  # Enter on the hidden options chooses nothing
+        if small:
+            self.forget_digit()
         cat = self.session.cat
         self.query_one("#too-small", Static).update(Text(
             cat.get("term_tui", "too_small", width=SMALLEST[0], height=SMALLEST[1],
@@ -278,9 +310,21 @@ class GameApp(App[int]):
             + "\n\n" + cat.get("term_tui", "too_small_plain", command=play_command())))
 
     # --- showing ---------------------------------------------------------------------------------
+    def _position(self) -> tuple[Action, ...]:
+        """The decision on the table, as the actions that led to it."""
+        return tuple(self.session.game.history)
+
+    def _drop_stale_hint(self) -> None:
+        """A hint still being thought out for an earlier decision will not be shown: its plans
+        are for a position that is gone (Mad Gnomes: for a hand the next player must not see)."""
+        if self.hint_for is not None and self.hint_for != self._position():
+            self.hint_for = None
+            self.clear_notifications()  # "thinking" is over
+
     def refresh_all(self) -> None:
         s = self.session
         g = s.game
+        self._drop_stale_hint()
         for pane in self.query(Pane):
             pane.refresh(layout=True)
         self._write_log()
@@ -388,9 +432,13 @@ class GameApp(App[int]):
         if self.saved_to is not None:  # the file named on leaving holds the finished game
             with suppress(OSError):
                 s.save(self.saved_to)
+        self.push_screen(self._review_screen())
+
+    def _review_screen(self) -> ReviewScreen:
+        """The review in the session's language."""
+        s = self.session
         log, _ = screen.log_lines(s.game, 0, s.lang, None)
-        self.push_screen(ReviewScreen(screen.result_view(s.game, s.cat, s.lang), self._board,
-                                      log, s.cat))
+        return ReviewScreen(screen.result_view(s.game, s.cat, s.lang), self._board, log, s.cat)
 
     # --- bots ------------------------------------------------------------------------------------
     def _schedule_bot(self) -> None:
@@ -421,6 +469,8 @@ class GameApp(App[int]):
         if self.screen is not self.screen_stack[0]:  # a dialog is open
             return
         event.stop()
+        if self.blocked:  # the options are not on screen: a digit chooses nothing
+            return
         self.forget_digit()
         if event.character == "0" and not self.typed and 0 in self.keys:  # End the turn
             self.pick(self.keys.index(0))
@@ -458,7 +508,7 @@ class GameApp(App[int]):
     def pick(self, index: int) -> None:
         """Choose the option at ``index`` of the list: a group asks its minutes, a lethal choice
         asks first."""
-        if not 0 <= index < len(self.shown) or self.session.bot_to_move:
+        if not 0 <= index < len(self.shown) or self.session.bot_to_move or self.blocked:
             return
         self.query_one("#options", OptionList).focus()
         option = self.shown[index]
@@ -524,8 +574,12 @@ class GameApp(App[int]):
             return
         self.notify(s.cat.raw("advisor", "thinking"))
         game, lang = s.game.copy(), s.lang
+        asked = self.hint_for = self._position()
 
         def show(title: str, lines: list[str]) -> None:
+            if self.hint_for != asked:  # the decision changed while the advisor thought
+                return
+            self.hint_for = None
             self.clear_notifications()  # "thinking" is over
             # a plan's indented line wraps under its own text, not at the dialog's left edge
             body = Group(*(Padding(Text(line.lstrip(" ")), (0, 0, 0, len(line) - len(line.lstrip(" "))))
@@ -565,6 +619,8 @@ class GameApp(App[int]):
         self.notify(self.session.cat.raw("meta", "name") if "name" in self.session.cat.section("meta")
                     else nxt)
         self.refresh_all()
+        if self.reviewing and isinstance(self.screen, ReviewScreen):  # its texts were built once
+            self.switch_screen(self._review_screen())
 
     def action_request_quit(self) -> None:
         if self._session is None:  # Ctrl-C at the set-up: interrupted, as in the line mode
@@ -584,11 +640,18 @@ class GameApp(App[int]):
                 return
             try:
                 self.saved_to = self.session.save()
-            except OSError as exc:
-                self.notify(cat.get("ui", "save_failed", file=str(self.session.save_path),
-                                    error=exc.strerror or str(exc)), severity="error")
+            except OSError as exc:  # leave all the same, or go back and save elsewhere (s)
+                unsaved = cat.get("term_tui", "quit_unsaved", file=str(self.session.save_path),
+                                  error=exc.strerror or str(exc))
+                self.push_screen(ConfirmScreen(unsaved, cat, danger=True, enter=False),
+                                 leave_unsaved)
                 return
             self.exit(0)
+
+        def leave_unsaved(yes: bool | None) -> None:
+            if yes:
+                self.saved_to = None  # a file saved to earlier holds an older turn: not named
+                self.exit(0)
 
         self.push_screen(ConfirmScreen(question, cat), answered)
 

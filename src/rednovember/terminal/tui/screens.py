@@ -39,37 +39,48 @@ class Pane(Static):
         return len(lines)
 
 
-MODAL_CSS = """
-ModalScreen { align: center middle; }
+DIALOG_CSS = """
 #dialog { width: auto; max-width: 90%; height: auto; max-height: 90%; border: thick $accent;
           background: $surface; padding: 0 1; }
 #dialog.danger { border: thick $error; }
 #dlg-question { width: auto; max-width: 100%; height: auto; }
 #dlg-keys { color: $text-muted; height: auto; }
-#picks { height: auto; max-height: 18; min-width: 30; }
+#picks { width: auto; max-width: 100%; height: auto; max-height: 18; min-width: 30; }
 """
 
 
-class ConfirmScreen(ModalScreen[bool]):
-    """A question answered with y (or Enter) / n (or Escape)."""
+def modal_css(screen: str, extra: str = "") -> str:
+    """The CSS of the dialog screen class named ``screen``: the dialog centred on the screen, then
+    the dialogs' shared rules and ``extra``. Textual scopes a class's DEFAULT_CSS to that class
+    (a rule there for ``ModalScreen`` matches nothing), so the centring names the class itself."""
+    return f"{screen} {{ align: center middle; }}\n" + DIALOG_CSS + extra
 
-    DEFAULT_CSS = MODAL_CSS + """
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A question answered with y (or Enter) / n (or Escape); ``enter`` False makes Enter answer
+    no (a question where a second Enter pressed by mistake must not lose anything)."""
+
+    DEFAULT_CSS = modal_css("ConfirmScreen", """
     ConfirmScreen #dialog { width: 72; max-width: 100%; }
     ConfirmScreen #dlg-question { width: 100%; }
-    """
-    BINDINGS = [Binding("y,enter", "answer(True)", show=False),
+    """)
+    BINDINGS = [Binding("y", "answer(True)", show=False),
+                Binding("enter", "enter", show=False),
                 Binding("n,escape", "answer(False)", show=False)]
 
-    def __init__(self, question: str, cat: Catalog, danger: bool = False) -> None:
+    def __init__(self, question: str, cat: Catalog, danger: bool = False,
+                 enter: bool = True) -> None:
         super().__init__()
         self.question = question
         self.cat = cat
         self.danger = danger
+        self.enter = enter  # the answer Enter gives
 
     def compose(self) -> ComposeResult:
+        keys = self.cat.raw("term_tui", "yes_no" if self.enter else "yes_no_enter_no")
         with Vertical(id="dialog", classes="danger" if self.danger else ""):
             yield Static(Text(self.question, style="bold"), id="dlg-question")
-            yield Static(self.cat.raw("term_tui", "yes_no"), id="dlg-keys")
+            yield Static(keys, id="dlg-keys")
 
     def on_key(self, event: Key) -> None:
         """The language's own letters too (Russian д/н, German j, …: term_plain.yes / .no)."""
@@ -84,11 +95,14 @@ class ConfirmScreen(ModalScreen[bool]):
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
 
+    def action_enter(self) -> None:
+        self.dismiss(self.enter)
+
 
 class PickScreen(ModalScreen[int | None]):
     """Pick one line of a list (number keys, arrows and Enter, or the mouse); Escape goes back."""
 
-    DEFAULT_CSS = MODAL_CSS
+    DEFAULT_CSS = modal_css("PickScreen")
     BINDINGS = [Binding("escape", "back", show=False)]
 
     def __init__(self, question: str, labels: list[Text], cat: Catalog, start: int = 0) -> None:
@@ -131,7 +145,7 @@ class PickScreen(ModalScreen[int | None]):
 class SaveScreen(ModalScreen[str | None]):
     """The file to save to, prefilled with the autosave file; Enter saves, Escape cancels."""
 
-    DEFAULT_CSS = MODAL_CSS + "#file { width: 70; max-width: 100%; }"
+    DEFAULT_CSS = modal_css("SaveScreen", "#file { width: 70; max-width: 100%; }")
     BINDINGS = [Binding("escape", "cancel", show=False)]
 
     def __init__(self, path: str, cat: Catalog) -> None:
@@ -177,10 +191,10 @@ class PassScreen(Screen[None]):
 class LegendScreen(ModalScreen[None]):
     """The symbols of the board and the keys."""
 
-    DEFAULT_CSS = MODAL_CSS + """
+    DEFAULT_CSS = modal_css("LegendScreen", """
     LegendScreen #dialog { width: 80; max-width: 100%; height: auto; }
     LegendScreen #dlg-body { height: auto; scrollbar-size-vertical: 1; }
-    """
+    """)
     BINDINGS = [Binding("escape,question_mark,q,enter", "close", show=False)]
 
     def __init__(self, body: RenderableType, cat: Catalog, title: str | None = None,

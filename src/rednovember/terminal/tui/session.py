@@ -71,6 +71,7 @@ class Session:
         self.marks: dict[int, int] = {}  # seat -> log length when it last acted
         self.humans = [s for s in range(game.config.players) if s not in self.bots]
         self.steps: list[int] = []  # actions applied by each human choice (undo takes a choice)
+        self.at_keyboard = -1  # the human seat that chose last: still at the keyboard as bots move
 
     # --- whose turn ------------------------------------------------------------------------------
     def set_lang(self, lang: str) -> None:
@@ -87,9 +88,13 @@ class Session:
 
     @property
     def viewer(self) -> int:
-        """The seat whose hidden cards may be shown: the human to move, else the first human."""
+        """The seat whose hidden cards may be shown: the human to move, else (a bot moves) the
+        human who chose last, who is still at the keyboard (Mad Gnomes: never another human's
+        hand), else the first human."""
         if not self.game.is_over and self.seat in self.humans:
             return self.seat
+        if self.at_keyboard in self.humans:
+            return self.at_keyboard
         return self.humans[0] if self.humans else -1
 
     def since(self) -> int:
@@ -221,6 +226,7 @@ class Session:
             steps += 1
         self.marks[seat] = mark
         self.steps.append(steps)
+        self.at_keyboard = seat
 
     def bot_step(self) -> Action:
         seat = self.seat

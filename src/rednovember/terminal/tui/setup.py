@@ -52,6 +52,14 @@ def fit(text: str, width: int) -> str:
     return text.ljust(width) if len(text) <= width else text[:width - 1] + "…"
 
 
+def bot_label(cat: Catalog, name: str) -> str:
+    """A bot as a seat's choice shows it: its name in the catalog's language ("Easy bot"), as
+    the game's status names it; a bot without one by its API name ("bot heuristic")."""
+    if cat.has("bot_names", name):
+        return cat.raw("bot_names", name)
+    return cat.get("term_setup", "bot", name=name)
+
+
 class Choice(Widget, can_focus=True):
     """One line "label  ◂ value ▸": ←/→ (or Space, or a click: on "◂" back, elsewhere on)
     step through the values; a digit picks the value it names (the numbers' fields)."""
@@ -223,7 +231,7 @@ class SetupScreen(Screen[Setup | None]):
         cat, width = self.cat, self.label_width
         numbers = [str(n) for n in PLAYERS]
         gnomes = [str(n) for n in SOLO_GNOMES]
-        kinds = [cat.raw("term_setup", "person")] + [cat.get("term_setup", "bot", name=name)
+        kinds = [cat.raw("term_setup", "person")] + [bot_label(cat, name)
                                                      for name in SEAT_KINDS[1:]]
         with VerticalScroll(id="setup-main"):
             with Vertical(id="setup-box") as box:
@@ -310,12 +318,16 @@ class SetupScreen(Screen[Setup | None]):
 
     def on_key(self, event: events.Key) -> None:
         """A digit sets the players from any field but the text fields (the gnomes' field takes
-        its own 3-8)."""
+        its own 3-8). From a button (Resume, which has the focus when a game is offered) it also
+        takes the focus to the players, so that Enter then starts that game, as the keys line
+        says, instead of pressing the button."""
         if event.character and event.character.isdigit() and not isinstance(self.focused, Input):
             players = self.query_one("#players", Choice)
             if event.character in players.values:
                 event.stop()
                 players.select(players.values.index(event.character))
+                if isinstance(self.focused, Button):
+                    players.focus()
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
         self.say("")
@@ -408,4 +420,4 @@ class SetupScreen(Screen[Setup | None]):
             self.action_leave()
 
 
-__all__ = ["SEAT_KINDS", "Choice", "SetupScreen", "Toggle"]
+__all__ = ["SEAT_KINDS", "Choice", "SetupScreen", "Toggle", "bot_label"]
