@@ -356,6 +356,29 @@ def test_ctrl_c_asks_then_plays_on_or_leaves(autosave: Path) -> None:
     assert json.loads(autosave.read_text())["seats"] == ["human", "human", "human"]
 
 
+def test_a_save_on_leaving_that_fails_asks_whether_to_leave_without_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The autosave cannot be written (its folder is a file): the player is asked whether to
+    leave without saving; no plays on (and may save elsewhere), yes leaves."""
+    (tmp_path / "taken").write_text("a file, not a folder")
+    monkeypatch.setenv("REDNOVEMBER_AUTOSAVE", str(tmp_path / "taken" / "autosave.json"))
+    g = new_game(Config(players=3, seed=6))
+    said = iter(["quit", "y", "n", "quit", "y", "y"])
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return next(said)
+
+    con, buf = console()
+    assert PlayApp(Setup(g), con, ask).run() == 0
+    out = " ".join(buf.getvalue().split())
+    assert sum("Leave without saving?" in p for p in asked) == 2, asked
+    assert out.count("Could not save to") == 2 and "Playing on." in out, out
+    assert "Goodbye." in out and "Resume it with" not in out
+    assert next(said, None) is None
+
+
 def test_after_the_humans_gnome_dies_the_bots_finish_and_the_review_waits() -> None:
     g = new_game(Config(players=3, seed=8))
     human = next(gn for gn in g.gnomes if gn.number != g.active)

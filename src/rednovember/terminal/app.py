@@ -121,6 +121,7 @@ class PlayApp:
         self.humans = [s for s in range(self.game.config.players) if s not in self.bots]
         self.watching = False  # the humans have no gnome left on board: bots' moves stream
         self.steps = 1  # actions applied by the last answer
+        self.left_saved = False  # the game was saved on leaving (or its player gave it up)
 
     # --- the loop ------------------------------------------------------------------------------
     def run(self) -> int:
@@ -258,14 +259,33 @@ class PlayApp:
             self.console.print()
             raise Quit from None
         self._echo(answer)
-        if answer and answer in self.cat.raw("term_plain", "yes").split():
+        if self._yes(answer) and self._saved_or_given_up():
             raise Quit
         self.console.print(self.cat.raw("term_plain", "play_on"), style="dim")
 
+    def _yes(self, answer: str) -> bool:
+        return bool(answer) and answer in self.cat.raw("term_plain", "yes").split()
+
+    def _saved_or_given_up(self) -> bool:
+        """Saves the game before leaving; if that fails, whether the player leaves anyway
+        (else they play on and may ``save FILE`` elsewhere)."""
+        self._save_on_leaving()
+        if self.left_saved:
+            return True
+        try:
+            answer = self.ask(escape(self.cat.raw("term_plain", "quit_unsaved")) + " ")
+        except (EOFError, KeyboardInterrupt):  # nobody is left to ask: leave
+            self.console.print()
+            return True
+        self._echo(answer.strip().lower())
+        self.left_saved = self._yes(answer.strip().lower())
+        return self.left_saved
+
     def _save_on_leaving(self) -> None:
-        if self.game.is_over:
+        if self.game.is_over or self.left_saved:
             return
         if self._write(self.autosave, make_folder=True):
+            self.left_saved = True
             self.console.print(self.cat.get("term_plain", "autosaved", file=str(self.autosave),
                                             command=play_command()),
                                style="green", markup=False)
