@@ -62,8 +62,9 @@ def mail_flags(inbox: Inbox) -> list[str]:
 def servers(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     started: list[Server] = []
 
-    def start(*extra: str, db_url: str | None = None) -> Server:
-        s = Server(tmp_path / f"mail{len(started)}.db", extra=list(extra), db_url=db_url).start()
+    def start(*extra: str, db_url: str | None = None, limits: bool = False) -> Server:
+        s = Server(tmp_path / f"mail{len(started)}.db", extra=list(extra), db_url=db_url,
+                   limits=limits).start()
         started.append(s)
         return s
 
@@ -359,6 +360,36 @@ def two_processes(inbox: Inbox, servers: Callable[..., Server]) -> tuple[Server,
     """Two server processes on one fresh PostgreSQL database, sending to ``inbox``."""
     url = cluster().database(f"mail_{uuid.uuid4().hex[:12]}")
     return servers(*mail_flags(inbox), db_url=url), servers(*mail_flags(inbox), db_url=url)
+
+
+def test_a_client_gives_so_many_unconfirmed_addresses_an_hour_on_every_process(
+        inbox: Inbox, servers: Callable[..., Server]) -> None:
+    """Each new address may cost a stranger a confirmation email: one client gives at most
+    --limit-addresses-per-hour of them, whichever process it asks (then 429 ``rate_limited``,
+    and the seat keeps its address); a confirmed address never counts."""
+    url = cluster().database(f"mail_{uuid.uuid4().hex[:12]}")
+    flags = [*mail_flags(inbox), "--limit-addresses-per-hour", "2",
+             "--limit-seats-per-minute", "0", "--limit-games-per-minute", "0"]
+    a, b = (servers(*flags, db_url=url, limits=True) for _ in range(2))
+    with httpx.Client(base_url=a.url, timeout=10) as api_a, \
+            httpx.Client(base_url=b.url, timeout=10) as api_b:
+        gid, tokens = two_seats(api_a)
+        path = f"/api/games/{gid}/seats/1/notify"
+        for api, n in ((api_a, 1), (api_b, 2)):
+            r = api.post(path, json={"email": f"stranger{n}@example.org"}, headers=auth(tokens[1]))
+            assert r.status_code == 200, r.text
+        r = api_a.post(path, json={"email": "stranger3@example.org"}, headers=auth(tokens[1]))
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
+        assert int(r.headers["Retry-After"]) > 0
+        assert api_b.get(path, headers=auth(tokens[1])).json()["email"] == "stranger2@example.org"
+        confirm(api_b, inbox, "stranger2@example.org")
+        r = api_b.post(f"/api/games/{gid}/seats/0/notify", json={"email": "Stranger2@example.org"},
+                       headers=auth(tokens[0]))  # confirmed: no email to anyone, not counted
+        assert r.status_code == 200 and r.json()["address"] == "confirmed", r.text
+        assert api_a.post(path, json={"email": None}, headers=auth(tokens[1])).status_code == 200
+        inbox.stays(2)  # the first address's confirmation email, no third; seat 0's turn email
+        assert [m["To"] for m in inbox.messages] == ["stranger1@example.org",
+                                                     "Stranger2@example.org"]
 
 
 def test_two_processes_send_each_notice_exactly_once(inbox: Inbox,

@@ -481,7 +481,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         hub = hub_of(request)
         await hub.db(hub.rates.learn.check, client_of(request), time.time())
 
-    add_mail_routes(app, mailer, hub_of, bearer)  # email notices: …/notify, /unsubscribe/…
+    add_mail_routes(app, mailer, hub_of, bearer, client_of)  # email notices: …/notify, /unsubscribe/…
     add_push_routes(app, hub_of, bearer, mailer is not None, pusher)  # Web Push: …/push
     add_learn_routes(app, index, learn_limit)  # Learn to play: /api/learn…, /learn, /learn/{id}
     add_app_routes(app, assets, root_of)  # the installable app: manifest, /sw.js (web/pwa.py)

@@ -2,7 +2,8 @@
 its games may wait for players at once (and how many may wait on the whole server), how many win-
 chance curves it may have computed per hour, how many My-games lookups it may make per minute
 (each rebuilds up to 60 games), how many advisor hints it may ask for per minute (each costs up
-to a second of a core), how many messages one connection may send, and how
+to a second of a core), how many email addresses not yet confirmed it may give per hour (each may
+send a confirmation email to a stranger), how many messages one connection may send, and how
 many spectators' connections a game and a client take (a seat's holder always gets in). Every
 refusal is ``rate_limited`` (HTTP 429, with ``Retry-After`` where waiting helps). 0: no limit.
 
@@ -45,6 +46,7 @@ class Limits:
     lookups_per_minute: int = 0  # My-games lookups (POST /api/me) of one client per minute
     sockets_per_client: int = 0  # WebSockets one client holds open at once in one process
     hints_per_minute: int = 0  # advisor hints one client may ask for per minute (all its seats)
+    addresses_per_hour: int = 0  # unconfirmed email addresses one client may give per hour
 
     @classmethod
     def none(cls) -> Limits:

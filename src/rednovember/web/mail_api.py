@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import html
+import time
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -26,6 +27,7 @@ from .answers import Notify, NotifyInfo, ok
 from .hub import Hub
 from .mail import (
     Mailer,
+    address_state,
     answer,
     confirming,
     seat_of,
@@ -100,21 +102,28 @@ async def own_seat(hub: Hub, bearer: Callable[[str | None, str | None], str | No
 
 
 def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], Hub],
-               bearer: Callable[[str | None, str | None], str | None]) -> None:
-    """The notify endpoint and the unsubscribe page (``hub_of`` and ``bearer``: app.py's)."""
+               bearer: Callable[[str | None, str | None], str | None],
+               client_of: Callable[[Request], str]) -> None:
+    """The notify endpoint and the unsubscribe page (``hub_of``, ``bearer`` and ``client_of``:
+    app.py's)."""
 
     async def own(request: Request, game_id: str, seat: int, authorization: str | None,
                   x_seat_token: str | None) -> Hub:
         return await own_seat(hub_of(request), bearer, game_id, seat, authorization, x_seat_token)
 
     @app.post("/api/games/{game_id}/seats/{seat}/notify",
-              responses={**ok(Notify), **errors("unauthorised", "not_found", "no_mail")})
+              responses={**ok(Notify), **errors("unauthorised", "not_found", "no_mail",
+                                                 "rate_limited")})
     async def notify(game_id: str, seat: int, body: NotifyBody, request: Request,
                      authorization: Auth = None, x_seat_token: Auth = None) -> dict[str, Any]:
         """The seat's email notices: an address, or null for none."""
         hub = await own(request, game_id, seat, authorization, x_seat_token)
         if mailer is None:
             raise ProtocolError("no_mail", "this server sends no emails (started without --smtp)")
+        if body.email is not None and \
+                await hub.db(address_state, hub.store.engine, body.email) != "yes":
+            # (each may cost a stranger a confirmation email: limited per client)
+            await hub.db(hub.rates.addresses.check, client_of(request), time.time())
         await hub.db(subscribe, hub.store.engine, game_id, seat, body.email, body.lang)
         if body.email is not None:
             await hub.notices.ask_owner(body.email, body.lang)

@@ -173,6 +173,8 @@ LIMITS = (
     ("lookups_per_minute", 20, "My-games lookups (POST /api/me) one client may make per minute"),
     ("hints_per_minute", 12, "advisor hints one client may ask for per minute (all its games "
                              "and seats together)"),
+    ("addresses_per_hour", 10, "email addresses not yet confirmed that one client may give seats "
+                               "per hour (each may cost a confirmation email)"),
     ("sockets_per_client", 256, "WebSockets one client may hold open at once on one server "
                                 "process (every game, seat holders included)"),
 )

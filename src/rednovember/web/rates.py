@@ -81,6 +81,9 @@ class Rates:
         self.lookups = SharedWindow(engine, limits.lookups_per_minute, 60.0, "my-games lookups")
         # the advisor's hints (web/hub/hints.py): each costs up to a second of a core
         self.hints = SharedWindow(engine, limits.hints_per_minute, 60.0, "hints")
+        # addresses given to seats that need a confirmation email (web/mail_api.py)
+        self.addresses = SharedWindow(engine, limits.addresses_per_hour, 3600.0,
+                                      "unconfirmed email addresses")
 
     def new_game(self, client: str, now: float) -> None:
         """Before ``client`` creates a game: its waiting tables, the server's, its rate."""
