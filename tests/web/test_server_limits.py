@@ -83,6 +83,30 @@ def test_a_flood_of_messages_is_refused_and_the_connection_survives(strict: Serv
         ws.close()
 
 
+def test_a_client_s_connections_share_one_message_limit(tmp_path: Path) -> None:
+    """Many sockets do not multiply a client's messages (each may cost a full state): all its
+    connections, in any games, share --limit-client-messages-per-10s; each refusal is an
+    ``error`` to the message, the sockets stay open, and another client is not affected."""
+    flags = ["--limit-messages-per-10s", "100", "--limit-client-messages-per-10s", "10"]
+    server = Server(tmp_path / "games.db", extra=flags, limits=True).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            games = [api.post("/api/games", json={"players": 3}).json()["game"]["id"]
+                     for _ in range(2)]
+        mine = [WsClient(server.url, gid) for gid in games]  # 2 hellos
+        other = WsClient(server.url, games[0], headers={"X-Forwarded-For": "198.51.100.9"})
+        try:
+            answers = [ws.request({"type": "ping"})["type"] for _ in range(5) for ws in mine]
+            assert answers == ["pong"] * 8 + ["error"] * 2  # two hellos and eight pings: ten
+            assert mine[0].request({"type": "sync"})["code"] == "rate_limited"
+            assert other.request({"type": "ping"}, timeout=5)["type"] == "pong"
+        finally:
+            for ws in (*mine, other):
+                ws.close()
+    finally:
+        server.stop()
+
+
 def test_a_game_takes_a_limited_number_of_spectators(strict: Server) -> None:
     with httpx.Client(base_url=strict.url, timeout=10) as api:
         gid = api.post("/api/games", json={"players": 3}).json()["game"]["id"]

@@ -64,7 +64,7 @@ from .hub.live import Clock
 from .hub.notices import MAIL_AFTER
 from .info_api import add_routes as add_info_routes
 from .learn_api import add_routes as add_learn_routes
-from .limits import Limits, OpenSockets, client_key, message_window
+from .limits import Limits, OpenSockets, client_key, client_message_window, message_window
 from .mail import Mailer
 from .mail_api import add_routes as add_mail_routes
 from .mine import add_routes as add_my_games_routes
@@ -403,6 +403,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
 
     # --- WebSocket ------------------------------------------------------------------------------
     sockets = OpenSockets(limit.sockets_per_client)  # --limit-sockets-per-client
+    client_messages = client_message_window(limit)  # --limit-client-messages-per-10s
 
     @app.websocket("/ws/games/{game_id}")
     async def ws_game(ws: WebSocket, game_id: str) -> None:
@@ -429,6 +430,7 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
             return
         conn = Connection(ws.send_text, client_of(ws))
         conn.limit = message_window(limit)
+        conn.client_limit = client_messages
         writer = asyncio.create_task(conn.writer())
         try:
             await serve_socket(hub, lg, ws, conn, writer)

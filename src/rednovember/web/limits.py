@@ -3,7 +3,8 @@ its games may wait for players at once (and how many may wait on the whole serve
 chance curves it may have computed per hour, how many My-games lookups it may make per minute
 (each rebuilds up to 60 games), how many advisor hints it may ask for per minute (each costs up
 to a second of a core), how many email addresses not yet confirmed it may give per hour (each may
-send a confirmation email to a stranger), how many messages one connection may send, and how
+send a confirmation email to a stranger), how many messages one connection and all of a client's
+connections together may send, and how
 many spectators' connections a game and a client take (a seat's holder always gets in). Every
 refusal is ``rate_limited`` (HTTP 429, with ``Retry-After`` where waiting helps). 0: no limit.
 
@@ -13,8 +14,9 @@ whole /64, so rotating addresses inside it is still one client (:func:`client_ke
 
 The per-minute and per-hour counts (hints included) and the waiting tables (web/rates.py) and
 the spectators (web/watchers.py) are counted in the database, so they hold however many processes
-share it; a connection's messages are counted by the process that holds the connection (in
-memory, bounded: the least recently seen clients are dropped first)."""
+share it; a connection's messages, and a client's, are counted by the process that holds the
+connections (in memory, bounded: the least recently seen clients are dropped first): what they
+guard, the process's CPU, is the process's own."""
 
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ class Limits:
     sockets_per_client: int = 0  # WebSockets one client holds open at once in one process
     hints_per_minute: int = 0  # advisor hints one client may ask for per minute (all its seats)
     addresses_per_hour: int = 0  # unconfirmed email addresses one client may give per hour
+    client_messages_per_10s: int = 0  # WebSocket messages of all one client's connections
 
     @classmethod
     def none(cls) -> Limits:
@@ -140,4 +143,11 @@ def message_window(limits: Limits) -> Window:
     return Window(limits.messages_per_10s, 10.0, "messages")
 
 
-__all__ = ["Limits", "Window", "client_key", "message_window", "too_many"]
+def client_message_window(limits: Limits) -> Window:
+    """The limit of the messages of all a client's connections in one process, whatever their
+    games (each may cost a full state: a ``sync``, a ``hello``)."""
+    return Window(limits.client_messages_per_10s, 10.0, "messages from your address")
+
+
+__all__ = ["Limits", "Window", "client_key", "client_message_window", "message_window",
+           "too_many"]

@@ -175,6 +175,8 @@ LIMITS = (
                              "and seats together)"),
     ("addresses_per_hour", 10, "email addresses not yet confirmed that one client may give seats "
                                "per hour (each may cost a confirmation email)"),
+    ("client_messages_per_10s", 300, "WebSocket messages all of one client's connections "
+                                     "together may send per 10 seconds to one server process"),
     ("sockets_per_client", 256, "WebSockets one client may hold open at once on one server "
                                 "process (every game, seat holders included)"),
 )

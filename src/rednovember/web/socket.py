@@ -1,5 +1,6 @@
 """A game's WebSocket (docs/protocol.md §4): the loop that reads a connection's messages (``hello``
-first, within :data:`HELLO_TIMEOUT`; each one counted against the connection's limit) and
+first, within :data:`HELLO_TIMEOUT`; each one counted against the connection's limit and its
+client's in this process) and
 :func:`handle`, which answers one message through the hub and never raises."""
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ async def serve_socket(hub: Hub, lg: LiveGame, ws: WebSocket, conn: Connection,
             text = raw.get("bytes") or b""
         try:
             conn.limit.check("")
+            conn.client_limit.check(conn.client)
         except ProtocolError as exc:
             conn.push_obj({"type": "error", "id": _id_of(text), **exc.to_dict()})
             continue

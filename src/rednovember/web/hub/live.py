@@ -64,6 +64,8 @@ class Connection:
         self.close_code: int | None = None
         self.chat_limit = RateLimit()
         self.limit = Window(0, 10.0, "messages")  # all its messages (set by the server)
+        # the messages of all its client's connections in this process (one Window, shared)
+        self.client_limit = Window(0, 10.0, "messages")
         self.ping_limit = RateLimit(name="ping")
 
     @property
