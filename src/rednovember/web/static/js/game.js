@@ -47,6 +47,8 @@ export class GamePage {
     this.creator = false;
     this.current = null; // the seat (or SPEC) whose eyes we use
     this.pinned = false; // the player picked a seat tab: no automatic switching
+    this.drawnSeat = null; // the seat whose eyes the page last drew a running game through
+    this.passTo = null; // hot-seat with hidden hands: the seat the device goes to (a cover asks)
     this.busy = false;
     this.busyTimer = null;
     this.status = "idle";
@@ -392,7 +394,8 @@ export class GamePage {
             <section id="legend" class="card legend-card"></section>
           </aside>
         </div>
-      </div>`;
+      </div>
+      <div id="pass-cover" class="pass-cover" data-testid="pass-cover" role="dialog" aria-modal="true" aria-labelledby="pass-title" hidden></div>`;
     this.chat.mount(this.root.querySelector("#chat"));
     this.pings.mount(this.root.querySelector(".col-board"));
     this.end.mount(this.root.querySelector("#result"), this.root.querySelector("#board-overlay"));
@@ -423,10 +426,13 @@ export class GamePage {
   }
 
   onClick(e) {
-    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-reclaim],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result],[data-rematch],[data-seat-link]");
+    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-reclaim],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result],[data-rematch],[data-seat-link],[data-pass-ready]");
     if (!el || !this.root.contains(el)) return;
     if (el.disabled) return;
-    if (el.dataset.closeOverlay !== undefined) {
+    if (el.dataset.passReady !== undefined) {
+      this.passTo = null;
+      this.render();
+    } else if (el.dataset.closeOverlay !== undefined) {
       this.overlayClosed = true;
       this.render();
     } else if (el.dataset.seatLink !== undefined) {
@@ -557,6 +563,36 @@ export class GamePage {
       <button type="button" class="btn primary small" ${attrs({ "data-reclaim": s.seat, "data-testid": `reclaim-seat-${s.seat}` })}>${esc(raw("web", "reclaim"))}</button>`).join(""));
   }
 
+  // Hot-seat when the gnomes' cards are hidden from each other (Mad Gnomes): the page turning from
+  // one seat's eyes to another's (the next held seat to decide, a seat tab tapped, a seat handed
+  // to a bot), or showing a hot-seat's first cards (the game just started, the page reloaded), is
+  // covered until that seat's player says they hold the device, so that nobody sees another's
+  // cards. (Seats taken while the table waits have no cards yet.)
+  renderPassCover(model, st) {
+    const cover = this.root.querySelector("#pass-cover");
+    const seat = st.seat ?? null;
+    const hidden = model.view.gnomes.some((g) => g.hand === null || g.hand === undefined);
+    const last = this.drawnSeat;
+    if (seat !== null && st.status === "playing") {
+      if (hidden && seat !== last && (last !== null || this.held.length > 1)) this.passTo = seat;
+      this.drawnSeat = seat;
+    }
+    if (this.passTo !== null && (this.passTo !== seat || model.over)) this.passTo = null;
+    const on = this.passTo !== null;
+    const was = !cover.hidden;
+    cover.hidden = !on;
+    this.root.querySelector(".game").inert = on;
+    if (!on) { setHTML(cover, ""); return; }
+    const g = model.view.gnomes.find((x) => x.player === seat);
+    const who = { seat: this.seatLabel(seat), gnome: g ? gnomeName(model, g.number) : "" };
+    const colour = g ? g.colour : "";
+    setHTML(cover, `<div class="pass-box${colour ? ` c-${esc(colour)}` : ""}">
+      <h2 id="pass-title" data-testid="pass-title">${esc(t("web", "pass_title", who))}</h2>
+      <p>${esc(t("web", "pass_note", who))}</p>
+      <button type="button" class="btn primary" data-pass-ready data-testid="pass-ready">${esc(t("web", "pass_ready", who))}</button></div>`);
+    if (!was) cover.querySelector("[data-pass-ready]").focus();
+  }
+
   renderActionsOnly() {
     const st = this.state();
     const model = this.model();
@@ -627,6 +663,7 @@ export class GamePage {
       this.mobile.render();
       return;
     }
+    this.renderPassCover(model, st);
     this.renderBanner(model, st);
     gameEl.classList.toggle("playing", st.status === "playing");
     gameEl.classList.toggle("over", st.status === "over" || model.over);

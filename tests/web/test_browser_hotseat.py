@@ -1,0 +1,123 @@
+"""Browser tests of hot-seat play on a phone: one browser holds every seat of the table and is
+passed from hand to hand. When the gnomes' cards are hidden from each other (Mad Gnomes), the page
+covers itself between two seats' eyes until the next player says they hold the device.
+
+Debian's Chromium and the session's real server (fixtures of conftest.py); screenshots go to
+artifacts/screenshots/hotseat-*.png."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from browsertools import SKIP, _page, expect, play_one, shot, state
+from webtools import new_game, take
+
+pytestmark = SKIP
+
+Page = Any  # playwright.sync_api.Page
+
+# Every point of a grid over the window, and what the page shows there (the element hit): the
+# cover's, a toast's, or another's (the first such point, with what is there).
+_UNCOVERED = """() => {
+    const cover = document.querySelector("[data-testid=pass-cover]");
+    for (let x = 5; x < innerWidth; x += 25) for (let y = 5; y < innerHeight; y += 25) {
+        const el = document.elementFromPoint(x, y);
+        if (!el || cover.contains(el) || el.closest(".toasts")) continue;
+        return {x, y, el: el.outerHTML.slice(0, 120)};
+    }
+    return null;
+}"""
+
+# The names of the cards in the hand of the seat the page looks through.
+_OWN_HAND = """() => {
+    const s = window.rnGame.state();
+    return s.view.gnomes.filter((g) => g.player === s.seat).flatMap((g) => g.hand || []);
+}"""
+
+
+def covered_for(page: Page, name: str) -> None:
+    """The cover asks to pass the device to ``name`` and hides the whole page."""
+    cover = page.get_by_test_id("pass-cover")
+    expect(cover).to_be_visible()
+    expect(page.get_by_test_id("pass-title")).to_contain_text(name)
+    expect(page.get_by_test_id("pass-ready")).to_contain_text(name)
+    assert page.evaluate(_UNCOVERED) is None
+    assert page.evaluate("() => document.querySelector('.game').inert")
+
+
+def test_a_hidden_hand_game_covers_the_page_between_seats(sized: Callable[[str], Any]) -> None:
+    page = _page(sized("phone"), "/")
+    page.wait_for_selector("[data-testid=create-form]")
+    page.select_option("[data-testid=create-players]", "3")
+    page.check("[data-testid=variant-mad-gnomes]")
+    page.fill("[data-testid=create-seed]", "7")
+    page.click("[data-testid=create-game]")
+    expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
+    names = ("Ada", "Bob", "Cy")
+    for seat, name in enumerate(names):
+        page.fill("[data-testid=seat-name]", name)
+        page.click(f"[data-testid=take-seat-{seat}]")
+        # taking the seats, before the cards are dealt: no cover yet
+        expect(page.get_by_test_id(f"seat-tab-{seat}")).to_be_attached()
+        if seat < 2:
+            expect(page.get_by_test_id("pass-cover")).to_be_hidden()
+    # the game starts with Blue's seat: the device goes to its player first
+    st = state(page, your_turn=True)
+    covered_for(page, names[st["seat"]])
+    shot(page, "hotseat-phone-cover")
+    page.get_by_test_id("pass-ready").tap()
+    expect(page.get_by_test_id("pass-cover")).to_be_hidden()
+    expect(page.get_by_test_id("actions")).to_be_visible()
+    assert not page.evaluate("() => document.querySelector('.game').inert")
+    # the seats pass the device round: every change of seat is covered, the next seat's cards
+    # only shown once its player taps
+    changes = 0
+    for _ in range(30):
+        seat = st["seat"]
+        st = play_one(page, st)
+        st = state(page, your_turn=True)
+        if st["seat"] == seat:
+            expect(page.get_by_test_id("pass-cover")).to_be_hidden()
+            continue
+        covered_for(page, names[st["seat"]])
+        hand = page.evaluate(_OWN_HAND)
+        assert hand, "the next seat holds cards the cover hides"
+        changes += 1
+        if changes == 2:
+            shot(page, "hotseat-phone-cover-again")
+            break
+        page.get_by_test_id("pass-ready").tap()
+        expect(page.get_by_test_id("pass-cover")).to_be_hidden()
+    assert changes == 2
+    # a seat tab picked by hand is another seat's eyes too
+    page.get_by_test_id("pass-ready").tap()
+    page.get_by_test_id("sheet-toggle").tap()  # the sheet folded: the seat tabs below the board
+    other = next(s for s in range(3) if s != st["seat"])
+    page.get_by_test_id(f"seat-tab-{other}").tap()
+    covered_for(page, names[other])
+    assert not page.js_errors, page.js_errors
+
+
+def test_open_hands_need_no_cover(sized: Callable[[str], Any], rn_url: str) -> None:
+    """Without hidden hands every card is on the table: the seats follow each other at once."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, _ = new_game(api, 3, seed=7)
+        tokens = {str(s): take(api, gid, s) for s in range(3)}
+    ctx = sized("phone")
+    saved = json.dumps({"seats": tokens})
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', {json.dumps(saved)})")
+    page = _page(ctx, f"/g/{gid}")
+    st = state(page, your_turn=True)
+    first = st["seat"]
+    for _ in range(30):
+        st = play_one(page, st)
+        st = state(page, your_turn=True)
+        if st["seat"] != first:
+            break
+    assert st["seat"] != first
+    expect(page.get_by_test_id("actions")).to_be_visible()
+    expect(page.get_by_test_id("pass-cover")).to_be_hidden()
+    assert not page.js_errors, page.js_errors
