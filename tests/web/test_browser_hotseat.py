@@ -121,3 +121,54 @@ def test_open_hands_need_no_cover(sized: Callable[[str], Any], rn_url: str) -> N
     expect(page.get_by_test_id("actions")).to_be_visible()
     expect(page.get_by_test_id("pass-cover")).to_be_hidden()
     assert not page.js_errors, page.js_errors
+
+
+# What of the board lies under the zoom button: rooms, the Sea (its box, the gnomes and the
+# Kraken drawn in it), hatches and gnomes, each clipped to the board's frame (a zoomed board pans).
+_UNDER_ZOOM = """() => {
+    const btn = document.querySelector("[data-testid=board-zoom]").getBoundingClientRect();
+    const frame = document.querySelector("#board").getBoundingClientRect();
+    const out = [];
+    for (const el of document.querySelectorAll(
+            "#board [data-room], #board .hatch, #board .gnome, #board .kraken-mark")) {
+        const r = el.getBoundingClientRect();
+        const left = Math.max(r.left, frame.left, btn.left);
+        const right = Math.min(r.right, frame.right, btn.right);
+        const top = Math.max(r.top, frame.top, btn.top);
+        const bottom = Math.min(r.bottom, frame.bottom, btn.bottom);
+        if (right - left > 0.5 && bottom - top > 0.5) {
+            out.push(el.dataset.testid || el.getAttribute("class"));
+        }
+    }
+    return out;
+}"""
+
+
+def test_the_zoom_button_hides_nothing_of_the_board(sized: Callable[[str], Any],
+                                                    rn_url: str) -> None:
+    """The phone's zoom button sits in a corner of the board where no room, hatch, gnome or the
+    Sea (where gnomes swim and the Kraken waits, the board's top right) is, however the board is
+    shown: whole, or zoomed and panned to either end."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, _ = new_game(api, 3, seed=7)
+        tokens = {str(s): take(api, gid, s) for s in range(3)}
+    ctx = sized("phone")
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
+                        f"{json.dumps(json.dumps({'seats': tokens}))})")
+    page = _page(ctx, f"/g/{gid}")
+    state(page)
+    for size in ({"width": 390, "height": 844}, {"width": 360, "height": 640},
+                 {"width": 844, "height": 390}):
+        page.set_viewport_size(size)
+        zoom = page.get_by_test_id("board-zoom")
+        for _ in range(2):
+            zoom.tap()  # the other view
+            page.wait_for_timeout(100)
+            for end in ("0", "1e6"):
+                page.evaluate(f"() => {{ document.querySelector('#board').scrollLeft = {end}; }}")
+                under = page.evaluate(_UNDER_ZOOM)
+                view = f"{size}, zoomed {zoom.get_attribute('aria-pressed')}, panned to {end}"
+                assert not under, f"{view}: the zoom button hides {under}"
+        page.evaluate("() => { document.querySelector('#board').scrollLeft = 1e6; }")
+        shot(page, f"hotseat-zoom-{size['width']}x{size['height']}")
+    assert not page.js_errors, page.js_errors
