@@ -172,3 +172,34 @@ def test_the_zoom_button_hides_nothing_of_the_board(sized: Callable[[str], Any],
         page.evaluate("() => { document.querySelector('#board').scrollLeft = 1e6; }")
         shot(page, f"hotseat-zoom-{size['width']}x{size['height']}")
     assert not page.js_errors, page.js_errors
+
+
+def test_the_table_tab_stays_while_seats_go_to_bots(sized: Callable[[str], Any],
+                                                    rn_url: str) -> None:
+    """A friend leaves the hot-seat table: their seat goes to a bot from the Table tab, and the
+    sheet stays there (for the next seat to hand over), rather than jumping back to the options
+    as when a turn begins."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, _ = new_game(api, 3, seed=7)
+        tokens = {str(s): take(api, gid, s) for s in range(3)}
+    ctx = sized("phone")
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
+                        f"{json.dumps(json.dumps({'seats': tokens}))})")
+    page = _page(ctx, f"/g/{gid}")
+    st = state(page, your_turn=True)
+    table = page.get_by_test_id("sheet-tab-table")
+    table.tap()
+    expect(table).to_have_attribute("aria-selected", "true")
+    page.get_by_test_id("manage-seats").tap()
+    others = [s for s in range(3) if s != st["seat"]]
+    for n, seat in enumerate(others):
+        page.get_by_test_id(f"bot-seat-{seat}").tap()
+        expect(page.get_by_test_id(f"seat-{seat}")).to_have_attribute("data-kind", "bot")
+        expect(page.get_by_test_id(f"seat-tab-{seat}")).to_have_count(0)
+        state(page, your_turn=True)  # the page said hello again and has its seat's state back
+        page.wait_for_timeout(200)
+        expect(table).to_have_attribute("aria-selected", "true")
+        expect(page.get_by_test_id("seats")).to_be_visible()
+        if n == 0:
+            shot(page, "hotseat-phone-seat-to-bot")
+    assert not page.js_errors, page.js_errors
