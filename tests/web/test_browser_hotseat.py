@@ -203,3 +203,38 @@ def test_the_table_tab_stays_while_seats_go_to_bots(sized: Callable[[str], Any],
         if n == 0:
             shot(page, "hotseat-phone-seat-to-bot")
     assert not page.js_errors, page.js_errors
+
+
+# The names cut short (an ellipsis) on the sheet's tabs and the disaster tracks' strip.
+_CUT = """() => [...document.querySelectorAll(".sheet-tab-label, .pt-name, .pt-val")]
+    .filter((el) => el.getClientRects().length && el.scrollWidth > el.clientWidth + 1)
+    .map((el) => el.textContent)"""
+
+_TABS = """() => [...document.querySelectorAll(".sheet-tab, .sheet-toggle")]
+    .map((el) => [el.dataset.testid, el.offsetWidth, el.offsetHeight])"""
+
+
+def test_a_narrow_phone_cuts_no_tab_or_track_name(sized: Callable[[str], Any],
+                                                  rn_url: str) -> None:
+    """At 360×640 (many phones) in every language: the sheet's tabs and the three disaster tracks
+    are named in full, the tabs still fit a finger, and the page does not scroll sideways."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, _ = new_game(api, 3, seed=7)
+        tokens = {str(s): take(api, gid, s) for s in range(3)}
+    ctx = sized("phone")
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
+                        f"{json.dumps(json.dumps({'seats': tokens}))})")
+    page = _page(ctx, f"/g/{gid}")
+    page.set_viewport_size({"width": 360, "height": 640})
+    state(page, your_turn=True)
+    for lang in ("en", "de", "fr", "pl", "ru", "es"):
+        page.select_option("[data-testid=language-select]", lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        assert not page.evaluate(_CUT), f"{lang}: names cut off: {page.evaluate(_CUT)}"
+        small = [t for t in page.evaluate(_TABS) if t[1] < 44 or t[2] < 44]
+        assert not small, f"{lang}: tabs under 44×44 px: {small}"
+        width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], f"{lang}: the page is {width[0]} px wide in {width[1]}"
+        shot(page, f"hotseat-360x640-{lang}")
+    assert not page.js_errors, page.js_errors
