@@ -238,3 +238,47 @@ def test_a_narrow_phone_cuts_no_tab_or_track_name(sized: Callable[[str], Any],
         assert width[0] <= width[1], f"{lang}: the page is {width[0]} px wide in {width[1]}"
         shot(page, f"hotseat-360x640-{lang}")
     assert not page.js_errors, page.js_errors
+
+
+# The board's show card now: its title, the card names it lists, the text of a hidden draw.
+_SHOW_CARD = """() => {
+    const c = document.querySelector("[data-testid=show-card]");
+    if (!c || c.hidden) return null;
+    return {title: c.querySelector("[data-testid=show-title]")?.textContent || "",
+            items: [...c.querySelectorAll("[data-testid=show-item]")].map((e) => e.textContent.trim()),
+            hidden: c.querySelector("[data-testid=show-hidden]")?.textContent || "",
+            text: c.textContent};
+}"""
+
+
+def test_the_show_of_a_draw_hides_its_cards_from_the_next_seat(sized: Callable[[str], Any],
+                                                               rn_url: str) -> None:
+    """Blue draws 4 cards (the board's show lists them for Blue) and ends the turn at once: the
+    show card still on the board when the next player takes the device names none of them."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, _ = new_game(api, 3, seed=1, variants=["mad-gnomes"])  # Blue moves first, draws 4
+        tokens = {str(s): take(api, gid, s) for s in range(3)}
+    ctx = sized("phone")
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
+                        f"{json.dumps(json.dumps({'seats': tokens}))})")
+    page = _page(ctx, f"/g/{gid}")
+    st = state(page, your_turn=True)
+    assert st["seat"] == 1
+    page.get_by_test_id("pass-ready").tap()
+    page.evaluate("window.rnGame.show.pace = 600000")  # each step stays until the test moves on
+    draws = page.locator("[data-testid=draw-group] button[data-act]")
+    expect(draws.first).to_be_enabled()
+    st = play_one(page, st)  # the most cards
+    page.wait_for_function(f"() => ({_SHOW_CARD})()?.items.length > 0")
+    drawn = page.evaluate(_SHOW_CARD)["items"]
+    st = play_one(page, state(page, your_turn=True))  # the end of the turn, the draw still shown
+    st = state(page, your_turn=True)
+    assert st["seat"] != 1
+    expect(page.get_by_test_id("pass-cover")).to_be_visible()
+    page.get_by_test_id("pass-ready").tap()
+    card = page.evaluate(_SHOW_CARD)
+    assert card is not None and card["title"].startswith("Blue"), card
+    assert not card["items"] and card["hidden"], card
+    assert not any(name in card["text"] for name in drawn), (drawn, card)
+    shot(page, "hotseat-phone-draw-hidden")
+    assert not page.js_errors, page.js_errors

@@ -574,7 +574,12 @@ export class GamePage {
     const hidden = model.view.gnomes.some((g) => g.hand === null || g.hand === undefined);
     const last = this.drawnSeat;
     if (seat !== null && st.status === "playing") {
-      if (hidden && seat !== last && (last !== null || this.held.length > 1)) this.passTo = seat;
+      if (hidden && seat !== last && (last !== null || this.held.length > 1)) {
+        this.passTo = seat;
+        // the board's show card still up, drawn for the last seat (its own draw, by name): drawn
+        // again through the next seat's eyes (a count of hidden cards)
+        if (last !== null) this.show.draw();
+      }
       this.drawnSeat = seat;
     }
     if (this.passTo !== null && (this.passTo !== seat || model.over)) this.passTo = null;
