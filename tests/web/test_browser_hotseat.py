@@ -46,6 +46,11 @@ def covered_for(page: Page, name: str) -> None:
     expect(page.get_by_test_id("pass-ready")).to_contain_text(name)
     assert page.evaluate(_UNCOVERED) is None
     assert page.evaluate("() => document.querySelector('.game').inert")
+    # the cover says whose turn it is: no toast saying it too, left over the turn's banner
+    # once the cover lifts
+    toasts = page.evaluate("() => [...document.querySelectorAll('[data-testid=toast]')]"
+                           ".map((e) => e.textContent)")
+    assert not [t for t in toasts if "must decide" in t], toasts
 
 
 def test_a_hidden_hand_game_covers_the_page_between_seats(sized: Callable[[str], Any]) -> None:

@@ -201,7 +201,11 @@ export class GamePage {
         this.current = mover;
         const g = st.view.gnomes.find((x) => x.player === mover);
         const model = this.model();
-        toast(() => t("web", "now_playing", { seat: this.seatLabel(mover), gnome: g ? gnomeName(model, g.number) : "" }), "info", 2500, "now-playing");
+        // (with hidden hands the page's cover says it, and a toast would lie over the turn's
+        // banner when it lifts: renderPassCover)
+        if (!hidesHands(st.view)) {
+          toast(() => t("web", "now_playing", { seat: this.seatLabel(mover), gnome: g ? gnomeName(model, g.number) : "" }), "info", 2500, "now-playing");
+        }
       }
     }
     if (this.held.length && !this.held.includes(this.current)) this.current = this.held[0];
@@ -571,7 +575,7 @@ export class GamePage {
   renderPassCover(model, st) {
     const cover = this.root.querySelector("#pass-cover");
     const seat = st.seat ?? null;
-    const hidden = model.view.gnomes.some((g) => g.hand === null || g.hand === undefined);
+    const hidden = hidesHands(model.view);
     const last = this.drawnSeat;
     if (seat !== null && st.status === "playing") {
       if (hidden && seat !== last && (last !== null || this.held.length > 1)) {
@@ -742,6 +746,11 @@ export class GamePage {
       if (!overlay.hidden) overlay.scrollIntoView({ block: "nearest" });
     }
   }
+}
+
+// Whether a seat's view hides other gnomes' cards from it (Mad Gnomes).
+function hidesHands(view) {
+  return view.gnomes.some((g) => g.hand === null || g.hand === undefined);
 }
 
 // Replaces an element's content only when it differs (keeps focus, animations and scroll).
