@@ -47,6 +47,8 @@ export class GamePage {
     this.creator = false;
     this.current = null; // the seat (or SPEC) whose eyes we use
     this.pinned = false; // the player picked a seat tab: no automatic switching
+    this.drawnSeat = null; // the seat whose eyes the page last drew a running game through
+    this.passTo = null; // hot-seat with hidden hands: the seat the device goes to (a cover asks)
     this.busy = false;
     this.busyTimer = null;
     this.status = "idle";
@@ -199,7 +201,11 @@ export class GamePage {
         this.current = mover;
         const g = st.view.gnomes.find((x) => x.player === mover);
         const model = this.model();
-        toast(() => t("web", "now_playing", { seat: this.seatLabel(mover), gnome: g ? gnomeName(model, g.number) : "" }), "info", 2500, "now-playing");
+        // (with hidden hands the page's cover says it, and a toast would lie over the turn's
+        // banner when it lifts: renderPassCover)
+        if (!hidesHands(st.view)) {
+          toast(() => t("web", "now_playing", { seat: this.seatLabel(mover), gnome: g ? gnomeName(model, g.number) : "" }), "info", 2500, "now-playing");
+        }
       }
     }
     if (this.held.length && !this.held.includes(this.current)) this.current = this.held[0];
@@ -392,7 +398,8 @@ export class GamePage {
             <section id="legend" class="card legend-card"></section>
           </aside>
         </div>
-      </div>`;
+      </div>
+      <div id="pass-cover" class="pass-cover" data-testid="pass-cover" role="dialog" aria-modal="true" aria-labelledby="pass-title" hidden></div>`;
     this.chat.mount(this.root.querySelector("#chat"));
     this.pings.mount(this.root.querySelector(".col-board"));
     this.end.mount(this.root.querySelector("#result"), this.root.querySelector("#board-overlay"));
@@ -423,10 +430,13 @@ export class GamePage {
   }
 
   onClick(e) {
-    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-reclaim],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result],[data-rematch],[data-seat-link]");
+    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-reclaim],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result],[data-rematch],[data-seat-link],[data-pass-ready]");
     if (!el || !this.root.contains(el)) return;
     if (el.disabled) return;
-    if (el.dataset.closeOverlay !== undefined) {
+    if (el.dataset.passReady !== undefined) {
+      this.passTo = null;
+      this.render();
+    } else if (el.dataset.closeOverlay !== undefined) {
       this.overlayClosed = true;
       this.render();
     } else if (el.dataset.seatLink !== undefined) {
@@ -557,6 +567,41 @@ export class GamePage {
       <button type="button" class="btn primary small" ${attrs({ "data-reclaim": s.seat, "data-testid": `reclaim-seat-${s.seat}` })}>${esc(raw("web", "reclaim"))}</button>`).join(""));
   }
 
+  // Hot-seat when the gnomes' cards are hidden from each other (Mad Gnomes): the page turning from
+  // one seat's eyes to another's (the next held seat to decide, a seat tab tapped, a seat handed
+  // to a bot), or showing a hot-seat's first cards (the game just started, the page reloaded), is
+  // covered until that seat's player says they hold the device, so that nobody sees another's
+  // cards. (Seats taken while the table waits have no cards yet.)
+  renderPassCover(model, st) {
+    const cover = this.root.querySelector("#pass-cover");
+    const seat = st.seat ?? null;
+    const hidden = hidesHands(model.view);
+    const last = this.drawnSeat;
+    if (seat !== null && st.status === "playing") {
+      if (hidden && seat !== last && (last !== null || this.held.length > 1)) {
+        this.passTo = seat;
+        // the board's show card still up, drawn for the last seat (its own draw, by name): drawn
+        // again through the next seat's eyes (a count of hidden cards)
+        if (last !== null) this.show.draw();
+      }
+      this.drawnSeat = seat;
+    }
+    if (this.passTo !== null && (this.passTo !== seat || model.over)) this.passTo = null;
+    const on = this.passTo !== null;
+    const was = !cover.hidden;
+    cover.hidden = !on;
+    this.root.querySelector(".game").inert = on;
+    if (!on) { setHTML(cover, ""); return; }
+    const g = model.view.gnomes.find((x) => x.player === seat);
+    const who = { seat: this.seatLabel(seat), gnome: g ? gnomeName(model, g.number) : "" };
+    const colour = g ? g.colour : "";
+    setHTML(cover, `<div class="pass-box${colour ? ` c-${esc(colour)}` : ""}">
+      <h2 id="pass-title" data-testid="pass-title">${esc(t("web", "pass_title", who))}</h2>
+      <p>${esc(t("web", "pass_note", who))}</p>
+      <button type="button" class="btn primary" data-pass-ready data-testid="pass-ready">${esc(t("web", "pass_ready", who))}</button></div>`);
+    if (!was) cover.querySelector("[data-pass-ready]").focus();
+  }
+
   renderActionsOnly() {
     const st = this.state();
     const model = this.model();
@@ -627,6 +672,7 @@ export class GamePage {
       this.mobile.render();
       return;
     }
+    this.renderPassCover(model, st);
     this.renderBanner(model, st);
     gameEl.classList.toggle("playing", st.status === "playing");
     gameEl.classList.toggle("over", st.status === "over" || model.over);
@@ -700,6 +746,11 @@ export class GamePage {
       if (!overlay.hidden) overlay.scrollIntoView({ block: "nearest" });
     }
   }
+}
+
+// Whether a seat's view hides other gnomes' cards from it (Mad Gnomes).
+function hidesHands(view) {
+  return view.gnomes.some((g) => g.hand === null || g.hand === undefined);
 }
 
 // Replaces an element's content only when it differs (keeps focus, animations and scroll).

@@ -26,7 +26,7 @@ export class MobileLayout {
     this.tab = null; // null: the default for the game's status
     this.open = true; // the sheet shows its tab (false: only the tab bar)
     this.zoom = localStorage.getItem("rn.zoom") !== "fit";
-    this.wasTurn = false;
+    this.wasTurn = null; // the seat whose turn the page last showed (null: none)
     this.wasOver = null; // null: no state seen yet
     this.shown = null; // the version and seat the board was last scrolled for
     this.chatSeen = null; // chat lines read; the history the game opens with counts as read
@@ -158,10 +158,12 @@ export class MobileLayout {
     const st = this.page.state();
     const turn = !!(st && st.your_turn);
     const over = !!(st && st.view.result);
-    // our choice, or the game's end: show it
-    if ((turn && !this.wasTurn) || (over && this.wasOver === false)) { this.tab = "options"; this.open = true; }
-    this.wasTurn = turn;
-    if (st) this.wasOver = over;
+    // our choice (a seat's turn begins; in hot-seat, the next held seat's), or the game's end:
+    // show it. A page without a state for a moment (it said hello again: a seat went to a bot)
+    // has no new turn for it.
+    const turnOf = turn ? st.seat : null;
+    if ((turn && turnOf !== this.wasTurn) || (over && this.wasOver === false)) { this.tab = "options"; this.open = true; }
+    if (st) { this.wasTurn = turnOf; this.wasOver = over; }
     const tab = this.current();
     const chat = this.page.chat.messages.length;
     if ((tab === "chat" && this.open) || (st && this.chatSeen === null)) this.chatSeen = chat;

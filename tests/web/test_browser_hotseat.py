@@ -1,0 +1,289 @@
+"""Browser tests of hot-seat play on a phone: one browser holds every seat of the table and is
+passed from hand to hand. When the gnomes' cards are hidden from each other (Mad Gnomes), the page
+covers itself between two seats' eyes until the next player says they hold the device.
+
+Debian's Chromium and the session's real server (fixtures of conftest.py); screenshots go to
+artifacts/screenshots/hotseat-*.png."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from browsertools import SKIP, _page, expect, play_one, shot, state
+from webtools import new_game, take
+
+pytestmark = SKIP
+
+Page = Any  # playwright.sync_api.Page
+
+# Every point of a grid over the window, and what the page shows there (the element hit): the
+# cover's, a toast's, or another's (the first such point, with what is there).
+_UNCOVERED = """() => {
+    const cover = document.querySelector("[data-testid=pass-cover]");
+    for (let x = 5; x < innerWidth; x += 25) for (let y = 5; y < innerHeight; y += 25) {
+        const el = document.elementFromPoint(x, y);
+        if (!el || cover.contains(el) || el.closest(".toasts")) continue;
+        return {x, y, el: el.outerHTML.slice(0, 120)};
+    }
+    return null;
+}"""
+
+# The names of the cards in the hand of the seat the page looks through.
+_OWN_HAND = """() => {
+    const s = window.rnGame.state();
+    return s.view.gnomes.filter((g) => g.player === s.seat).flatMap((g) => g.hand || []);
+}"""
+
+
+def covered_for(page: Page, name: str) -> None:
+    """The cover asks to pass the device to ``name`` and hides the whole page."""
+    cover = page.get_by_test_id("pass-cover")
+    expect(cover).to_be_visible()
+    expect(page.get_by_test_id("pass-title")).to_contain_text(name)
+    expect(page.get_by_test_id("pass-ready")).to_contain_text(name)
+    assert page.evaluate(_UNCOVERED) is None
+    assert page.evaluate("() => document.querySelector('.game').inert")
+    # the cover says whose turn it is: no toast saying it too, left over the turn's banner
+    # once the cover lifts
+    toasts = page.evaluate("() => [...document.querySelectorAll('[data-testid=toast]')]"
+                           ".map((e) => e.textContent)")
+    assert not [t for t in toasts if "must decide" in t], toasts
+
+
+def test_a_hidden_hand_game_covers_the_page_between_seats(sized: Callable[[str], Any]) -> None:
+    page = _page(sized("phone"), "/")
+    page.wait_for_selector("[data-testid=create-form]")
+    page.select_option("[data-testid=create-players]", "3")
+    page.check("[data-testid=variant-mad-gnomes]")
+    page.fill("[data-testid=create-seed]", "7")
+    page.click("[data-testid=create-game]")
+    expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
+    names = ("Ada", "Bob", "Cy")
+    for seat, name in enumerate(names):
+        page.fill("[data-testid=seat-name]", name)
+        page.click(f"[data-testid=take-seat-{seat}]")
+        # taking the seats, before the cards are dealt: no cover yet
+        expect(page.get_by_test_id(f"seat-tab-{seat}")).to_be_attached()
+        if seat < 2:
+            expect(page.get_by_test_id("pass-cover")).to_be_hidden()
+    # the game starts with Blue's seat: the device goes to its player first
+    st = state(page, your_turn=True)
+    covered_for(page, names[st["seat"]])
+    shot(page, "hotseat-phone-cover")
+    page.get_by_test_id("pass-ready").tap()
+    expect(page.get_by_test_id("pass-cover")).to_be_hidden()
+    expect(page.get_by_test_id("actions")).to_be_visible()
+    assert not page.evaluate("() => document.querySelector('.game').inert")
+    # the seats pass the device round: every change of seat is covered, the next seat's cards
+    # only shown once its player taps
+    changes = 0
+    for _ in range(30):
+        seat = st["seat"]
+        st = play_one(page, st)
+        st = state(page, your_turn=True)
+        if st["seat"] == seat:
+            expect(page.get_by_test_id("pass-cover")).to_be_hidden()
+            continue
+        covered_for(page, names[st["seat"]])
+        hand = page.evaluate(_OWN_HAND)
+        assert hand, "the next seat holds cards the cover hides"
+        changes += 1
+        if changes == 2:
+            shot(page, "hotseat-phone-cover-again")
+            break
+        page.get_by_test_id("pass-ready").tap()
+        expect(page.get_by_test_id("pass-cover")).to_be_hidden()
+    assert changes == 2
+    # a seat tab picked by hand is another seat's eyes too
+    page.get_by_test_id("pass-ready").tap()
+    page.get_by_test_id("sheet-toggle").tap()  # the sheet folded: the seat tabs below the board
+    other = next(s for s in range(3) if s != st["seat"])
+    page.get_by_test_id(f"seat-tab-{other}").tap()
+    covered_for(page, names[other])
+    assert not page.js_errors, page.js_errors
+
+
+def test_open_hands_need_no_cover(sized: Callable[[str], Any], rn_url: str) -> None:
+    """Without hidden hands every card is on the table: the seats follow each other at once."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, _ = new_game(api, 3, seed=7)
+        tokens = {str(s): take(api, gid, s) for s in range(3)}
+    ctx = sized("phone")
+    saved = json.dumps({"seats": tokens})
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', {json.dumps(saved)})")
+    page = _page(ctx, f"/g/{gid}")
+    st = state(page, your_turn=True)
+    first = st["seat"]
+    for _ in range(30):
+        st = play_one(page, st)
+        st = state(page, your_turn=True)
+        if st["seat"] != first:
+            break
+    assert st["seat"] != first
+    expect(page.get_by_test_id("actions")).to_be_visible()
+    expect(page.get_by_test_id("pass-cover")).to_be_hidden()
+    assert not page.js_errors, page.js_errors
+
+
+# What of the board lies under the zoom button: rooms, the Sea (its box, the gnomes and the
+# Kraken drawn in it), hatches and gnomes, each clipped to the board's frame (a zoomed board pans).
+_UNDER_ZOOM = """() => {
+    const btn = document.querySelector("[data-testid=board-zoom]").getBoundingClientRect();
+    const frame = document.querySelector("#board").getBoundingClientRect();
+    const out = [];
+    for (const el of document.querySelectorAll(
+            "#board [data-room], #board .hatch, #board .gnome, #board .kraken-mark")) {
+        const r = el.getBoundingClientRect();
+        const left = Math.max(r.left, frame.left, btn.left);
+        const right = Math.min(r.right, frame.right, btn.right);
+        const top = Math.max(r.top, frame.top, btn.top);
+        const bottom = Math.min(r.bottom, frame.bottom, btn.bottom);
+        if (right - left > 0.5 && bottom - top > 0.5) {
+            out.push(el.dataset.testid || el.getAttribute("class"));
+        }
+    }
+    return out;
+}"""
+
+
+def test_the_zoom_button_hides_nothing_of_the_board(sized: Callable[[str], Any],
+                                                    rn_url: str) -> None:
+    """The phone's zoom button sits in a corner of the board where no room, hatch, gnome or the
+    Sea (where gnomes swim and the Kraken waits, the board's top right) is, however the board is
+    shown: whole, or zoomed and panned to either end."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, _ = new_game(api, 3, seed=7)
+        tokens = {str(s): take(api, gid, s) for s in range(3)}
+    ctx = sized("phone")
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
+                        f"{json.dumps(json.dumps({'seats': tokens}))})")
+    page = _page(ctx, f"/g/{gid}")
+    state(page)
+    for size in ({"width": 390, "height": 844}, {"width": 360, "height": 640},
+                 {"width": 844, "height": 390}):
+        page.set_viewport_size(size)
+        zoom = page.get_by_test_id("board-zoom")
+        for _ in range(2):
+            zoom.tap()  # the other view
+            page.wait_for_timeout(100)
+            for end in ("0", "1e6"):
+                page.evaluate(f"() => {{ document.querySelector('#board').scrollLeft = {end}; }}")
+                under = page.evaluate(_UNDER_ZOOM)
+                view = f"{size}, zoomed {zoom.get_attribute('aria-pressed')}, panned to {end}"
+                assert not under, f"{view}: the zoom button hides {under}"
+        page.evaluate("() => { document.querySelector('#board').scrollLeft = 1e6; }")
+        shot(page, f"hotseat-zoom-{size['width']}x{size['height']}")
+    assert not page.js_errors, page.js_errors
+
+
+def test_the_table_tab_stays_while_seats_go_to_bots(sized: Callable[[str], Any],
+                                                    rn_url: str) -> None:
+    """A friend leaves the hot-seat table: their seat goes to a bot from the Table tab, and the
+    sheet stays there (for the next seat to hand over), rather than jumping back to the options
+    as when a turn begins."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, _ = new_game(api, 3, seed=7)
+        tokens = {str(s): take(api, gid, s) for s in range(3)}
+    ctx = sized("phone")
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
+                        f"{json.dumps(json.dumps({'seats': tokens}))})")
+    page = _page(ctx, f"/g/{gid}")
+    st = state(page, your_turn=True)
+    table = page.get_by_test_id("sheet-tab-table")
+    table.tap()
+    expect(table).to_have_attribute("aria-selected", "true")
+    page.get_by_test_id("manage-seats").tap()
+    others = [s for s in range(3) if s != st["seat"]]
+    for n, seat in enumerate(others):
+        page.get_by_test_id(f"bot-seat-{seat}").tap()
+        expect(page.get_by_test_id(f"seat-{seat}")).to_have_attribute("data-kind", "bot")
+        expect(page.get_by_test_id(f"seat-tab-{seat}")).to_have_count(0)
+        state(page, your_turn=True)  # the page said hello again and has its seat's state back
+        page.wait_for_timeout(200)
+        expect(table).to_have_attribute("aria-selected", "true")
+        expect(page.get_by_test_id("seats")).to_be_visible()
+        if n == 0:
+            shot(page, "hotseat-phone-seat-to-bot")
+    assert not page.js_errors, page.js_errors
+
+
+# The names cut short (an ellipsis) on the sheet's tabs and the disaster tracks' strip.
+_CUT = """() => [...document.querySelectorAll(".sheet-tab-label, .pt-name, .pt-val")]
+    .filter((el) => el.getClientRects().length && el.scrollWidth > el.clientWidth + 1)
+    .map((el) => el.textContent)"""
+
+_TABS = """() => [...document.querySelectorAll(".sheet-tab, .sheet-toggle")]
+    .map((el) => [el.dataset.testid, el.offsetWidth, el.offsetHeight])"""
+
+
+def test_a_narrow_phone_cuts_no_tab_or_track_name(sized: Callable[[str], Any],
+                                                  rn_url: str) -> None:
+    """At 360×640 (many phones) in every language: the sheet's tabs and the three disaster tracks
+    are named in full, the tabs still fit a finger, and the page does not scroll sideways."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, _ = new_game(api, 3, seed=7)
+        tokens = {str(s): take(api, gid, s) for s in range(3)}
+    ctx = sized("phone")
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
+                        f"{json.dumps(json.dumps({'seats': tokens}))})")
+    page = _page(ctx, f"/g/{gid}")
+    page.set_viewport_size({"width": 360, "height": 640})
+    state(page, your_turn=True)
+    for lang in ("en", "de", "fr", "pl", "ru", "es"):
+        page.select_option("[data-testid=language-select]", lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        assert not page.evaluate(_CUT), f"{lang}: names cut off: {page.evaluate(_CUT)}"
+        small = [t for t in page.evaluate(_TABS) if t[1] < 44 or t[2] < 44]
+        assert not small, f"{lang}: tabs under 44×44 px: {small}"
+        width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], f"{lang}: the page is {width[0]} px wide in {width[1]}"
+        shot(page, f"hotseat-360x640-{lang}")
+    assert not page.js_errors, page.js_errors
+
+
+# The board's show card now: its title, the card names it lists, the text of a hidden draw.
+_SHOW_CARD = """() => {
+    const c = document.querySelector("[data-testid=show-card]");
+    if (!c || c.hidden) return null;
+    return {title: c.querySelector("[data-testid=show-title]")?.textContent || "",
+            items: [...c.querySelectorAll("[data-testid=show-item]")].map((e) => e.textContent.trim()),
+            hidden: c.querySelector("[data-testid=show-hidden]")?.textContent || "",
+            text: c.textContent};
+}"""
+
+
+def test_the_show_of_a_draw_hides_its_cards_from_the_next_seat(sized: Callable[[str], Any],
+                                                               rn_url: str) -> None:
+    """Blue draws 4 cards (the board's show lists them for Blue) and ends the turn at once: the
+    show card still on the board when the next player takes the device names none of them."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, _ = new_game(api, 3, seed=1, variants=["mad-gnomes"])  # Blue moves first, draws 4
+        tokens = {str(s): take(api, gid, s) for s in range(3)}
+    ctx = sized("phone")
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
+                        f"{json.dumps(json.dumps({'seats': tokens}))})")
+    page = _page(ctx, f"/g/{gid}")
+    st = state(page, your_turn=True)
+    assert st["seat"] == 1
+    page.get_by_test_id("pass-ready").tap()
+    page.evaluate("window.rnGame.show.pace = 600000")  # each step stays until the test moves on
+    draws = page.locator("[data-testid=draw-group] button[data-act]")
+    expect(draws.first).to_be_enabled()
+    st = play_one(page, st)  # the most cards
+    page.wait_for_function(f"() => ({_SHOW_CARD})()?.items.length > 0")
+    drawn = page.evaluate(_SHOW_CARD)["items"]
+    st = play_one(page, state(page, your_turn=True))  # the end of the turn, the draw still shown
+    st = state(page, your_turn=True)
+    assert st["seat"] != 1
+    expect(page.get_by_test_id("pass-cover")).to_be_visible()
+    page.get_by_test_id("pass-ready").tap()
+    card = page.evaluate(_SHOW_CARD)
+    assert card is not None and card["title"].startswith("Blue"), card
+    assert not card["items"] and card["hidden"], card
+    assert not any(name in card["text"] for name in drawn), (drawn, card)
+    shot(page, "hotseat-phone-draw-hidden")
+    assert not page.js_errors, page.js_errors
