@@ -93,8 +93,9 @@ def test_hint_button_progress_three_plans_and_the_route_for_the_seat_to_move_onl
                         headers=auth(tokens[seat])).status_code == 200
     note = other.get_by_test_id("end-hints")
     colour = next(s["colour"] for s in api.get(f"/api/games/{gid}").json()["seats"] if s["seat"] == m)
-    expect(note).to_have_text(f"Hints were used by: {colour.capitalize()} · Player {m + 1}",
-                              timeout=60_000)  # its seat as the crew table names it: now a bot
+    expect(note).to_have_text(f"Hints were used by: P{m} ({colour.capitalize()} · Player {m + 1})",
+                              timeout=60_000)  # its seat as the crew table names it (now a bot's,
+    # played for P{m}, who may take it back: still named)
     # the end screen is drawn again when the game's story arrives: shoot it after that
     expect(other.get_by_test_id("end-screen")).to_have_attribute("data-story", "ready")
     shots(other, "end", "end-hints")

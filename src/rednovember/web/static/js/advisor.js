@@ -246,9 +246,11 @@ export function hintsNote(gameId, onChange) {
   else {
     const who = s.hints_used.map((seat) => {
       const row = n.seats.find((x) => x.seat === seat);
-      // the seat as the crew table calls it: its holder may be a bot by now
+      // the seat as the crew table calls it; its holder may be a bot by now, playing it for its
+      // player (``owner``), who is still named
       const label = row ? seatTitle(row) : t("ui", "player_long", { seat: seat + 1 });
-      return row && row.kind === "human" && row.name ? `${row.name} (${label})` : label;
+      const name = row && (row.kind === "human" ? row.name : row.owner);
+      return name ? `${name} (${label})` : label;
     });
     text = t("advisor", "end_used", { seats: join(who) });
   }
