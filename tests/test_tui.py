@@ -390,6 +390,19 @@ def test_s_saves_to_the_file_typed_and_the_save_loads(tmp_path: Path) -> None:
     assert app.saved_to == target
 
 
+async def pass_time(app: GameApp, pilot: Pilot[int]) -> None:
+    """The player to move lets the time pass: the menu's last option (e.g. end the turn, take
+    no action; the first if that is a group), confirmed if asked."""
+    option = app.shown[-1]
+    if option.is_group:
+        option = app.shown[0]
+    app.pick(app.shown.index(option))
+    await pilot.pause()
+    if isinstance(app.screen, (ConfirmScreen, PickScreen)):
+        await pilot.press("enter")
+        await pilot.pause()
+
+
 def test_the_legend_explains_the_symbols() -> None:
     app = GameApp(session(new_game(Config(1, 3, frozenset(), 5))), bot_delay=0)
 
@@ -418,14 +431,7 @@ def test_mad_gnomes_hides_the_board_when_the_keyboard_changes_hands() -> None:
         for _ in range(200):  # play until the other human decides
             if app.session.seat != first:
                 break
-            option = app.shown[-1]  # e.g. end the turn / take no action
-            if option.is_group:
-                option = app.shown[0]
-            app.pick(app.shown.index(option))
-            await pilot.pause()
-            if isinstance(app.screen, (ConfirmScreen, PickScreen)):
-                await pilot.press("enter")
-                await pilot.pause()
+            await pass_time(app, pilot)
         assert app.session.seat != first
         assert isinstance(app.screen, PassScreen)
         text = screen_text(app)
@@ -493,14 +499,7 @@ def test_mad_gnomes_shows_only_the_hand_of_the_player_at_the_keyboard() -> None:
                 await pilot.pause()
                 continue
             chose.append(s.seat)
-            option = app.shown[-1]  # e.g. end the turn / take no action
-            if option.is_group:
-                option = app.shown[0]
-            app.pick(app.shown.index(option))
-            await pilot.pause()
-            if isinstance(app.screen, (ConfirmScreen, PickScreen)):
-                await pilot.press("enter")
-                await pilot.pause()
+            await pass_time(app, pilot)
 
     drive(app, (80, 24), script)
     assert sorted(checked) == ["bot", "pass"]

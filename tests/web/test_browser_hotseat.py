@@ -38,6 +38,18 @@ _OWN_HAND = """() => {
 }"""
 
 
+def hotseat_page(sized: Callable[[str], Any], rn_url: str, **config: Any) -> tuple[Page, str]:
+    """A phone's page holding all three seats of a new game (``config``: new_game's), as the
+    browser that took them keeps them: (page, game id)."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, _ = new_game(api, 3, **config)
+        tokens = {str(s): take(api, gid, s) for s in range(3)}
+    ctx = sized("phone")
+    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
+                        f"{json.dumps(json.dumps({'seats': tokens}))})")
+    return _page(ctx, f"/g/{gid}"), gid
+
+
 def covered_for(page: Page, name: str) -> None:
     """The cover asks to pass the device to ``name`` and hides the whole page."""
     cover = page.get_by_test_id("pass-cover")
@@ -108,13 +120,7 @@ def test_a_hidden_hand_game_covers_the_page_between_seats(sized: Callable[[str],
 
 def test_open_hands_need_no_cover(sized: Callable[[str], Any], rn_url: str) -> None:
     """Without hidden hands every card is on the table: the seats follow each other at once."""
-    with httpx.Client(base_url=rn_url, timeout=30) as api:
-        gid, _ = new_game(api, 3, seed=7)
-        tokens = {str(s): take(api, gid, s) for s in range(3)}
-    ctx = sized("phone")
-    saved = json.dumps({"seats": tokens})
-    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', {json.dumps(saved)})")
-    page = _page(ctx, f"/g/{gid}")
+    page, gid = hotseat_page(sized, rn_url, seed=7)
     st = state(page, your_turn=True)
     first = st["seat"]
     for _ in range(30):
@@ -154,13 +160,7 @@ def test_the_zoom_button_hides_nothing_of_the_board(sized: Callable[[str], Any],
     """The phone's zoom button sits in a corner of the board where no room, hatch, gnome or the
     Sea (where gnomes swim and the Kraken waits, the board's top right) is, however the board is
     shown: whole, or zoomed and panned to either end."""
-    with httpx.Client(base_url=rn_url, timeout=30) as api:
-        gid, _ = new_game(api, 3, seed=7)
-        tokens = {str(s): take(api, gid, s) for s in range(3)}
-    ctx = sized("phone")
-    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
-                        f"{json.dumps(json.dumps({'seats': tokens}))})")
-    page = _page(ctx, f"/g/{gid}")
+    page, gid = hotseat_page(sized, rn_url, seed=7)
     state(page)
     for size in ({"width": 390, "height": 844}, {"width": 360, "height": 640},
                  {"width": 844, "height": 390}):
@@ -184,13 +184,7 @@ def test_the_table_tab_stays_while_seats_go_to_bots(sized: Callable[[str], Any],
     """A friend leaves the hot-seat table: their seat goes to a bot from the Table tab, and the
     sheet stays there (for the next seat to hand over), rather than jumping back to the options
     as when a turn begins."""
-    with httpx.Client(base_url=rn_url, timeout=30) as api:
-        gid, _ = new_game(api, 3, seed=7)
-        tokens = {str(s): take(api, gid, s) for s in range(3)}
-    ctx = sized("phone")
-    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
-                        f"{json.dumps(json.dumps({'seats': tokens}))})")
-    page = _page(ctx, f"/g/{gid}")
+    page, gid = hotseat_page(sized, rn_url, seed=7)
     st = state(page, your_turn=True)
     table = page.get_by_test_id("sheet-tab-table")
     table.tap()
@@ -223,13 +217,7 @@ def test_a_narrow_phone_cuts_no_tab_or_track_name(sized: Callable[[str], Any],
                                                   rn_url: str) -> None:
     """At 360×640 (many phones) in every language: the sheet's tabs and the three disaster tracks
     are named in full, the tabs still fit a finger, and the page does not scroll sideways."""
-    with httpx.Client(base_url=rn_url, timeout=30) as api:
-        gid, _ = new_game(api, 3, seed=7)
-        tokens = {str(s): take(api, gid, s) for s in range(3)}
-    ctx = sized("phone")
-    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
-                        f"{json.dumps(json.dumps({'seats': tokens}))})")
-    page = _page(ctx, f"/g/{gid}")
+    page, gid = hotseat_page(sized, rn_url, seed=7)
     page.set_viewport_size({"width": 360, "height": 640})
     state(page, your_turn=True)
     for lang in ("en", "de", "fr", "pl", "ru", "es"):
@@ -260,13 +248,7 @@ def test_the_show_of_a_draw_hides_its_cards_from_the_next_seat(sized: Callable[[
                                                                rn_url: str) -> None:
     """Blue draws 4 cards (the board's show lists them for Blue) and ends the turn at once: the
     show card still on the board when the next player takes the device names none of them."""
-    with httpx.Client(base_url=rn_url, timeout=30) as api:
-        gid, _ = new_game(api, 3, seed=1, variants=["mad-gnomes"])  # Blue moves first, draws 4
-        tokens = {str(s): take(api, gid, s) for s in range(3)}
-    ctx = sized("phone")
-    ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
-                        f"{json.dumps(json.dumps({'seats': tokens}))})")
-    page = _page(ctx, f"/g/{gid}")
+    page, gid = hotseat_page(sized, rn_url, seed=1, variants=["mad-gnomes"])  # Blue moves first, draws 4
     st = state(page, your_turn=True)
     assert st["seat"] == 1
     page.get_by_test_id("pass-ready").tap()
