@@ -273,12 +273,12 @@ class PlayApp:
         if self.left_saved:
             return True
         try:
-            answer = self.ask(escape(self.cat.raw("term_plain", "quit_unsaved")) + " ")
+            answer = self.ask(escape(self.cat.raw("term_plain", "quit_unsaved")) + " ").strip().lower()
         except (EOFError, KeyboardInterrupt):  # nobody is left to ask: leave
             self.console.print()
             return True
-        self._echo(answer.strip().lower())
-        self.left_saved = self._yes(answer.strip().lower())
+        self._echo(answer)
+        self.left_saved = self._yes(answer)
         return self.left_saved
 
     def _save_on_leaving(self) -> None:
