@@ -18,7 +18,7 @@ from helpers import arrange, give, start
 from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog
+from textual.widgets import Input, RichLog, Static
 
 from rednovember.bots import make_bot
 from rednovember.bots.heuristic import best_plans, decide
@@ -873,6 +873,33 @@ def test_l_switches_the_language_of_the_review_too() -> None:
     assert cat.raw("term_tui", "review_keys").strip() in texts[1]
 
 
+def test_s_at_the_review_saves_the_finished_game_and_the_keys_line_says_so(tmp_path: Path) -> None:
+    """The review's key line named only q, Esc and Enter; s (save) and l (language) work there
+    too, so it names them."""
+    app = GameApp(session(_missile_game(), tmp=tmp_path), bot_delay=0)
+    target = tmp_path / "ended.json"
+    keys: list[str] = []
+
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot, app)
+        await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
+                                            if o.actions == [Action("no_action")]))
+        await pilot.press("y")  # it loses the game: asked first
+        await settle(pilot, app)
+        keys.append(str(app.screen.query_one("#review-keys", Static).render()))
+        await pilot.press("s")
+        await pilot.pause()
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("q")
+
+    drive(app, (120, 40), script)
+    assert from_json(target.read_text("utf-8"), verify=False).is_over
+    assert "s save" in keys[0] and "l language" in keys[0]
+
+
 def test_issue18_after_the_end_the_saved_file_holds_the_finished_game(tmp_path: Path) -> None:
     """`q` after the end says the game is saved to the file last saved to: it holds the end,
     not the turn it was saved in."""
@@ -1270,3 +1297,29 @@ def test_the_minutes_dialog_wraps_a_long_line_inside_its_frame() -> None:
         assert picks.right <= app.screen.query_one("#dialog").region.right
 
     drive(app, (80, 24), script)
+
+
+def test_mad_gnomes_shows_no_hand_while_bots_move_before_any_human_chose() -> None:
+    """Mad Gnomes, two humans and a bot that moves first: nobody has chosen yet, so nobody is
+    known to sit at the keyboard, and the crew, status and log show no human's cards."""
+    from rednovember.i18n import names
+    game = new_game(Config(3, None, frozenset({"mad-gnomes"}), 6))
+    first = game.player_to_move
+    app = GameApp(session(game, {first: "heuristic"}), bot_delay=1000.0)  # the bot waits
+    cat = catalog("en")
+
+    async def script(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        s = app.session
+        assert s.bot_to_move
+        await pilot.press("c")  # the crew, every gnome's hand
+        await pilot.pause()
+        assert app.crew_shown
+        text = " ".join(screen_text(app).split())
+        hands = [gn for gn in s.game.gnomes if gn.hand]
+        assert hands
+        for gn in hands:
+            assert names.items(cat, s.game, sorted(gn.hand)) not in text
+        assert "hidden card" in text and s.viewer == -1
+
+    drive(app, (120, 40), script)

@@ -7,6 +7,7 @@ loads from it, and the line mode builds its games the same way."""
 from __future__ import annotations
 
 import io
+import re
 from argparse import Namespace
 from pathlib import Path
 
@@ -88,7 +89,7 @@ def test_the_set_up_screen_matches_its_snapshot(size: tuple[int, int]) -> None:
     text = texts[0]
     lines = text.splitlines()
     assert len(lines) == size[1] and max(len(line) for line in lines) <= size[0]
-    for needle in ("New game", "Players", "◂ 4 ▸", "Player 1", "Player 4", "Easy bot",
+    for needle in ("New game", "Players", "◂ 4 ▸", "Player 1", "Player 4", "Random bot",
                    "person at this keyboard", "Variants", "[ ] Harder", "[ ] Mad Gnomes",
                    "Seed (optional)", "Or load a save", "Start", "Load", "Quit", "Esc quit"):
         assert needle in text, needle
@@ -124,7 +125,7 @@ def test_four_players_three_bots_and_a_variant_start_that_game() -> None:
 
     async def script(pilot: Pilot[int]) -> None:
         await on_setup(pilot, app)
-        # players 4; seat 2 one step on (heuristic), seat 3 two (random), seat 4 one back
+        # players 4; seat 2 one step on (random), seat 3 two (heuristic), seat 4 one back
         # (search:strong); then down to Mad Gnomes, tick it, and a seed
         await press(pilot, "4", "down", "down", "right", "down", "right", "right", "down", "left")
         await press(pilot, "down", "down", "down", "down", "space", "down", "4", "2")
@@ -135,12 +136,12 @@ def test_four_players_three_bots_and_a_variant_start_that_game() -> None:
     drive(app, (80, 24), script)
     s = app.session
     assert s.game.config == Config(4, 1, frozenset({"mad-gnomes"}), 42)
-    assert s.bot_names == {1: "heuristic", 2: "random", 3: "search:strong"}
+    assert s.bot_names == {1: "random", 2: "heuristic", 3: "search:strong"}
     assert {seat: bot.name for seat, bot in s.bots.items()} == s.bot_names
     assert s.humans == [0]
     # the very game the line mode sets up from the same answers
     same = new_setup(Namespace(players=4, gnomes=None, variant=["mad-gnomes"], seed=42,
-                               bot=["2=heuristic", "3=random", "4=search:strong"], data=None),
+                               bot=["2=random", "3=heuristic", "4=search:strong"], data=None),
                      Console(file=io.StringIO()), input, catalog())
     assert to_dict(same.game) == to_dict(s.game) and same.bot_names == s.bot_names
 
@@ -507,7 +508,7 @@ def test_the_game_set_up_on_the_screen_looks_as_one_from_the_command_line(
     async def through_screen(pilot: Pilot[int]) -> None:
         screen = await on_setup(pilot, app)
         screen.query_one("#seed", Input).value = "7"
-        await press(pilot, "3", "down", "down", "right", "down", "right", "enter")
+        await press(pilot, "3", "down", "down", "right", "right", "down", "right", "right", "enter")
         await until(pilot, lambda: app.playing and (app.shown or app.bot_pending))
         texts.append(screen_text(app))
 
@@ -523,3 +524,13 @@ def test_the_game_set_up_on_the_screen_looks_as_one_from_the_command_line(
     assert app.session.game.config == setup.game.config
     assert texts[0] == texts[1]
     assert "Submarine" in texts[0] and "Time track" in texts[0]
+
+
+def test_a_seat_cycles_through_the_bots_weakest_first_as_the_web_offers_them() -> None:
+    """The terminal cycled the bots alphabetically (search before search:fast) while the web
+    offers them weakest first: both now follow BOTS's order."""
+    js = (Path(__file__).parents[1] / "src/rednovember/web/static/js/panels.js").read_text("utf-8")
+    web = re.search(r"const STRENGTH = \[(.*?)\];", js)
+    assert web is not None
+    assert SEAT_KINDS[1:] == re.findall(r'"([^"]+)"', web.group(1))
+    assert SEAT_KINDS[1:] == ["random", "heuristic", "search:fast", "search", "search:strong"]

@@ -89,11 +89,12 @@ HIDDEN_BOTS: dict[str, Callable[[int], Bot]] = {
 }
 
 
+# weakest first: the order in which set-up screens offer them
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "heuristic": _heuristic,
-    "search": partial(_search, "default"),
     "search:fast": partial(_search, "fast"),
+    "search": partial(_search, "default"),
     "search:strong": partial(_search, "strong"),
 }
 

@@ -101,7 +101,7 @@ def _ask_variants(ask: Ask, console: Console, cat: Catalog) -> list[str]:
 DEFAULT_BOT = "search"
 
 def _ask_bots(ask: Ask, console: Console, cat: Catalog, players: int) -> dict[int, str]:
-    names = sorted(BOTS)
+    names = list(BOTS)  # weakest first
     default = DEFAULT_BOT if DEFAULT_BOT in BOTS else names[0]
     while True:
         words = ask(cat.raw("ui", "setup_bots") + " ").replace(",", " ").split()

@@ -390,7 +390,7 @@ class GameApp(App[int]):
         log.auto_scroll = False  # scrolled below: to the end, or to the mark
         log.clear()
         since = s.since()
-        viewer = s.viewer if s.viewer >= 0 else None
+        viewer = s.viewer if s.humans else None  # a game of bots only: every card
         fold = self.size.height < FOLD_BELOW
         mark_line = -1
         for first, last, line in log_items(s.game, s.lang, viewer, fold):

@@ -90,11 +90,15 @@ class Session:
     def viewer(self) -> int:
         """The seat whose hidden cards may be shown: the human to move, else (a bot moves) the
         human who chose last, who is still at the keyboard (Mad Gnomes: never another human's
-        hand), else the first human."""
+        hand), else the only human; -1 (no hand shown) while nobody has chosen yet in a Mad
+        Gnomes game of several humans (its start, or a loaded save), since nobody knows who sits
+        at the keyboard."""
         if not self.game.is_over and self.seat in self.humans:
             return self.seat
         if self.at_keyboard in self.humans:
             return self.at_keyboard
+        if len(self.humans) > 1 and self.game.config.has("mad-gnomes"):
+            return -1
         return self.humans[0] if self.humans else -1
 
     def since(self) -> int:

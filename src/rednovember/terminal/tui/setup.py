@@ -41,7 +41,7 @@ from ..newgame import (
     parse_bots,
 )
 
-SEAT_KINDS = [HUMAN, *sorted(BOTS)]  # what a seat's choice cycles through (bots as the line mode)
+SEAT_KINDS = [HUMAN, *BOTS]  # what a seat's choice cycles through: bots weakest first, as the web
 MAX_LABEL = 26  # the label column's widest (a longer label is cut with "…")
 ROOMY = 36  # from this terminal height on, the box has blank lines around its fields
 FOCUS_MARK = "▸ "  # before the field that has the focus (visible without colours too)
