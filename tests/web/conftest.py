@@ -126,8 +126,8 @@ def new_context(browser: Any, rn_url: str) -> Iterator[Any]:
     made: list[Any] = []
     crashed: list[str] = []
 
-    def make(locale: str = "en-GB") -> Any:
-        ctx = browser.new_context(viewport=VIEWPORT, locale=locale, base_url=rn_url)
+    def make(locale: str = "en-GB", **options: Any) -> Any:
+        ctx = browser.new_context(viewport=VIEWPORT, locale=locale, base_url=rn_url, **options)
         ctx.set_default_timeout(TIMEOUT)
         ctx.on("page", lambda page: page.on("crash", lambda p: crashed.append(p.url)))
         made.append(ctx)

@@ -57,10 +57,10 @@ def server(tmp_path: Path, service: PushService, inbox: Inbox) -> Iterator[Serve
 
 
 def seated_page(new_context: Callable[..., Any], base: str, browser: Browser,
-                before: Callable[[Any], None] | None = None) -> tuple[Any, str]:
+                before: Callable[[Any], None] | None = None, **options: Any) -> tuple[Any, str]:
     """A page of a new 2-seat game on ``base`` holding seat 1 (Bea), push answered by the test;
-    ``before(page)`` runs before the game is made."""
-    ctx = new_context()
+    ``before(page)`` runs before the game is made; ``options`` are the browser context's."""
+    ctx = new_context(**options)
     ctx.grant_permissions(["notifications"], origin=base)
     ctx.add_init_script(FAKE_PUSH % json.dumps(browser.subscription()))
     page = _page(ctx, f"{base}/")
@@ -255,3 +255,37 @@ def test_the_confirmation_link_asks_its_owner_in_their_language(
     with httpx.Client(base_url=server.url, timeout=10) as api:
         assert api.get(f"/api/games/{gid}/seats/1/notify",
                        headers=auth(token)).json()["address"] == "refused"
+
+
+def test_a_confirmation_email_that_could_not_be_sent_asks_to_check_the_address(
+        new_context: Callable[..., Any], tmp_path: Path, service: PushService) -> None:
+    """The mail server refused the confirmation email (here: nobody answers on its port): the
+    card said "We sent a link to …" all the same, and the player waited for an email that never
+    came. It now says the email could not be sent and asks to check the address, also after a
+    reload."""
+    server = Server(tmp_path / "down.db", extra=[
+        "--smtp", "smtp://127.0.0.1:9", "--mail-from", "crew@rn.example",
+        "--public-url", "https://rn.example"]).start()
+    try:
+        page, _ = seated_page(new_context, server.url, service.browser("bea"),
+                              bypass_csp=True)  # (for axe-core's script)
+        card = page.get_by_test_id("notices")
+        card.get_by_test_id("notice-email").fill("bea@exmaple.org")
+        card.get_by_test_id("notice-email-save").click()
+        unsent = ("The email to bea@exmaple.org could not be sent. Check the address and press "
+                  "“Email me” again; if it is right, try again later.")
+        status = card.get_by_test_id("notice-email-status")
+        expect(status).to_have_text(unsent)
+        expect(status).to_have_class("warn")  # it stands out, as the lobby's warnings do
+        status.scroll_into_view_if_needed()
+        shot(page, "notices_email_unsent")
+        assert axe_violations(page) == []
+        page.set_viewport_size(SIZES["phone"])
+        status.scroll_into_view_if_needed()
+        shot(page, "notices_email_unsent_phone")
+        page.reload()
+        expect(page.get_by_test_id("notices").get_by_test_id("notice-email-status")).to_have_text(
+            unsent)
+        assert page.js_errors == []
+    finally:
+        server.stop()

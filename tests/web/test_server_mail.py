@@ -144,7 +144,7 @@ def test_one_email_when_the_absent_seat_must_decide_none_while_connected(
         opt_in(api, gid, 1, tokens[1], "de", inbox)
         assert api.get(f"/api/games/{gid}/seats/1/notify", headers=auth(tokens[1])).json() == {
             "game": gid, "seat": 1, "mail": True, "email": "seat1@example.org", "lang": "de",
-            "address": "confirmed"}
+            "address": "confirmed", "confirmation": None}
         play_until(api, gid, tokens, 1)  # Bea has never connected: she is away
         [msg] = inbox.wait(1)
         assert msg["To"] == "seat1@example.org" and msg["From"] == "crew@rn.example"
@@ -197,7 +197,7 @@ def test_an_address_gets_notices_only_once_its_owner_confirmed_it(
         r = api.post(path, json={"email": "seat1@example.org", "lang": "de"},
                      headers=auth(tokens[1]))
         assert r.json() == {"game": gid, "seat": 1, "email": "seat1@example.org", "lang": "de",
-                            "address": "unconfirmed"}
+                            "address": "unconfirmed", "confirmation": "sent"}
         [asked] = inbox.wait(1)
         assert asked["To"] == "seat1@example.org" and asked["From"] == "crew@rn.example"
         subject = str(make_header(decode_header(asked["Subject"])))
@@ -211,6 +211,9 @@ def test_an_address_gets_notices_only_once_its_owner_confirmed_it(
         assert "seat1@example.org" in page.text
         assert "confirm-yes" in page.text and "confirm-never" in page.text
         assert api.get(path, headers=auth(tokens[1])).json()["address"] == "unconfirmed"
+        again = api.post(path, json={"email": "seat1@example.org", "lang": "de"},
+                         headers=auth(tokens[1]))
+        assert again.json()["confirmation"] is None  # asked a moment ago: no second email
         yes = api.post(f"{link.partition('?')[0]}?answer=yes")
         assert yes.status_code == 200 and "seat1@example.org" in yes.text
         assert api.get(path, headers=auth(tokens[1])).json()["address"] == "confirmed"
@@ -220,7 +223,7 @@ def test_an_address_gets_notices_only_once_its_owner_confirmed_it(
         bea = take(api, other, 1, "Bea")
         r = api.post(f"/api/games/{other}/seats/1/notify", json={"email": "Seat1@Example.org"},
                      headers=auth(bea))
-        assert r.json()["address"] == "confirmed"
+        assert r.json()["address"] == "confirmed" and r.json()["confirmation"] is None
         inbox.stays(2)
         assert api.post(f"{link.partition('?')[0]}?answer=maybe").status_code == 422
         unknown = api.get(f"/confirm/{'x' * 32}")
@@ -530,7 +533,9 @@ def test_a_confirmation_email_that_failed_may_be_asked_again_at_once(tmp_path: P
 def test_a_save_whose_confirmation_email_failed_leaves_the_address_askable(
         tmp_path: Path) -> None:
     """The server's mail server is down when a seat gives its address: the seat's address is
-    kept, and the next Save asks again (its ``asked`` time is cleared)."""
+    kept, the answer (and every read after it) says the confirmation email failed, so the page
+    can ask the player to check the address, and the next Save asks again (its ``asked`` time
+    is cleared)."""
     from fastapi.testclient import TestClient
     from sqlalchemy import create_engine, select
 
@@ -542,9 +547,11 @@ def test_a_save_whose_confirmation_email_failed_leaves_the_address_askable(
     mailer = Mailer.from_url("smtp://127.0.0.1:9", "crew@rn.example", PUBLIC)  # nobody listens
     with TestClient(create_app(db, mailer=mailer, bot_delay=0.0)) as api:
         gid, tokens = two_seats(api)
-        opt_in(api, gid, 1, tokens[1])
-        assert api.get(f"/api/games/{gid}/seats/1/notify", headers=auth(tokens[1])).json()[
-            "address"] == "unconfirmed"
+        r = api.post(f"/api/games/{gid}/seats/1/notify", json={"email": "seat1@example.org"},
+                     headers=auth(tokens[1]))
+        assert r.status_code == 200 and r.json()["confirmation"] == "failed"
+        got = api.get(f"/api/games/{gid}/seats/1/notify", headers=auth(tokens[1])).json()
+        assert got["address"] == "unconfirmed" and got["confirmation"] == "failed"
     engine = create_engine(db)
     with engine.connect() as c:
         row = c.execute(select(address_table.c.asked, address_table.c.sent)).one()

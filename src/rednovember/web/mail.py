@@ -163,14 +163,19 @@ CONFIRMATION = {"yes": "confirmed", "asked": "unconfirmed", "never": "refused", 
 
 def subscription(engine: Engine, game_id: str, seat: int) -> dict[str, Any]:
     """What the seat asked for: ``{"email": address or None, "lang": …, "address": whether its
-    owner confirmed it (None without an address)}``."""
+    owner confirmed it (None without an address), "confirmation": "failed" if the last
+    confirmation email to it could not be sent (:func:`unask`), else None}``."""
     with engine.connect() as c:
         row = c.execute(select(mail_table.c.email, mail_table.c.lang).where(
             mail_table.c.game_id == game_id, mail_table.c.seat == seat)).first()
         if row is None:
-            return {"email": None, "lang": None, "address": None}
-        state = CONFIRMATION[_state(c, row.email)] if row.email else None
-    return {"email": row.email, "lang": row.lang, "address": state}
+            return {"email": None, "lang": None, "address": None, "confirmation": None}
+        known = c.execute(select(address_table.c.state, address_table.c.asked).where(
+            address_table.c.email == address_key(row.email))).first() if row.email else None
+    state = CONFIRMATION[known.state if known else None] if row.email else None
+    failed = known is not None and known.state == "asked" and known.asked is None
+    return {"email": row.email, "lang": row.lang, "address": state,
+            "confirmation": "failed" if failed else None}
 
 
 def seat_of(engine: Engine, secret: str) -> tuple[str, str] | None:

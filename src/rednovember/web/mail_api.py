@@ -125,10 +125,11 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
             # (each may cost a stranger a confirmation email: limited per client)
             await hub.db(hub.rates.addresses.check, client_of(request), time.time())
         await hub.db(subscribe, hub.store.engine, game_id, seat, body.email, body.lang)
-        if body.email is not None:
-            await hub.notices.ask_owner(body.email, body.lang)
+        went = None if body.email is None else await hub.notices.ask_owner(body.email, body.lang)
         await hub.notices.asked(await hub.get(game_id))  # the seat may be waiting already
         asked = await hub.db(subscription, hub.store.engine, game_id, seat)
+        if went:
+            asked["confirmation"] = "sent"
         return {"game": game_id, "seat": seat, **asked}
 
     @app.get("/api/games/{game_id}/seats/{seat}/notify",

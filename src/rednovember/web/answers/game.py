@@ -331,6 +331,10 @@ Confirmation = Literal["confirmed", "unconfirmed", "refused"]
 CONFIRMATION_DOC = ("whether the address's owner confirmed it through the link of the "
                     "confirmation email (only then do emails go), refused all emails, or not yet; "
                     "null: no address")
+SENT_DOC = ("the confirmation email to the address: \"sent\" (by this request), \"failed\" (the "
+            "last one could not be sent, e.g. a mistyped address: the next POST tries again at "
+            "once), null (none due: confirmed, refused, or asked within 10 minutes or 3 times "
+            "today)")
 
 
 class Notify(Shape):
@@ -341,6 +345,7 @@ class Notify(Shape):
     email: str | None
     lang: str
     address: Confirmation | None = Field(description=CONFIRMATION_DOC)
+    confirmation: Literal["sent", "failed"] | None = Field(description=SENT_DOC)
 
 
 class NotifyInfo(Shape):
@@ -352,6 +357,7 @@ class NotifyInfo(Shape):
     email: str | None
     lang: str | None
     address: Confirmation | None = Field(description=CONFIRMATION_DOC)
+    confirmation: Literal["sent", "failed"] | None = Field(description=SENT_DOC)
 
 
 class Notices(Shape):

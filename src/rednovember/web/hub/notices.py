@@ -90,20 +90,23 @@ class Notices:
         if unconnected(lg) == seat:
             await asyncio.shield(self._tell(lg, seat))
 
-    async def ask_owner(self, address: str, lang: str) -> None:
+    async def ask_owner(self, address: str, lang: str) -> bool | None:
         """Sends ``address`` a confirmation email if it needs one and may have one now
-        (web/mail.py: not confirmed or refused yet, not asked a moment ago, not too often)."""
+        (web/mail.py: not confirmed or refused yet, not asked a moment ago, not too often):
+        whether it went, or None when none was due."""
         if self.mailer is None:
-            return
+            return None
         secret = await self.rt.db(ask, self.rt.store.engine, address, lang, time.time())
         if secret is None:
-            return
+            return None
         try:
             await asyncio.to_thread(self.mailer.send,
                                     self.mailer.confirmation(address, lang, secret))
         except (OSError, smtplib.SMTPException) as exc:
             log.warning("the confirmation email to a seat's address failed: %s", exc)
             await self.rt.db(unask, self.rt.store.engine, address)  # the next Save tries again
+            return False
+        return True
 
     async def _tell(self, lg: LiveGame, seat: int) -> None:
         notice = await self.rt.db(claim, self.rt.store.engine, lg.id, seat)

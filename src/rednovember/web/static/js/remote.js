@@ -65,6 +65,7 @@ export class RemoteNotices {
     this.server = null; // {push_key, mail}, once known
     this.email = null; // the address the first held seat gave (null: none)
     this.address = null; // whether its owner confirmed it: "confirmed", "unconfirmed", "refused"
+    this.confirmation = null; // "failed": the confirmation email could not be sent (a typo?)
     this.emailOf = null; // "seat:token" it was read for
     this.problem = null; // a sentence saying what went wrong last
     this.pushing = false; // a push subscription under way
@@ -163,7 +164,7 @@ export class RemoteNotices {
     try {
       const got = await api(this.path(seat, "notify"), { token: this.page.tokenFor(seat) });
       // (an address saved meanwhile wins: this answer may have been read before it was stored)
-      if (sent === this.mailed && !this.mailing) [this.email, this.address] = [got.email, got.address];
+      if (sent === this.mailed && !this.mailing) [this.email, this.address, this.confirmation] = [got.email, got.address, got.confirmation];
     } catch { this.emailOf = null; }
     this.render();
   }
@@ -195,6 +196,7 @@ export class RemoteNotices {
       }
       this.email = address;
       this.address = got?.address ?? null;
+      this.confirmation = got?.confirmation ?? null;
       this.typed = false; // the field shows the address saved
     } catch (err) {
       this.problem = err.code === "bad_message" ? raw("web", "notices_email_bad") : errorText(err);
@@ -205,6 +207,11 @@ export class RemoteNotices {
   }
 
   // --- the card's part --------------------------------------------------------------------------
+  emailStatus() {
+    if (this.address === "unconfirmed" && this.confirmation === "failed") return "notices_email_unsent";
+    return EMAIL_STATUS[this.address] || EMAIL_STATUS.unconfirmed;
+  }
+
   render(force = false, draft = null) {
     const s = this.server;
     if (!s) return;
@@ -213,7 +220,7 @@ export class RemoteNotices {
     const push = pushSupported() && !!s.push_key;
     const perm = typeof Notification === "undefined" ? "unsupported" : Notification.permission;
     const ticked = this.pushWant ?? (this.pushOn && perm === "granted");
-    const state = [push, s.mail, ticked, perm, this.email, this.address, this.problem, lang()].join("|");
+    const state = [push, s.mail, ticked, perm, this.email, this.address, this.confirmation, this.problem, lang()].join("|");
     if (!force && this.part.dataset.state === state) return;
     this.part.dataset.state = state;
     const input = this.part.querySelector("[data-testid=notice-email]");
@@ -228,7 +235,7 @@ export class RemoteNotices {
           <input type="email" data-testid="notice-email" autocomplete="email" maxlength="254" value="${esc(value)}"></label>
         <div class="notice-email-row"><button class="btn small primary" type="submit" data-testid="notice-email-save">${esc(raw("web", "notices_email_save"))}</button>
           ${this.email ? `<button class="btn small" type="button" data-remote="email-stop" data-testid="notice-email-stop">${esc(raw("web", "notices_email_stop"))}</button>` : ""}</div>
-        ${this.email ? `<p class="muted" data-testid="notice-email-status" data-address="${esc(this.address || "")}">${esc(t("web", EMAIL_STATUS[this.address] || EMAIL_STATUS.unconfirmed, { email: this.email }))}</p>` : ""}
+        ${this.email ? `<p class="${this.emailStatus() === "notices_email_unsent" ? "warn" : "muted"}" data-testid="notice-email-status" data-address="${esc(this.address || "")}">${esc(t("web", this.emailStatus(), { email: this.email }))}</p>` : ""}
       </form>` : ""}
       ${this.problem ? `<p class="muted" role="status" data-testid="notice-remote-why">${esc(this.problem)}</p>` : ""}`;
   }
