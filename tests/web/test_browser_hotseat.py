@@ -8,10 +8,12 @@ artifacts/screenshots/hotseat-*.png."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 from browsertools import SKIP, _page, expect, play_one, shot, state
 from webtools import new_game, take
 
@@ -38,13 +40,15 @@ _OWN_HAND = """() => {
 }"""
 
 
-def hotseat_page(sized: Callable[[str], Any], rn_url: str, **config: Any) -> tuple[Page, str]:
-    """A phone's page holding all three seats of a new game (``config``: new_game's), as the
-    browser that took them keeps them: (page, game id)."""
+def hotseat_page(sized: Callable[[str], Any], rn_url: str, size: str = "phone",
+                 **config: Any) -> tuple[Page, str]:
+    """A phone's page (or one of another of the ``sized`` fixture's sizes) holding all three
+    seats of a new game (``config``: new_game's), as the browser that took them keeps them:
+    (page, game id)."""
     with httpx.Client(base_url=rn_url, timeout=30) as api:
         gid, _ = new_game(api, 3, **config)
         tokens = {str(s): take(api, gid, s) for s in range(3)}
-    ctx = sized("phone")
+    ctx = sized(size)
     ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', "
                         f"{json.dumps(json.dumps({'seats': tokens}))})")
     return _page(ctx, f"/g/{gid}"), gid
@@ -268,4 +272,156 @@ def test_the_show_of_a_draw_hides_its_cards_from_the_next_seat(sized: Callable[[
     assert not card["items"] and card["hidden"], card
     assert not any(name in card["text"] for name in drawn), (drawn, card)
     shot(page, "hotseat-phone-draw-hidden")
+    assert not page.js_errors, page.js_errors
+
+
+# --- what lies over what on a phone: the Ping button, the next seat's toast, the zoom button ----
+PHONES = ({"width": 360, "height": 640}, {"width": 390, "height": 844}, {"width": 844, "height": 390})
+_TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+# The Ping button's box, the window's size, and what a tap at the button's centre reaches, the
+# page scrolled from its top as little as brings the button into the window (a finger would).
+_PING = """() => {
+    window.scrollTo(0, 0);
+    const b = document.querySelector("[data-testid=ping-button]");
+    b.scrollIntoView({block: "nearest"});
+    const r = b.getBoundingClientRect();
+    const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return {box: [r.left, r.top, r.right, r.bottom], view: [innerWidth, innerHeight],
+            reached: !!hit && b.contains(hit), hit: hit ? hit.outerHTML.slice(0, 80) : null};
+}"""
+
+
+def test_the_ping_button_is_in_sight_above_the_folded_sheet(sized: Callable[[str], Any],
+                                                             rn_url: str) -> None:
+    """On a phone the Ping button is whole in the window, the board zoomed or whole, and a
+    finger reaches it: at 360×640 the folded sheet's tab bar lay over its lower half, however
+    far the page was scrolled."""
+    page, gid = hotseat_page(sized, rn_url, seed=7)
+    state(page, your_turn=True)
+    page.get_by_test_id("sheet-toggle").tap()
+    expect(page.locator(".col-side")).to_have_class(re.compile(r"\bcollapsed\b"))
+    expect(page.get_by_test_id("toast")).to_have_count(0)  # (the first seat's: gone by itself)
+    zoom = page.get_by_test_id("board-zoom")
+    for size in PHONES:
+        page.set_viewport_size(size)
+        for _ in range(2):
+            pressed = zoom.get_attribute("aria-pressed")
+            zoom.tap()  # the other view
+            expect(zoom).not_to_have_attribute("aria-pressed", str(pressed))
+            page.evaluate(_TWO_FRAMES)
+            at = page.evaluate(_PING)
+            left, top, right, bottom = at["box"]
+            width, height = at["view"]
+            view = f"{size}, zoomed {zoom.get_attribute('aria-pressed')}"
+            assert left >= 0 and right <= width and top >= 0 and bottom <= height, f"{view}: {at}"
+            assert at["reached"], f"{view}: a tap on the Ping button reaches {at['hit']}"
+        shot(page, f"hotseat-ping-{size['width']}x{size['height']}")
+    assert not page.js_errors, page.js_errors
+
+
+# The next seat's toast, the turn's banner and the sheet's tabs (boxes: left, top, right, bottom;
+# null when not shown), read two frames after the toast came (the page drawn for the next seat):
+# the toast goes after 2.5 s, which a busy machine may take to come back to the test.
+_TOAST_WATCH = """() => {
+    window.rnToastAt = null;
+    const box = (el) => {
+        if (!el || !el.getClientRects().length) return null;
+        const r = el.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom];
+    };
+    new MutationObserver((records, watch) => {
+        const toast = records.flatMap((r) => [...r.addedNodes])
+            .find((n) => n.dataset?.tag === "now-playing");
+        if (!toast) return;
+        watch.disconnect();
+        requestAnimationFrame(() => requestAnimationFrame(() => {
+            const banner = document.querySelector("[data-testid=turn-banner]");
+            window.rnToastAt = {toast: box(toast), banner: box(banner), text: banner.textContent,
+                tabs: box(document.querySelector("[data-testid=sheet-bar]")), height: innerHeight};
+        }));
+    }).observe(document.getElementById("toasts"), {childList: true});
+}"""
+
+
+def overlap(a: list[float], b: list[float] | None) -> bool:
+    return b is not None and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_the_next_seats_toast_leaves_the_banner_readable(sized: Callable[[str], Any],
+                                                         rn_url: str, size: str) -> None:
+    """With open hands the seats follow each other at once, and a toast says which must decide
+    now. It lies over neither the turn's banner nor the sheet's tabs, on phones and on a desktop:
+    at a phone's top it covered the banner of a page scrolled to show more of the board."""
+    page, gid = hotseat_page(sized, rn_url, size=size, seed=7)
+    st = state(page, your_turn=True)
+    for view in PHONES if size == "phone" else ({"width": 1280, "height": 800},):
+        page.set_viewport_size(view)
+        # the banner at the window's top: the page scrolled as far as it goes towards the board
+        page.get_by_test_id("turn-banner").evaluate("(el) => el.scrollIntoView({block: 'start'})")
+        page.evaluate(_TOAST_WATCH)
+        first = st["seat"]
+        for _ in range(30):
+            st = play_one(page, st)
+            st = state(page, your_turn=True)
+            if st["seat"] != first:
+                break
+        assert st["seat"] != first
+        at = page.wait_for_function("() => window.rnToastAt").json_value()
+        toast = at["toast"]
+        assert toast and toast[1] >= 0 and toast[3] <= at["height"], f"{view}: not in sight: {at}"
+        assert not overlap(toast, at["banner"]), f"{view}: the toast covers the banner: {at}"
+        assert not overlap(toast, at["tabs"]), f"{view}: the toast covers the sheet's tabs: {at}"
+        shot(page, f"hotseat-toast-{view['width']}x{view['height']}")
+    assert not page.js_errors, page.js_errors
+
+
+# What the show draws over the zoom button's centre (its cards and rings take no taps: they are
+# made targets for the question), and whether a tap there reaches the button.
+_OVER_ZOOM = """() => {
+    const zoom = document.querySelector("[data-testid=board-zoom]"), r = zoom.getBoundingClientRect();
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    const reached = zoom.contains(document.elementFromPoint(x, y));
+    const shown = [...document.querySelectorAll(".show-stage, .show-stage *")];
+    for (const el of shown) el.style.pointerEvents = "auto";
+    const stack = document.elementsFromPoint(x, y);
+    for (const el of shown) el.style.pointerEvents = "";
+    const at = stack.findIndex((el) => zoom.contains(el));
+    return {reached, drawn: at >= 0, over: stack.slice(0, Math.max(at, 0))
+        .filter((el) => el.closest(".show-card, .show-ring"))
+        .map((el) => el.dataset.testid || el.className)};
+}"""
+
+
+def test_the_zoom_button_stays_in_sight_during_the_show(sized: Callable[[str], Any],
+                                                        rn_url: str) -> None:
+    """While the show plays a move on the board, its card (at the board's top on a phone) lay
+    over the zoom button in the board's top left corner: the button stays in sight, and a finger
+    reaches it, the board zoomed or whole, upright and sideways."""
+    page, gid = hotseat_page(sized, rn_url, seed=7)
+    st = state(page, your_turn=True)
+    page.evaluate("window.rnGame.show.pace = 600000")  # each step stays until the test moves on
+    card = page.get_by_test_id("show-card")
+    for _ in range(10):  # until a turn ends: the keeper walks, a card over the board says it
+        st = play_one(page, st)  # (the page has drawn the state, and the show its first step)
+        if card.is_visible():
+            break
+        st = state(page, your_turn=True)
+    expect(card).to_be_visible()
+    zoom = page.get_by_test_id("board-zoom")
+    for size in PHONES:
+        page.set_viewport_size(size)
+        for _ in range(2):
+            pressed = zoom.get_attribute("aria-pressed")
+            zoom.tap()  # the other view, during the show
+            expect(zoom).not_to_have_attribute("aria-pressed", str(pressed))
+            page.evaluate("() => window.scrollTo(0, 0)")
+            page.evaluate(_TWO_FRAMES)
+            expect(card).to_be_visible()
+            at = page.evaluate(_OVER_ZOOM)
+            view = f"{size}, zoomed {zoom.get_attribute('aria-pressed')}"
+            assert at["drawn"] and not at["over"], f"{view}: the show covers the zoom button: {at}"
+            assert at["reached"], f"{view}: a tap on the zoom button misses it"
+        shot(page, f"hotseat-zoom-show-{size['width']}x{size['height']}")
     assert not page.js_errors, page.js_errors
