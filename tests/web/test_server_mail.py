@@ -574,3 +574,33 @@ def test_processes_asking_at_once_send_one_confirmation(tmp_path: Path) -> None:
     assert sum(g is not None for g in got) == 1, got
     for st in stores:
         st.engine.dispose()
+
+
+def test_a_slow_database_still_tells_the_seat_s_next_wait(
+        inbox: Inbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat's next wait is told only once its last notice is rearmed in the database. That
+    was stored in the background, so on a busy database (a CI run on PostgreSQL) the next wait's
+    claim could come first, find the notice still sent, and the seat was never told again.
+    Here every rearm takes a second; the seat's second wait is told all the same."""
+    from fastapi.testclient import TestClient
+
+    from rednovember.web import mail
+    from rednovember.web.app import create_app
+    from rednovember.web.hub import notices
+
+    def slow_rearm(*args: Any) -> None:
+        time.sleep(1.0)
+        mail.rearm(*args)
+
+    monkeypatch.setattr(notices, "rearm", slow_rearm)
+    mailer = mail.Mailer.from_url(inbox.url, "crew@rn.example", PUBLIC)  # type: ignore[attr-defined]
+    app = create_app(f"sqlite:///{tmp_path / 'slow.db'}", mailer=mailer, bot_delay=0.0,
+                     mail_after=AFTER)
+    with TestClient(app) as api:
+        gid, tokens = two_seats(api)
+        opt_in(api, gid, 1, tokens[1], inbox=inbox)
+        play_until(api, gid, tokens, 1)
+        assert len(inbox.wait(1)) == 1
+        play_until(api, gid, tokens, 0)  # her turn has passed: her next wait is told again
+        play_until(api, gid, tokens, 1)
+        assert len(inbox.wait(2)) == 2

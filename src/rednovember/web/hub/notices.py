@@ -14,6 +14,7 @@ import asyncio
 import logging
 import smtplib
 import time
+from typing import Any
 
 from ...i18n import catalog
 from ..mail import Mailer, Notice, allow, ask, claim, rearm, unask, unasked
@@ -40,6 +41,7 @@ class Notices:
         self.after = after
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.told: dict[str, set[int]] = {}  # game -> seats whose current wait was told (here)
+        self.rearming: dict[str, asyncio.Task[Any]] = {}  # game -> its last rearm, until stored
         self.sent = 0  # emails sent by this process
         self.pushed = 0  # pushes taken by push services from this process
 
@@ -71,7 +73,7 @@ class Notices:
             back = [s for s in range(len(lg.seats)) if s != seat]
         if back:
             self.told[lg.id] -= set(back)
-            self.rt.spawn(self.rt.db(rearm, self.rt.store.engine, lg.id, back))
+            self._rearm(lg.id, back)
         old = self.tasks.pop(lg.id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
@@ -85,8 +87,24 @@ class Notices:
         if self.rt.nodes.shared and not self.rt.nodes.owns(lg.id):
             await self.rt.db(self.rt.store.notify, {"g": lg.id, "mail": 1})
 
+    def _rearm(self, game_id: str, seats: list[int]) -> None:
+        """Stores the seats' rearm in the background, after the game's earlier one."""
+        before = self.rearming.get(game_id)
+
+        async def work() -> None:
+            if before is not None:
+                await asyncio.wait([before])
+            await self.rt.db(rearm, self.rt.store.engine, game_id, seats)
+
+        task = self.rearming[game_id] = self.rt.spawn(work())
+        task.add_done_callback(
+            lambda t: self.rearming.pop(game_id) if self.rearming.get(game_id) is t else None)
+
     async def _wait(self, lg: LiveGame, seat: int) -> None:
         await asyncio.sleep(self.after)
+        pending = self.rearming.get(lg.id)
+        if pending is not None:  # a busy database may not have stored it yet: the claim needs it
+            await asyncio.wait([pending])
         if unconnected(lg) == seat:
             await asyncio.shield(self._tell(lg, seat))
 

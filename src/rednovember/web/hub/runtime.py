@@ -43,11 +43,12 @@ class Runtime:
         return await asyncio.get_running_loop().run_in_executor(self._pool,
                                                                 functools.partial(fn, *args))
 
-    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Runs ``work`` in the background (kept until done; a failure is logged)."""
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._done)
+        return task
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
