@@ -844,6 +844,15 @@ def _missile_game() -> Game:
     return start(g)
 
 
+async def lose_to_the_missile(pilot: Pilot[int], app: GameApp) -> None:
+    """In :func:`_missile_game`, Red takes No action (asked first: it loses the game), and the
+    review comes."""
+    await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
+                                        if o.actions == [Action("no_action")]))
+    await pilot.press("y")
+    await settle(pilot, app)
+
+
 def test_l_switches_the_language_of_the_review_too() -> None:
     """At the end-of-game review `l` switched the language behind it, while the review (result,
     board, log and keys) stayed in the old one."""
@@ -852,10 +861,7 @@ def test_l_switches_the_language_of_the_review_too() -> None:
 
     async def script(pilot: Pilot[int]) -> None:
         await settle(pilot, app)
-        await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
-                                            if o.actions == [Action("no_action")]))
-        await pilot.press("y")  # it loses the game: asked first
-        await settle(pilot, app)
+        await lose_to_the_missile(pilot, app)
         texts.append(screen_text(app))
         await pilot.press("l")
         await pilot.pause()
@@ -882,10 +888,7 @@ def test_s_at_the_review_saves_the_finished_game_and_the_keys_line_says_so(tmp_p
 
     async def script(pilot: Pilot[int]) -> None:
         await settle(pilot, app)
-        await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
-                                            if o.actions == [Action("no_action")]))
-        await pilot.press("y")  # it loses the game: asked first
-        await settle(pilot, app)
+        await lose_to_the_missile(pilot, app)
         keys.append(str(app.screen.query_one("#review-keys", Static).render()))
         await pilot.press("s")
         await pilot.pause()
@@ -914,10 +917,7 @@ def test_issue18_after_the_end_the_saved_file_holds_the_finished_game(tmp_path: 
         await pilot.press("enter")
         await pilot.pause()
         assert not from_json(target.read_text("utf-8"), verify=False).is_over
-        await press_option(pilot, app, next(i for i, o in enumerate(app.shown)
-                                            if o.actions == [Action("no_action")]))
-        await pilot.press("y")  # it loses the game: asked first
-        await settle(pilot, app)
+        await lose_to_the_missile(pilot, app)
         assert app.reviewing
         await pilot.press("q")
 

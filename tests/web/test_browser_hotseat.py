@@ -122,17 +122,21 @@ def test_a_hidden_hand_game_covers_the_page_between_seats(sized: Callable[[str],
     assert not page.js_errors, page.js_errors
 
 
-def test_open_hands_need_no_cover(sized: Callable[[str], Any], rn_url: str) -> None:
-    """Without hidden hands every card is on the table: the seats follow each other at once."""
-    page, gid = hotseat_page(sized, rn_url, seed=7)
-    st = state(page, your_turn=True)
+def play_to_the_next_seat(page: Any, st: dict[str, Any]) -> dict[str, Any]:
+    """Plays the seat to move until another seat must decide: that seat's state."""
     first = st["seat"]
     for _ in range(30):
         st = play_one(page, st)
         st = state(page, your_turn=True)
         if st["seat"] != first:
-            break
-    assert st["seat"] != first
+            return st
+    raise AssertionError(f"seat {first} still decides after 30 moves")
+
+
+def test_open_hands_need_no_cover(sized: Callable[[str], Any], rn_url: str) -> None:
+    """Without hidden hands every card is on the table: the seats follow each other at once."""
+    page, gid = hotseat_page(sized, rn_url, seed=7)
+    play_to_the_next_seat(page, state(page, your_turn=True))
     expect(page.get_by_test_id("actions")).to_be_visible()
     expect(page.get_by_test_id("pass-cover")).to_be_hidden()
     assert not page.js_errors, page.js_errors
@@ -361,13 +365,7 @@ def test_the_next_seats_toast_leaves_the_banner_readable(sized: Callable[[str], 
         # the banner at the window's top: the page scrolled as far as it goes towards the board
         page.get_by_test_id("turn-banner").evaluate("(el) => el.scrollIntoView({block: 'start'})")
         page.evaluate(_TOAST_WATCH)
-        first = st["seat"]
-        for _ in range(30):
-            st = play_one(page, st)
-            st = state(page, your_turn=True)
-            if st["seat"] != first:
-                break
-        assert st["seat"] != first
+        st = play_to_the_next_seat(page, st)
         at = page.wait_for_function("() => window.rnToastAt").json_value()
         toast = at["toast"]
         assert toast and toast[1] >= 0 and toast[3] <= at["height"], f"{view}: not in sight: {at}"
