@@ -193,10 +193,18 @@ def test_every_text_of_the_lessons_exists_in_each_language(lang: str) -> None:
 
 
 def run_learn(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
-              capsys: pytest.CaptureFixture[str]) -> str:
+              capsys: pytest.CaptureFixture[str], status: int = 0) -> str:
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    assert main(["learn", *argv]) == 0
+    assert main(["learn", *argv]) == status
     return capsys.readouterr().out
+
+
+def test_terminal_lessons_exit_1_when_the_input_ends_before_quit(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """As `play --plain`: quit leaves with 0, input that ends first with 1 (it exited 0)."""
+    out = run_learn(["moving"], "open 8\n", monkeypatch, capsys, status=1)
+    assert "== Moving and the time track ==" in out
+    run_learn(["moving"], "quit\n", monkeypatch, capsys, status=0)
 
 
 def test_terminal_lesson_right_wrong_back_and_goal(monkeypatch: pytest.MonkeyPatch,
@@ -238,7 +246,7 @@ def test_terminal_retry_starts_again(monkeypatch: pytest.MonkeyPatch,
 def test_learn_reads_piped_standard_input() -> None:
     done = subprocess.run([sys.executable, "-m", "rednovember", "learn", "ending"],
                           input="play deactivation_code\nstop_missile_launch 2\nno_action\n"
-                                "no_action\nno_action\n\n",
+                                "no_action\nno_action\nquit\n",
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "Goal reached: Done! Every keeper is on 0" in done.stdout
@@ -356,7 +364,7 @@ def test_the_water_lesson_names_both_actions_free_of_the_low_water_penalty(lang:
                                              (["tokens"], "play engine_manual\nfix_engine 3\n")])
 def test_the_end_of_the_input_is_said(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_learn(argv, stdin, monkeypatch, capsys)
+    out = run_learn(argv, stdin, monkeypatch, capsys, status=1)  # (quit: 0)
     assert out.rstrip().endswith(catalog("en").raw("term_plain", "input_ended"))
 
 

@@ -18,6 +18,7 @@ from ..i18n import Catalog, UnknownLanguage, catalog
 from ..i18n import names as n
 from ..i18n.describe import describe_action, describe_log
 from ..rules import Game, parse_action
+from ..terminal.app import EXIT_OK, EXIT_UNFINISHED
 from ..terminal.lines import width_of, wrap
 from .lessons import ALL, Args
 from .session import Check, LessonError, Session
@@ -56,6 +57,7 @@ class Learner:
         self.inp = inp
         self.out = out
         self.width = width
+        self.ended = False  # the input ended (not quit)
 
     def say(self, text: str = "") -> None:
         print(wrap(text, self.width), file=self.out)
@@ -77,6 +79,7 @@ class Learner:
         self.out.flush()
         line = self.inp.readline()
         if not line:
+            self.ended = True
             self.say()
             self.say(self.cat.raw("term_plain", "input_ended"))
             return None
@@ -234,6 +237,6 @@ def run_learn(args: argparse.Namespace, inp: TextIO | None = None,
     lid: str | None = args.lesson or learner.pick()
     while lid is not None:
         lid = learner.lesson(lid) if lid != MENU else learner.pick()
-    return 0
+    return EXIT_UNFINISHED if learner.ended else EXIT_OK  # as `play --plain`
 
 __all__ = ["Learner", "add_parser", "run_learn"]
