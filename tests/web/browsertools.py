@@ -65,9 +65,14 @@ def _page(ctx: Any, path: str, accept_dialogs: bool = True) -> Any:
 # the page to paint two frames first: Chromium refuses a capture ("Unable to capture screenshot")
 # while a page just loaded or resized has no frame of its new size yet, which a loaded machine
 # made happen on the rules page at phone size, straight after set_viewport_size and goto.
+def two_frames(page: Any) -> None:
+    """Waits until the page has drawn twice (a change made now is on the screen)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def shot(page: Any, name: str, full: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    two_frames(page)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, animations="disabled")
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
-from browsertools import SKIP, _page, expect, play_one, shot, state
+from browsertools import SKIP, _page, expect, play_one, shot, state, two_frames
 from webtools import new_game, take
 
 pytestmark = SKIP
@@ -231,7 +231,7 @@ def test_a_narrow_phone_cuts_no_tab_or_track_name(sized: Callable[[str], Any],
     for lang in ("en", "de", "fr", "pl", "ru", "es"):
         page.select_option("[data-testid=language-select]", lang)
         expect(page.locator("html")).to_have_attribute("lang", lang)
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        two_frames(page)
         assert not page.evaluate(_CUT), f"{lang}: names cut off: {page.evaluate(_CUT)}"
         small = [t for t in page.evaluate(_TABS) if t[1] < 44 or t[2] < 44]
         assert not small, f"{lang}: tabs under 44×44 px: {small}"
@@ -281,7 +281,22 @@ def test_the_show_of_a_draw_hides_its_cards_from_the_next_seat(sized: Callable[[
 
 # --- what lies over what on a phone: the Ping button, the next seat's toast, the zoom button ----
 PHONES = ({"width": 360, "height": 640}, {"width": 390, "height": 844}, {"width": 844, "height": 390})
-_TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def phone_views(page: Any) -> Iterator[tuple[str, str]]:
+    """Each phone size, the board zoomed and whole (the zoom button tapped), the page at its
+    top and drawn: the size's name (``360x640``) and the view's."""
+    zoom = page.get_by_test_id("board-zoom")
+    for size in PHONES:
+        page.set_viewport_size(size)
+        for _ in range(2):
+            pressed = zoom.get_attribute("aria-pressed")
+            zoom.tap()  # the other view
+            expect(zoom).not_to_have_attribute("aria-pressed", str(pressed))
+            page.evaluate("() => window.scrollTo(0, 0)")
+            two_frames(page)
+            yield (f"{size['width']}x{size['height']}",
+                   f"{size}, zoomed {zoom.get_attribute('aria-pressed')}")
 
 # The Ping button's box, the window's size, and what a tap at the button's centre reaches, the
 # page scrolled from its top as little as brings the button into the window (a finger would).
@@ -306,21 +321,13 @@ def test_the_ping_button_is_in_sight_above_the_folded_sheet(sized: Callable[[str
     page.get_by_test_id("sheet-toggle").tap()
     expect(page.locator(".col-side")).to_have_class(re.compile(r"\bcollapsed\b"))
     expect(page.get_by_test_id("toast")).to_have_count(0)  # (the first seat's: gone by itself)
-    zoom = page.get_by_test_id("board-zoom")
-    for size in PHONES:
-        page.set_viewport_size(size)
-        for _ in range(2):
-            pressed = zoom.get_attribute("aria-pressed")
-            zoom.tap()  # the other view
-            expect(zoom).not_to_have_attribute("aria-pressed", str(pressed))
-            page.evaluate(_TWO_FRAMES)
-            at = page.evaluate(_PING)
-            left, top, right, bottom = at["box"]
-            width, height = at["view"]
-            view = f"{size}, zoomed {zoom.get_attribute('aria-pressed')}"
-            assert left >= 0 and right <= width and top >= 0 and bottom <= height, f"{view}: {at}"
-            assert at["reached"], f"{view}: a tap on the Ping button reaches {at['hit']}"
-        shot(page, f"hotseat-ping-{size['width']}x{size['height']}")
+    for size, view in phone_views(page):
+        at = page.evaluate(_PING)
+        left, top, right, bottom = at["box"]
+        width, height = at["view"]
+        assert left >= 0 and right <= width and top >= 0 and bottom <= height, f"{view}: {at}"
+        assert at["reached"], f"{view}: a tap on the Ping button reaches {at['hit']}"
+        shot(page, f"hotseat-ping-{size}")  # (the last view of each size stays)
     assert not page.js_errors, page.js_errors
 
 
@@ -407,19 +414,10 @@ def test_the_zoom_button_stays_in_sight_during_the_show(sized: Callable[[str], A
             break
         st = state(page, your_turn=True)
     expect(card).to_be_visible()
-    zoom = page.get_by_test_id("board-zoom")
-    for size in PHONES:
-        page.set_viewport_size(size)
-        for _ in range(2):
-            pressed = zoom.get_attribute("aria-pressed")
-            zoom.tap()  # the other view, during the show
-            expect(zoom).not_to_have_attribute("aria-pressed", str(pressed))
-            page.evaluate("() => window.scrollTo(0, 0)")
-            page.evaluate(_TWO_FRAMES)
-            expect(card).to_be_visible()
-            at = page.evaluate(_OVER_ZOOM)
-            view = f"{size}, zoomed {zoom.get_attribute('aria-pressed')}"
-            assert at["drawn"] and not at["over"], f"{view}: the show covers the zoom button: {at}"
-            assert at["reached"], f"{view}: a tap on the zoom button misses it"
-        shot(page, f"hotseat-zoom-show-{size['width']}x{size['height']}")
+    for size, view in phone_views(page):  # (the zoom button tapped during the show)
+        expect(card).to_be_visible()
+        at = page.evaluate(_OVER_ZOOM)
+        assert at["drawn"] and not at["over"], f"{view}: the show covers the zoom button: {at}"
+        assert at["reached"], f"{view}: a tap on the zoom button misses it"
+        shot(page, f"hotseat-zoom-show-{size}")  # (the last view of each size stays)
     assert not page.js_errors, page.js_errors

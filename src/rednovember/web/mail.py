@@ -170,8 +170,7 @@ def subscription(engine: Engine, game_id: str, seat: int) -> dict[str, Any]:
             mail_table.c.game_id == game_id, mail_table.c.seat == seat)).first()
         if row is None:
             return {"email": None, "lang": None, "address": None, "confirmation": None}
-        known = c.execute(select(address_table.c.state, address_table.c.asked).where(
-            address_table.c.email == address_key(row.email))).first() if row.email else None
+        known = _known(c, row.email) if row.email else None
     state = CONFIRMATION[known.state if known else None] if row.email else None
     failed = known is not None and known.state == "asked" and known.asked is None
     return {"email": row.email, "lang": row.lang, "address": state,
@@ -223,9 +222,15 @@ def address_key(address: str) -> str:
     return address.strip().lower()
 
 
+def _known(c: Connection, address: str) -> Any:
+    """The address's row (its state and when it was last asked), or None."""
+    return c.execute(select(address_table.c.state, address_table.c.asked).where(
+        address_table.c.email == address_key(address))).first()
+
+
 def _state(c: Connection, address: str) -> str | None:
-    return c.execute(select(address_table.c.state).where(
-        address_table.c.email == address_key(address))).scalar_one_or_none()
+    row = _known(c, address)
+    return None if row is None else str(row.state)
 
 
 def address_state(engine: Engine, address: str) -> str | None:

@@ -227,6 +227,7 @@ export class RemoteNotices {
     // the player's draft while they type; else the seat's address (the field's first, empty
     // drawing is no draft: the address read afterwards fills it)
     const value = draft ?? (input && this.typed ? input.value : this.email || "");
+    const status = this.emailStatus();
     this.part.innerHTML = `${push ? `<label class="check"><input type="checkbox" data-remote="push" data-testid="notice-push"
         ${ticked ? "checked" : ""} ${perm === "denied" ? "disabled" : ""}>
         <span>${esc(raw("web", "notices_push"))}</span></label>` : ""}
@@ -235,7 +236,7 @@ export class RemoteNotices {
           <input type="email" data-testid="notice-email" autocomplete="email" maxlength="254" value="${esc(value)}"></label>
         <div class="notice-email-row"><button class="btn small primary" type="submit" data-testid="notice-email-save">${esc(raw("web", "notices_email_save"))}</button>
           ${this.email ? `<button class="btn small" type="button" data-remote="email-stop" data-testid="notice-email-stop">${esc(raw("web", "notices_email_stop"))}</button>` : ""}</div>
-        ${this.email ? `<p class="${this.emailStatus() === "notices_email_unsent" ? "warn" : "muted"}" data-testid="notice-email-status" data-address="${esc(this.address || "")}">${esc(t("web", this.emailStatus(), { email: this.email }))}</p>` : ""}
+        ${this.email ? `<p class="${status === "notices_email_unsent" ? "warn" : "muted"}" data-testid="notice-email-status" data-address="${esc(this.address || "")}">${esc(t("web", status, { email: this.email }))}</p>` : ""}
       </form>` : ""}
       ${this.problem ? `<p class="muted" role="status" data-testid="notice-remote-why">${esc(this.problem)}</p>` : ""}`;
   }
