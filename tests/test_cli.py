@@ -60,7 +60,7 @@ def test_issue18_a_bad_save_gets_a_plain_reason_and_the_same_status_in_play_and_
 
 def test_issue18_learn_takes_a_lessons_number_from_the_menu(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     assert main(["learn", "1"]) == 0
     assert "Moving and the time track" in capsys.readouterr().out
     with pytest.raises(SystemExit) as exc:
