@@ -37,15 +37,9 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from rednovember.bots.base import play_out  # noqa: E402
+from rednovember.bots.facts import decision_seed, public_twin  # noqa: E402
 from rednovember.bots.heuristic import best_plans  # noqa: E402
-from rednovember.bots.planning import (  # noqa: E402
-    DEFAULT_WEIGHTS,
-    HEURISTIC_WEIGHTS,
-    Plan,
-    Weights,
-    decision_seed,
-    public_twin,
-)
+from rednovember.bots.planning import DEFAULT_WEIGHTS, HEURISTIC_WEIGHTS, Plan, Weights  # noqa: E402
 from rednovember.bots.search import SearchBot  # noqa: E402
 from rednovember.rules import Action, Config, Game, new_game  # noqa: E402
 from rednovember.rules.serialize import from_json, to_json  # noqa: E402

@@ -13,15 +13,8 @@ from hypothesis import strategies as st
 
 from rednovember.bots import BOTS, make_bot
 from rednovember.bots.heuristic import best_plans, decide
-from rednovember.bots.planning import (
-    DEFAULT_WEIGHTS,
-    WASTE_CHANCE,
-    Analysis,
-    Weights,
-    plan_turn,
-    repair_chance,
-    sound,
-)
+from rednovember.bots.planning import DEFAULT_WEIGHTS, Analysis, Weights
+from rednovember.bots.plans import WASTE_CHANCE, plan_turn, repair_chance, sound
 from rednovember.bots.search import (
     GUARD_SOON,
     JITTER_PLANS,

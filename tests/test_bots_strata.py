@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rednovember.bots import BOTS, make_bot
-from rednovember.bots.planning import Weights, public_twin
+from rednovember.bots.facts import public_twin
+from rednovember.bots.planning import Weights
 from rednovember.bots.search import LEVELS, SearchBot
 from rednovember.bots.strata import DICE, spread, stratify
 from rednovember.rules import Action, Game

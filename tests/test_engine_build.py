@@ -158,8 +158,8 @@ def test_a_wheel_built_from_the_sdist_carries_the_compiled_engine(tmp_path: Path
     names = zipfile.ZipFile(wheel).namelist()
     assert "rednovember/_engine.json" in names
     assert [n for n in names if n.startswith("rednovember/_engine__mypyc") and n.endswith(".so")]
-    for module in ("rules/state", "rules/legal", "rules/apply", "rules/turn", "bots/planning",
-                   "bots/heuristic", "bots/search"):
+    for module in ("rules/state", "rules/legal", "rules/apply", "rules/turn", "bots/facts",
+                   "bots/planning", "bots/plans", "bots/heuristic", "bots/search"):
         assert f"rednovember/{module}.py" in names
         assert [n for n in names if n.startswith(f"rednovember/{module}.") and n.endswith(".so")]
     installed = tmp_path / "installed"

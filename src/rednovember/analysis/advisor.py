@@ -8,8 +8,8 @@
 
 How it works:
 
-1. The candidates: :func:`rednovember.bots.planning.plan_turn` on a determinisation of the
-   position for ``seat`` (:func:`rednovember.bots.planning.public_twin`, which depends only on what
+1. The candidates: :func:`rednovember.bots.plans.plan_turn` on a determinisation of the
+   position for ``seat`` (:func:`rednovember.bots.facts.public_twin`, which depends only on what
    the seat may see) lists every sensible plan of the active gnome's turn (route, items, action,
    minutes) with the heuristic's estimated value; the best :data:`DEFAULT_CANDIDATES` distinct ones
    are kept.
@@ -37,8 +37,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.facts import public_twin
 from ..bots.heuristic import best_plans
-from ..bots.planning import DEFAULT_WEIGHTS, Plan, public_twin
+from ..bots.planning import DEFAULT_WEIGHTS, Plan
 from ..bots.search import Follower, play_steps
 from ..rules import Action, Game
 from ..rules.apply import doomed_token, low_water_penalty

@@ -8,7 +8,7 @@
 How it works:
 
 1. Rollout ``i`` starts from a determinisation of the position for ``seat``
-   (:func:`rednovember.bots.planning.public_twin`: the deck orders and, in Mad Gnomes, the other
+   (:func:`rednovember.bots.facts.public_twin`: the deck orders and, in Mad Gnomes, the other
    seats' hands are first put in a canonical order and then re-sampled with
    :func:`rednovember.rules.determinize`, future dice included). Two positions that differ only in
    what ``seat`` cannot see give the same twins, so the estimate cannot depend on hidden cards.
@@ -50,7 +50,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import make_bot
-from ..bots.planning import DEFAULT_WEIGHTS, public_twin
+from ..bots.facts import public_twin
+from ..bots.planning import DEFAULT_WEIGHTS
 from ..bots.search import Follower
 from ..rules import Action, Game
 from .simulate import derive_seed

@@ -3,7 +3,7 @@
 At each call it looks at the position afresh (it keeps no memory between calls, so it can take
 over any position, and a plan it made is simply made again until it is carried out):
 
-* **its own turn** — :func:`rednovember.bots.planning.plan_turn` lists plans (a route found by
+* **its own turn** — :func:`rednovember.bots.plans.plan_turn` lists plans (a route found by
   Dijkstra over the rooms by real minutes, passes into fire or the Sea bought with the right item,
   bonus items, an action with its minutes) and their value: threats weighed by urgency (a
   destruction token's minutes left against the other gnomes' chances, a disaster marker's distance
@@ -14,12 +14,12 @@ over any position, and a plan it made is simply made again until it is carried o
   hatch to block, Mad Gnomes defence: each by the same values.
 
 No cheating, by construction: :meth:`HeuristicBot.choose` decides on
-:func:`rednovember.bots.planning.public_twin` of the game for the deciding seat — a copy whose
+:func:`rednovember.bots.facts.public_twin` of the game for the deciding seat — a copy whose
 hidden parts (deck order, dice and, in Mad Gnomes, other seats' hands) are first put in a
 canonical order and then re-sampled, so it is the same for every game that looks the same to the
-seat — and the planning code reads only public fields (see ``planning.py``). The choice is
-checked against the real game's legal actions; if anything goes wrong a safe legal action is
-returned instead.
+seat — and the planning code reads only public fields (see ``facts.py`` and ``planning.py``).
+The choice is checked against the real game's legal actions; if anything goes wrong a safe legal
+action is returned instead.
 """
 
 from __future__ import annotations
@@ -27,21 +27,9 @@ from __future__ import annotations
 from ..rules import SEA, Action, Game
 from ..rules.legal import blockable, enter_cost, spread_rooms
 from ..rules.state import AFTER_ACTION, DECIDE, EXTRA_MOVE, LOW, MOVE, OPENED
-from .planning import (
-    DEFAULT_WEIGHTS,
-    HEURISTIC_WEIGHTS,
-    Analysis,
-    Plan,
-    Weights,
-    crew_walk_saved,
-    decision_seed,
-    icons_between,
-    plan_turn,
-    plans_from,
-    public_twin,
-    room_distances,
-    sound,
-)
+from .facts import decision_seed, icons_between, public_twin, room_distances
+from .planning import DEFAULT_WEIGHTS, HEURISTIC_WEIGHTS, Analysis, Plan, Weights
+from .plans import crew_walk_saved, plan_turn, plans_from, sound
 
 _SAFE = ("defend", "done", "end", "stay", "no_action")
 

@@ -21,7 +21,9 @@ planner could beat it). It is deterministic: it makes no random choice at all.
 from __future__ import annotations
 
 from ..rules import Action, Game
-from .planning import Plan, public_twin, repair_chance, with_minutes
+from .facts import public_twin
+from .planning import Plan
+from .plans import repair_chance, with_minutes
 from .search import SearchBot, SearchLevel
 
 ORACLE_LEVEL = SearchLevel(k=8, n=1, horizon=16, gap=1e9)

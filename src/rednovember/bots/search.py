@@ -6,10 +6,10 @@ to keep or discard) — it
 
 1. asks the heuristic for its ``k`` best candidates (plans, or legal actions for event choices);
    long-shot repairs that keep a helping item in the hand are not candidates
-   (:func:`rednovember.bots.planning.wasteful`); if the heuristic's best is far ahead of the
+   (:func:`rednovember.bots.plans.wasteful`); if the heuristic's best is far ahead of the
    rest (``gap``), it simply takes it;
 2. draws ``n`` determinisations of the position for its own seat
-   (:func:`rednovember.bots.planning.public_twin`: deck orders, future dice and, in Mad Gnomes,
+   (:func:`rednovember.bots.facts.public_twin`: deck orders, future dice and, in Mad Gnomes,
    the other seats' hands put in a canonical order, then re-sampled with
    :func:`rednovember.rules.determinize` — so the search cannot depend on hidden information);
 3. plays every candidate on every determinisation (the same ones for every candidate: common
@@ -133,23 +133,10 @@ from functools import partial
 
 from ..rules import Action, Game
 from ..rules.state import DECIDE, MOVE, OPENED
+from .facts import SEED_MASK, decision_seed, poisson_tail, public_twin
 from .heuristic import best_plans, decide, safe_action
-from .planning import (
-    DEFAULT_WEIGHTS,
-    HEURISTIC_WEIGHTS,
-    SEED_MASK,
-    WASTE_CHANCE,
-    Analysis,
-    Plan,
-    Weights,
-    decision_seed,
-    plan_turn,
-    poisson_tail,
-    public_twin,
-    repair_chance,
-    sound,
-    with_minutes,
-)
+from .planning import DEFAULT_WEIGHTS, HEURISTIC_WEIGHTS, Analysis, Plan, Weights
+from .plans import WASTE_CHANCE, plan_turn, repair_chance, sound, with_minutes
 from .strata import stratify
 
 

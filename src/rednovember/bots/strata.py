@@ -1,7 +1,7 @@
 """Determinisations spread evenly: systematic sampling for the search's rollouts.
 
 The search scores a candidate by its mean over a few dozen determinisations
-(:func:`rednovember.bots.planning.public_twin`), and much of that mean's noise comes from a few
+(:func:`rednovember.bots.facts.public_twin`), and much of that mean's noise comes from a few
 draws: the die of the turn's repair, and whether a card (a Missile Launch!, a fire) is among the
 next few the rollout meets. :func:`stratify` re-draws exactly those for determinisation ``i`` so
 that each twin alone is still drawn as ``public_twin`` draws it, but the twins of one decision
@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from ..rules import Game
 from ..rules.rng import Rng
-from .planning import SEED_MASK
+from .facts import SEED_MASK
 
 DICE = 3  # the dice spread over the twins: the turn's own roll and the first rolls after it
 _FACES = 10
