@@ -1,14 +1,14 @@
 #!/usr/bin/env python
 """A leaf for the search fitted to the search's own outcomes (issue 21, stop 36).
 
-The search scores the end of every rollout with :func:`rednovember.bots.search.evaluate`, a
+The search scores the end of every rollout with :func:`rednovember.bots.leaf.evaluate`, a
 hand-made product of factors (the tracks against the coming events, the tokens against the
 gnomes' time, fires, water, the dead, the items). This script asks how much each kind of factor
 should count, judged by how games the search itself plays really end:
 
 * ``collect``: plays search games (the default in every seat, seeded as ``bench/distill.py``
   seeds them) and writes one JSON line per game: at every turn start with a choice, the summed
-  log of each term's factors (:func:`rednovember.bots.search.leaf_features`) and the plain
+  log of each term's factors (:func:`rednovember.bots.leaf.leaf_features`) and the plain
   leaf's value, and whether the crew won.
 * ``fit``: a logistic regression of the outcome on those features (Newton's method, a little
   ridge, no coefficient below 0), fitted on two deals in three and checked on the third: log
@@ -38,13 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from distill import collect_parser, seat_seed, start  # noqa: E402  (bench/, beside this file)
 
-from rednovember.bots.search import (  # noqa: E402
-    LEAF_TERMS,
-    SearchBot,
-    evaluate,
-    leaf_factors,
-    leaf_features,
-)
+from rednovember.bots.leaf import LEAF_TERMS, evaluate, leaf_factors, leaf_features  # noqa: E402
+from rednovember.bots.search import SearchBot  # noqa: E402
 from rednovember.rules.state import MOVE  # noqa: E402
 
 Rows = tuple[list[list[float]], list[float], list[int]]  # features, plain leaf, won

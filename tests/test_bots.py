@@ -15,8 +15,9 @@ from rednovember.bots import BOTS, make_bot, play_out
 from rednovember.bots.base import RandomBot, known_bot
 from rednovember.bots.facts import public_twin, room_distances
 from rednovember.bots.heuristic import HeuristicBot, decide
+from rednovember.bots.leaf import evaluate
 from rednovember.bots.plans import routes
-from rednovember.bots.search import SearchBot, evaluate
+from rednovember.bots.search import SearchBot
 from rednovember.rules import SEA, VARIANTS, Action, Config, Game, determinize, new_game
 from rednovember.rules.state import DECIDE, EXTRA_MOVE
 

@@ -13,25 +13,12 @@ from hypothesis import strategies as st
 
 from rednovember.bots import BOTS, make_bot
 from rednovember.bots.heuristic import best_plans, decide
+from rednovember.bots.leaf import LEAF_TERMS, evaluate, leaf_factors, leaf_features
+from rednovember.bots.levels import LEVELS, SearchLevel
 from rednovember.bots.planning import DEFAULT_WEIGHTS, Analysis, Weights
 from rednovember.bots.plans import WASTE_CHANCE, plan_turn, repair_chance, sound
-from rednovember.bots.search import (
-    GUARD_SOON,
-    JITTER_PLANS,
-    LEAF_TERMS,
-    LEVELS,
-    Follower,
-    SearchBot,
-    SearchLevel,
-    evaluate,
-    guarded,
-    leaf_factors,
-    leaf_features,
-    position_unit,
-    rollout,
-    shaded,
-    varied,
-)
+from rednovember.bots.rollout import JITTER_PLANS, Follower, position_unit, rollout
+from rednovember.bots.search import GUARD_SOON, SearchBot, guarded, shaded, varied
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.state import MOVE
 

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from rednovember.bots import BOTS, make_bot
 from rednovember.bots.facts import public_twin
+from rednovember.bots.levels import LEVELS
 from rednovember.bots.planning import Weights
-from rednovember.bots.search import LEVELS, SearchBot
+from rednovember.bots.search import SearchBot
 from rednovember.bots.strata import DICE, spread, stratify
 from rednovember.rules import Action, Game
 from rednovember.rules.snapshot import snapshot

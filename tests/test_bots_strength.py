@@ -14,10 +14,11 @@ from rednovember.bots import BOTS, make_bot
 from rednovember.bots.base import HIDDEN_BOTS, RandomBot, known_bot
 from rednovember.bots.facts import public_twin
 from rednovember.bots.heuristic import HeuristicBot, best_plans, decide
+from rednovember.bots.levels import LEVELS
 from rednovember.bots.oracle import SEES, OracleBot, SeerBot
 from rednovember.bots.planning import DEFAULT_WEIGHTS, HEURISTIC_WEIGHTS
 from rednovember.bots.plans import repair_chance, wasteful
-from rednovember.bots.search import LEVELS, SearchBot
+from rednovember.bots.search import SearchBot
 from rednovember.i18n import catalog
 from rednovember.rules import VARIANTS, Action, Config, Game, new_game
 from rednovember.rules.state import DECIDE, EXTRA_MOVE, MOVE

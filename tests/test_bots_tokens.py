@@ -7,9 +7,9 @@ from __future__ import annotations
 from helpers import arrange, block, give, start
 
 from rednovember.bots.heuristic import best_plans
+from rednovember.bots.leaf import coming_failure, evaluate
 from rednovember.bots.planning import Analysis
 from rednovember.bots.plans import _fire_value, _unblock_value
-from rednovember.bots.search import coming_failure, evaluate
 from rednovember.rules import Game
 
 MISSILE_CONTROL = 7

@@ -15,7 +15,7 @@ How it works:
    are kept.
 2. Each candidate is played on rollout ``i``'s determinisation (``public_twin`` for ``seat``,
    seeded by ``(seed, i)``: the same futures for every candidate, common random numbers), then the
-   heuristic crew (:class:`rednovember.bots.search.Follower`, as in
+   heuristic crew (:class:`rednovember.bots.rollout.Follower`, as in
    :func:`rednovember.analysis.winchance.win_chance`) plays the game to its end. Rounds go on
    (one rollout per candidate each) until ``rollouts`` rounds or the time budget.
 3. The candidates are ranked by their estimated win chance
@@ -40,7 +40,7 @@ from typing import Any
 from ..bots.facts import public_twin
 from ..bots.heuristic import best_plans
 from ..bots.planning import DEFAULT_WEIGHTS, Plan
-from ..bots.search import Follower, play_steps
+from ..bots.rollout import Follower, play_steps
 from ..rules import Action, Game
 from ..rules.apply import doomed_token, low_water_penalty
 from ..rules.data import REPAIRS

@@ -13,7 +13,7 @@ How it works:
    :func:`rednovember.rules.determinize`, future dice included). Two positions that differ only in
    what ``seat`` cannot see give the same twins, so the estimate cannot depend on hidden cards.
    ``seat=None`` is a spectator: every hand in Mad Gnomes is re-sampled.
-2. The heuristic crew (:class:`rednovember.bots.search.Follower`: plans each turn once and follows
+2. The heuristic crew (:class:`rednovember.bots.rollout.Follower`: plans each turn once and follows
    the plan) plays every seat to the end of the game; the rollout counts as a win when the crew
    wins.
 3. The fraction of won rollouts is the *raw* estimate, with its 95% Wilson interval. Heuristic
@@ -52,7 +52,7 @@ from typing import Any
 from ..bots import make_bot
 from ..bots.facts import public_twin
 from ..bots.planning import DEFAULT_WEIGHTS
-from ..bots.search import Follower
+from ..bots.rollout import Follower
 from ..rules import Action, Game
 from .simulate import derive_seed
 from .stats import wilson

@@ -2,7 +2,7 @@
 
 Bots are named, with an optional strength after a colon: ``random``, ``heuristic``, ``search``
 (= ``search:default``), ``search:fast``, ``search:strong`` (any level of
-:data:`rednovember.bots.search.LEVELS`, also ``search:v1`` to ``search:v4``, the earlier
+:data:`rednovember.bots.levels.LEVELS`, also ``search:v1`` to ``search:v4``, the earlier
 defaults kept for the benchmark and never offered; ``heuristic:v1``, the heuristic with its weights
 before issue 21's tuning, likewise). :data:`BOTS` lists every named bot
 (what the terminal and the simulator offer); :func:`make_bot` also accepts the search bot with
@@ -10,10 +10,11 @@ its own budget: ``search:it=N`` (N determinisations per candidate, reproducible)
 ``search:ms=N`` (a time budget per decision: not reproducible, as it depends on the clock).
 
 Every bot is seeded and reproducible: the same seed and the same game give the same choices
-(except ``search:ms=N``). No bot in :data:`BOTS` reads hidden information: see ``heuristic.py``
-and ``search.py``. The ``oracle`` (``oracle.py``) does, on purpose, and so do ``oracle:events`` and
-``oracle:dice`` (the default search seeing the event deck's order or the dice to come): they are in
-:data:`HIDDEN_BOTS`, built by :func:`make_bot` for the benchmark only and never offered to players.
+(except ``search:ms=N``). No bot in :data:`BOTS` reads hidden information: see ``heuristic.py`` and
+``search.py`` (with ``rollout.py`` and ``leaf.py``). The ``oracle`` (``oracle.py``) does, on
+purpose, and so do ``oracle:events`` and ``oracle:dice`` (the default search seeing the event deck's
+order or the dice to come): they are in :data:`HIDDEN_BOTS`, built by :func:`make_bot` for the
+benchmark only and never offered to players.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from typing import Protocol
 
 from ..rules import Action, Game
 from .heuristic import HeuristicBot
+from .levels import LEVELS
 from .oracle import OracleBot, SeerBot
 from .planning import DEFAULT_WEIGHTS
-from .search import LEVELS, SearchBot
+from .search import SearchBot
 
 
 class Bot(Protocol):

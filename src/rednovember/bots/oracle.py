@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from ..rules import Action, Game
 from .facts import public_twin
+from .levels import SearchLevel
 from .planning import Plan
 from .plans import repair_chance, with_minutes
-from .search import SearchBot, SearchLevel
+from .search import SearchBot
 
 ORACLE_LEVEL = SearchLevel(k=8, n=1, horizon=16, gap=1e9)
 
