@@ -604,3 +604,36 @@ def test_a_slow_database_still_tells_the_seat_s_next_wait(
         play_until(api, gid, tokens, 0)  # her turn has passed: her next wait is told again
         play_until(api, gid, tokens, 1)
         assert len(inbox.wait(2)) == 2
+
+
+def test_a_yes_tells_the_games_being_played_latest_first_however_many_gave_the_address(
+        tmp_path: Path) -> None:
+    """A yes on the confirmation page tells the waiting seats of at most SEATS_TOLD games: the
+    ones being played, the latest moved first. It took any 20 of the games that gave the address,
+    so a regular's old finished games could leave out the one where a seat waits now."""
+    from sqlalchemy import insert
+
+    from rednovember.web.mail import SEATS_TOLD, seats_of_address
+    from rednovember.web.store import Store, games_table, mail_table
+
+    engine = Store(database_url(tmp_path / "told.db")).engine
+    games = [(f"over{k:02}", "over", 100.0 + k) for k in range(SEATS_TOLD + 5)]
+    games += [("old", "playing", 50.0), ("new", "playing", 500.0), ("lobby", "waiting", 600.0)]
+    games += [(f"busy{k:02}", "playing", 200.0 + k) for k in range(SEATS_TOLD)]
+    with engine.begin() as c:
+        for gid, status, updated in games:
+            c.execute(insert(games_table).values(
+                id=gid, config="{}", status=status, version=1, creator_hash="x", created=1.0,
+                updated=updated))
+            for seat in (0, 1):  # two seats of one game gave it: the game is told once
+                c.execute(insert(mail_table).values(
+                    game_id=gid, seat=seat, email="Ann@Example.org", lang="en",
+                    unsub=f"{gid}-{seat}"))
+        c.execute(insert(games_table).values(id="other", config="{}", status="playing",
+                                             version=1, creator_hash="x", created=1, updated=900))
+        c.execute(insert(mail_table).values(game_id="other", seat=0, email="bob@example.org",
+                                            lang="en", unsub="other-0"))
+    told = seats_of_address(engine, "ann@example.ORG")
+    assert told[0] == "new" and len(told) == SEATS_TOLD
+    assert told[1:] == [f"busy{k:02}" for k in reversed(range(1, SEATS_TOLD))]
+    engine.dispose()

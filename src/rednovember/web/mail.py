@@ -33,7 +33,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from ..i18n import Catalog, catalog
-from .store import address_table, mail_table, push_table
+from .store import address_table, games_table, mail_table, push_table
 
 SMTP_TIMEOUT = 15.0  # seconds for the mail server to answer
 DAY = 86400.0
@@ -327,12 +327,19 @@ def unasked(engine: Engine, game_id: str, seat: int) -> tuple[str, str] | None:
     return str(row.email), str(row.lang)
 
 
+SEATS_TOLD = 20  # a yes tells the waiting seats of at most this many games at once
+
+
 def seats_of_address(engine: Engine, address: str) -> list[str]:
-    """The games in which a seat gave ``address`` (a few: to tell a waiting seat at once)."""
+    """The games being played in which a seat gave ``address``, the latest moved first (a few:
+    to tell a waiting seat at once; a game waiting for players or over has no seat to tell)."""
     with engine.connect() as c:
-        return [str(g) for g in c.execute(select(mail_table.c.game_id).where(
-            func.lower(mail_table.c.email) == address_key(address)).distinct().limit(20))
-            .scalars()]
+        return [str(g) for g in c.execute(
+            select(mail_table.c.game_id, games_table.c.updated)
+            .join(games_table, games_table.c.id == mail_table.c.game_id)
+            .where(func.lower(mail_table.c.email) == address_key(address),
+                   games_table.c.status == "playing")
+            .distinct().order_by(games_table.c.updated.desc()).limit(SEATS_TOLD)).scalars()]
 
 
 def carry_over(engine: Engine, game_id: str, rematch: str, seats: list[int]) -> None:
