@@ -416,6 +416,10 @@ def test_the_zoom_button_stays_in_sight_during_the_show(sized: Callable[[str], A
     expect(card).to_be_visible()
     for size, view in phone_views(page):  # (the zoom button tapped during the show)
         expect(card).to_be_visible()
+        box, height = card.bounding_box(), page.viewport_size["height"]
+        # whole in the window at the page's top: sideways with the board zoomed, the card sat at
+        # the board's bottom, below the window
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, f"{view}: {box}"
         at = page.evaluate(_OVER_ZOOM)
         assert at["drawn"] and not at["over"], f"{view}: the show covers the zoom button: {at}"
         assert at["reached"], f"{view}: a tap on the zoom button misses it"
