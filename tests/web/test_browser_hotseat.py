@@ -307,7 +307,11 @@ _PING = """() => {
     const r = b.getBoundingClientRect();
     const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
     return {box: [r.left, r.top, r.right, r.bottom], view: [innerWidth, innerHeight],
-            reached: !!hit && b.contains(hit), hit: hit ? hit.outerHTML.slice(0, 80) : null};
+            reached: !!hit && b.contains(hit), hit: hit ? hit.outerHTML.slice(0, 80) : null,
+            rooms: [...document.querySelectorAll("[data-testid^=room-]")].filter((room) => {
+                const q = room.getBoundingClientRect();
+                return q.left < r.right && r.left < q.right && q.top < r.bottom && r.top < q.bottom;
+            }).map((room) => room.dataset.testid)};
 }"""
 
 
@@ -315,7 +319,7 @@ def test_the_ping_button_is_in_sight_above_the_folded_sheet(sized: Callable[[str
                                                              rn_url: str) -> None:
     """On a phone the Ping button is whole in the window, the board zoomed or whole, and a
     finger reaches it: at 360×640 the folded sheet's tab bar lay over its lower half, however
-    far the page was scrolled."""
+    far the page was scrolled. With the board whole it covers no room."""
     page, gid = hotseat_page(sized, rn_url, seed=7)
     state(page, your_turn=True)
     page.get_by_test_id("sheet-toggle").tap()
@@ -327,6 +331,8 @@ def test_the_ping_button_is_in_sight_above_the_folded_sheet(sized: Callable[[str
         width, height = at["view"]
         assert left >= 0 and right <= width and top >= 0 and bottom <= height, f"{view}: {at}"
         assert at["reached"], f"{view}: a tap on the Ping button reaches {at['hit']}"
+        if "zoomed false" in view:  # the board whole: its pin alone covers no room (sideways,
+            assert not at["rooms"], f"{view}: {at}"  # "📍 Ping" lay over room 10)
         shot(page, f"hotseat-ping-{size}")  # (the last view of each size stays)
     assert not page.js_errors, page.js_errors
 
