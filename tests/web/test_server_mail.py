@@ -606,6 +606,44 @@ def test_a_slow_database_still_tells_the_seat_s_next_wait(
         assert len(inbox.wait(2)) == 2
 
 
+def test_an_owner_that_catches_up_at_once_still_tells_the_seat_s_next_wait(
+        inbox: Inbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An owner process follows another process's actions from their notices, and reloads the
+    game when it falls behind: it then sees only the end. When the turn had gone round to the
+    same seat, it took her new wait for the one already told, and she was never told again (a
+    CI run on PostgreSQL: "1 emails, not 2"). Here the owner looks at nothing while the turn
+    goes round, then once: the seat's new wait is told."""
+    from fastapi.testclient import TestClient
+
+    from rednovember.web import mail
+    from rednovember.web.app import create_app
+    from rednovember.web.hub import notices
+
+    blind = [False]
+    look = notices.Notices.schedule
+
+    def schedule(self: Any, lg: Any) -> None:
+        if not blind[0]:
+            look(self, lg)
+
+    monkeypatch.setattr(notices.Notices, "schedule", schedule)
+    mailer = mail.Mailer.from_url(inbox.url, "crew@rn.example", PUBLIC)  # type: ignore[attr-defined]
+    app = create_app(f"sqlite:///{tmp_path / 'behind.db'}", mailer=mailer, bot_delay=0.0,
+                     mail_after=AFTER)
+    with TestClient(app) as api:
+        gid, tokens = two_seats(api)
+        opt_in(api, gid, 1, tokens[1], inbox=inbox)
+        play_until(api, gid, tokens, 1)
+        assert len(inbox.wait(1)) == 1
+        blind[0] = True  # the turn goes round unseen
+        play_until(api, gid, tokens, 0)
+        play_until(api, gid, tokens, 1)
+        blind[0] = False
+        opt_in(api, gid, 1, tokens[1])  # (a look: her confirmed address saved again, no email)
+        told = inbox.wait(2)
+        assert len(told) == 2 and told[1]["To"] == "seat1@example.org", [m["To"] for m in told]
+
+
 def test_a_yes_tells_the_games_being_played_latest_first_however_many_gave_the_address(
         tmp_path: Path) -> None:
     """A yes on the confirmation page tells the waiting seats of at most SEATS_TOLD games: the

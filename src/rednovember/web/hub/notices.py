@@ -41,6 +41,7 @@ class Notices:
         self.after = after
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.told: dict[str, set[int]] = {}  # game -> seats whose current wait was told (here)
+        self.seen: dict[str, int] = {}  # game -> its actions at the last look (schedule)
         self.rearming: dict[str, asyncio.Task[Any]] = {}  # game -> its last rearm, until stored
         self.sent = 0  # emails sent by this process
         self.pushed = 0  # pushes taken by push services from this process
@@ -67,7 +68,10 @@ class Notices:
             return
         seat = unconnected(lg)
         told = self.told.get(lg.id)
-        back = sorted(s for s in told or set() if s != seat) if told is not None else None
+        moved = self._moved(lg)
+        # a told seat's wait is over once another seat decides or waits: a process that caught
+        # up over several actions at once sees only the end, where the seat may wait again
+        back = sorted(s for s in told if s != seat or moved - {s}) if told is not None else None
         if back is None:  # the first look at this game here: nothing it told is known
             self.told[lg.id] = set()
             back = [s for s in range(len(lg.seats)) if s != seat]
@@ -86,6 +90,12 @@ class Notices:
         self.schedule(lg)
         if self.rt.nodes.shared and not self.rt.nodes.owns(lg.id):
             await self.rt.db(self.rt.store.notify, {"g": lg.id, "mail": 1})
+
+    def _moved(self, lg: LiveGame) -> set[int]:
+        """The seats that made an action since the game's last look (none after an undo)."""
+        seen = self.seen.get(lg.id, len(lg.actors))
+        self.seen[lg.id] = len(lg.actors)
+        return set(lg.actors[seen:]) if seen <= len(lg.actors) else set()
 
     def _rearm(self, game_id: str, seats: list[int]) -> None:
         """Stores the seats' rearm in the background, after the game's earlier one."""
