@@ -13,6 +13,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from email.header import decode_header, make_header
 from email.message import Message
 from pathlib import Path
@@ -576,16 +577,32 @@ def test_processes_asking_at_once_send_one_confirmation(tmp_path: Path) -> None:
         st.engine.dispose()
 
 
+@contextmanager
+def told_once(inbox: Inbox, db: Path) -> Iterator[tuple[Any, str, list[str]]]:
+    """One process with mail: seat 1 of a two-seat game confirms its address and is told of its
+    first wait; yields the client, the game and its tokens."""
+    from fastapi.testclient import TestClient
+
+    from rednovember.web import mail
+    from rednovember.web.app import create_app
+
+    mailer = mail.Mailer.from_url(inbox.url, "crew@rn.example", PUBLIC)  # type: ignore[attr-defined]
+    app = create_app(f"sqlite:///{db}", mailer=mailer, bot_delay=0.0, mail_after=AFTER)
+    with TestClient(app) as api:
+        gid, tokens = two_seats(api)
+        opt_in(api, gid, 1, tokens[1], inbox=inbox)
+        play_until(api, gid, tokens, 1)
+        assert len(inbox.wait(1)) == 1
+        yield api, gid, tokens
+
+
 def test_a_slow_database_still_tells_the_seat_s_next_wait(
         inbox: Inbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The seat's next wait is told only once its last notice is rearmed in the database. That
     was stored in the background, so on a busy database (a CI run on PostgreSQL) the next wait's
     claim could come first, find the notice still sent, and the seat was never told again.
     Here every rearm takes a second; the seat's second wait is told all the same."""
-    from fastapi.testclient import TestClient
-
     from rednovember.web import mail
-    from rednovember.web.app import create_app
     from rednovember.web.hub import notices
 
     def slow_rearm(*args: Any) -> None:
@@ -593,14 +610,7 @@ def test_a_slow_database_still_tells_the_seat_s_next_wait(
         mail.rearm(*args)
 
     monkeypatch.setattr(notices, "rearm", slow_rearm)
-    mailer = mail.Mailer.from_url(inbox.url, "crew@rn.example", PUBLIC)  # type: ignore[attr-defined]
-    app = create_app(f"sqlite:///{tmp_path / 'slow.db'}", mailer=mailer, bot_delay=0.0,
-                     mail_after=AFTER)
-    with TestClient(app) as api:
-        gid, tokens = two_seats(api)
-        opt_in(api, gid, 1, tokens[1], inbox=inbox)
-        play_until(api, gid, tokens, 1)
-        assert len(inbox.wait(1)) == 1
+    with told_once(inbox, tmp_path / "slow.db") as (api, gid, tokens):
         play_until(api, gid, tokens, 0)  # her turn has passed: her next wait is told again
         play_until(api, gid, tokens, 1)
         assert len(inbox.wait(2)) == 2
@@ -613,10 +623,6 @@ def test_an_owner_that_catches_up_at_once_still_tells_the_seat_s_next_wait(
     same seat, it took her new wait for the one already told, and she was never told again (a
     CI run on PostgreSQL: "1 emails, not 2"). Here the owner looks at nothing while the turn
     goes round, then once: the seat's new wait is told."""
-    from fastapi.testclient import TestClient
-
-    from rednovember.web import mail
-    from rednovember.web.app import create_app
     from rednovember.web.hub import notices
 
     blind = [False]
@@ -627,14 +633,7 @@ def test_an_owner_that_catches_up_at_once_still_tells_the_seat_s_next_wait(
             look(self, lg)
 
     monkeypatch.setattr(notices.Notices, "schedule", schedule)
-    mailer = mail.Mailer.from_url(inbox.url, "crew@rn.example", PUBLIC)  # type: ignore[attr-defined]
-    app = create_app(f"sqlite:///{tmp_path / 'behind.db'}", mailer=mailer, bot_delay=0.0,
-                     mail_after=AFTER)
-    with TestClient(app) as api:
-        gid, tokens = two_seats(api)
-        opt_in(api, gid, 1, tokens[1], inbox=inbox)
-        play_until(api, gid, tokens, 1)
-        assert len(inbox.wait(1)) == 1
+    with told_once(inbox, tmp_path / "behind.db") as (api, gid, tokens):
         blind[0] = True  # the turn goes round unseen
         play_until(api, gid, tokens, 0)
         play_until(api, gid, tokens, 1)
