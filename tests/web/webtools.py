@@ -172,6 +172,15 @@ class WsClient:
             if pred(msg):
                 return msg
 
+    def first(self, pred: Callable[[dict[str, Any]], bool],
+              timeout: float = 10.0) -> dict[str, Any]:
+        """The first message received so far that matches ``pred``, else the next one that does:
+        a wait for one message must not lose another that came before it."""
+        for msg in self.received:
+            if pred(msg):
+                return msg
+        return self.until(pred, timeout)
+
     def drain(self, quiet: float = 0.15) -> list[dict[str, Any]]:
         """Every message that arrives until none came for ``quiet`` seconds."""
         out = []
