@@ -18,11 +18,13 @@ from pgcluster import BACKEND
 from pgcluster import database_url as db_for
 from webtools import Server
 
+from rednovember.analysis import analyse_cli
 from rednovember.web import logs
 from rednovember.web.app import create_app
 from rednovember.web.headers import CSP
 from rednovember.web.options import DEFAULT_DB, add_arguments, database_url
 from rednovember.web.serve import GC_THRESHOLDS, safe_url, tune_gc
+from rednovember.web.winchance import SEED, WEB_ROLLOUTS
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -43,6 +45,19 @@ def test_settings_come_from_the_environment_and_flags_win(monkeypatch: pytest.Mo
     assert database_url(args) == "sqlite:///from-env.db"
     args = _parse(["--port", "9002", "--db", "sqlite:///flag.db"])
     assert args.port == 9002 and database_url(args) == "sqlite:///flag.db"
+
+
+def test_the_servers_win_chance_is_the_analyse_commands_by_default(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the replay viewer's curve of a game is the one `rednovember analyse SAVE` prints
+    monkeypatch.delenv("REDNOVEMBER_WINCHANCE_ROLLOUTS", raising=False)
+    sub = argparse.ArgumentParser().add_subparsers(dest="cmd")
+    analyse_cli.add_parser(sub)
+    analysed = sub.choices["analyse"].parse_args(["game.json"])
+    assert _parse([]).winchance_rollouts == analysed.rollouts == WEB_ROLLOUTS
+    assert analysed.seed == SEED and analysed.seat is None  # a spectator's view, as the server's
+    monkeypatch.setenv("REDNOVEMBER_WINCHANCE_ROLLOUTS", "20")
+    assert _parse([]).winchance_rollouts == 20
 
 
 def test_the_database_url_may_come_from_a_file(tmp_path: Path,

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..analysis.turning import ANALYSE_ROLLOUTS
+
 DEFAULT_DB = "sqlite:///rednovember.db"
 LOG_LEVELS = ("debug", "info", "warning", "error")
 LOG_FORMATS = ("text", "json")
@@ -125,10 +127,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the shortest turn timer a table may ask for (default 30; lower values "
                         "are for tests; $REDNOVEMBER_TURN_TIMER_MIN)")
     p.add_argument("--winchance-rollouts", type=int,
-                   default=int(_env("WINCHANCE_ROLLOUTS", "48")), metavar="N",
+                   default=int(_env("WINCHANCE_ROLLOUTS", str(ANALYSE_ROLLOUTS))), metavar="N",
                    help="rollouts per point of a finished game's win-chance curve, computed once "
-                        "per game (1..200, default 48: a few seconds of one core; "
-                        "$REDNOVEMBER_WINCHANCE_ROLLOUTS)")
+                        f"per game (1..200, default {ANALYSE_ROLLOUTS}: `rednovember analyse`'s, "
+                        "about 8 s of one core; $REDNOVEMBER_WINCHANCE_ROLLOUTS)")
     add_mail_arguments(p)
     add_limit_arguments(p)
 

@@ -32,13 +32,15 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from ..analysis.turning import analyse
+from ..analysis.turning import ANALYSE_ROLLOUTS, analyse
 from ..rules.serialize import from_dict, to_dict
 from .hub import LiveGame
 from .protocol import ProtocolError, jsonable
 from .store import winchance_table
 
-WEB_ROLLOUTS = 48  # rollouts per point by default: a few seconds of one core per game
+# rollouts per point by default: ``rednovember analyse``'s, so a game's curve in the replay viewer
+# is the one ``analyse SAVE`` prints (the same seed and view); about 8 s of one core per game
+WEB_ROLLOUTS = ANALYSE_ROLLOUTS
 MAX_WEB_ROLLOUTS = 200  # the most --winchance-rollouts may ask
 CACHE_GAMES = 128
 MAX_PENDING = 8
