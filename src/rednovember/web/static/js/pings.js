@@ -203,12 +203,21 @@ export class Pings {
     this.page.life.listen(window, "resize", this.onResize);
     this.onDocDown = (e) => { if (!this.menu.hidden && !this.menu.contains(e.target)) this.closeMenu(); };
     this.page.life.listen(document, "pointerdown", this.onDocDown, true);
+    // the toasts keep clear of the button: it moves with the board (zoomed, the window resized)
+    // and widens with its text ("✕ Cancel")
+    if (window.ResizeObserver) {
+      const watch = new ResizeObserver(() => this.clearToasts());
+      watch.observe(col.querySelector(".board-holder"));
+      watch.observe(this.bar.querySelector("button"));
+      this.page.life.onEnd(() => watch.disconnect());
+    }
     this.render();
   }
 
   destroy() {
     window.removeEventListener("resize", this.onResize);
     document.removeEventListener("pointerdown", this.onDocDown, true);
+    document.getElementById("toasts")?.style.removeProperty("--ping-lane");
     for (const m of this.markers) clearTimeout(m.timer);
   }
 
@@ -225,6 +234,19 @@ export class Pings {
     this.bar.querySelector(".ping-hint").textContent = this.mode ? raw("web_talk", "ping_hint") : "";
     if (this.mode) this.makeFocusable();
     this.place();
+    this.clearToasts();
+  }
+
+  // The toasts (ui.js, at the window's foot) end left of the button, however far the page is
+  // scrolled: on a phone it sticks above the sheet's tabs, where they show, and lay over it.
+  // --ping-lane (app.css): from the button's left edge to the window's right one, and a gap.
+  clearToasts() {
+    const toasts = document.getElementById("toasts");
+    if (!toasts || !this.bar) return;
+    const r = this.bar.querySelector("button").getBoundingClientRect();
+    const width = document.documentElement.clientWidth;
+    if (this.bar.hidden || !r.width || r.left >= width || r.right <= 0) toasts.style.removeProperty("--ping-lane");
+    else toasts.style.setProperty("--ping-lane", `${Math.ceil(width - r.left + 8)}px`);
   }
 
   setMode(on) {
