@@ -82,7 +82,7 @@ def test_the_horizon_shrinks_with_the_crew() -> None:
     # search:reach (stop 41, bench only): 10 minutes a gnome at every size, on half the
     # determinisations of the default
     assert [LEVELS["reach"].horizon_for(g) for g in range(3, 9)] == [10] * 6
-    assert LEVELS["reach"].rounds == tuple(r // 2 for r in LEVELS["default"].rounds)
+    assert LEVELS["reach"].rounds == tuple(r // 2 for r in LEVELS["deep"].rounds)
 
 
 def test_varied_candidates_keep_at_most_two_plans_per_task() -> None:
@@ -180,8 +180,8 @@ def test_the_search_levels_count_their_plans_and_determinisations() -> None:
     assert LEVELS["v4"].rollouts(8) == 152 and LEVELS["default"].rollouts(12) == 456
     assert LEVELS["strong"].rollouts(16) == 16 * 15 + 8 * 33 + 4 * 65
     assert make_bot("search:double", 5).level.rounds == (12, 26, 52)  # type: ignore[attr-defined]
-    assert make_bot("search:deep", 5).level == LEVELS["default"]  # type: ignore[attr-defined]
-    assert make_bot("search:deeper", 5).level == LEVELS["strong"]  # type: ignore[attr-defined]
+    assert make_bot("search:deep", 5).level == LEVELS["deep"]  # type: ignore[attr-defined]
+    assert make_bot("search:deeper", 5).level == LEVELS["deeper"]  # type: ignore[attr-defined]
     assert not {"search:double", "search:deep", "search:deeper", "search:v4"} & set(BOTS)
 
 
@@ -225,7 +225,7 @@ def test_search_spend_values_the_items_in_hand_as_the_heuristic_bot_does() -> No
     back = max(gn.keeper for gn in g.on_track())
     spend = replace(DEFAULT_WEIGHTS, item_scale=0.6)
     assert _rollout_args("search:spend", g) == {(back - 10, spend)}
-    assert LEVELS["spend"] == replace(LEVELS["default"], weights=spend)
+    assert LEVELS["spend"] == replace(LEVELS["deep"], weights=spend)
     assert "search:spend" not in BOTS
 
 
@@ -256,7 +256,7 @@ def test_search_lean_trusts_the_rollouts_where_the_default_trusts_the_ranking() 
         bot.rollout = lambda sim, steps, player, stop, w: 0.5 + (edge if steps == second else 0)
         bot.level = replace(bot.level, gap=1e9)  # always search
         chosen[name] = (bot.choose(g), *bot._plan)
-    assert LEVELS["lean"] == replace(LEVELS["default"], prior=0.1)
+    assert LEVELS["lean"] == replace(LEVELS["deep"], prior=0.1)
     assert "search:lean" not in BOTS
     assert chosen == {"search": first, "search:lean": second}
 
@@ -295,8 +295,50 @@ def test_the_guard_adds_the_best_plans_to_and_beside_missile_control() -> None:
         assert in_seven is None or in_seven in got
         grown += len(got) > 4
     assert grown and quiet  # both cases met
-    assert LEVELS["guard"] == replace(LEVELS["default"], guard=True)
+    assert LEVELS["guard"] == replace(LEVELS["deep"], guard=True)
     assert not LEVELS["default"].guard and "search:guard" not in BOTS
+
+
+def _hardest_guard_case(seed: int) -> Game | None:
+    """A 4-player Hardest turn start where guarding Missile Control adds candidates to the 12."""
+    rnd = random.Random(seed)
+    g = new_game(Config(players=4, seed=seed, variants=frozenset({"hardest"})))
+    bot = make_bot("heuristic", seed)
+    for _ in range(rnd.randrange(0, 120)):
+        if g.is_over:
+            return None
+        g.apply(bot.choose(g))
+    if g.is_over or g.phase != MOVE:
+        return None
+    grown = guarded(g, g.player_to_move, DEFAULT_WEIGHTS, 12)
+    return g if len(grown) > 12 else None
+
+
+def _first_candidates(level: str, g: Game) -> list[tuple[Action, ...]]:
+    bot = SearchBot(1, level)
+    bot.weights = bot._weights_for(g)
+    return [p.steps for p in bot._candidates(g, g, g.player_to_move, g.legal_actions())]
+
+
+def test_the_default_guards_missile_control_in_hardest_only() -> None:
+    """Stop 52 of issue 21: the default (and search:strong) guard Missile Control in Hardest, where
+    its token is the largest loss, and nowhere else; search:deep is the default of before."""
+    hardest = next(g for g in map(_hardest_guard_case, range(100)) if g is not None)
+    player, legal = hardest.player_to_move, hardest.legal_actions()
+    grown = [p.steps for p in guarded(hardest, player, DEFAULT_WEIGHTS, 12) if p.steps[0] in legal]
+    plain = [p.steps for p in best_plans(hardest, player, DEFAULT_WEIGHTS, limit=12)
+             if p.steps[0] in legal]
+    assert len(grown) > len(plain)
+    assert _first_candidates("default", hardest) == grown
+    assert _first_candidates("deep", hardest) == plain
+    standard = next(g for g, soon in filter(None, map(_guard_case, range(200)))
+                    if soon >= GUARD_SOON and len(g.gnomes) == 4
+                    and len(guarded(g, g.player_to_move, DEFAULT_WEIGHTS, 12)) > 12)
+    top = [p.steps for p in best_plans(standard, standard.player_to_move, DEFAULT_WEIGHTS, limit=12)
+           if p.steps[0] in standard.legal_actions()]
+    assert _first_candidates("default", standard) == top
+    assert LEVELS["default"] == replace(LEVELS["deep"], guard_variants=frozenset({"hardest"}))
+    assert LEVELS["strong"] == replace(LEVELS["deeper"], guard_variants=frozenset({"hardest"}))
 
 
 def test_search_shades_tries_its_best_repairs_with_fewer_minutes() -> None:
@@ -324,7 +366,7 @@ def test_search_shades_tries_its_best_repairs_with_fewer_minutes() -> None:
             assert q.value == parent.value and q.steps not in {p.steps for p in base}
         met += bool(extra)
     assert met >= 5
-    assert LEVELS["shades"] == replace(LEVELS["default"], fewer=(2, 4))
+    assert LEVELS["shades"] == replace(LEVELS["deep"], fewer=(2, 4))
     assert not LEVELS["default"].fewer and "search:shades" not in BOTS
     # search:brace: shades with search:ready's leaf
     ready = LEVELS["ready"].weights
@@ -404,7 +446,7 @@ def test_a_leaf_level_scores_its_rollouts_with_its_own_leaf(name: str) -> None:
     assert level.leaf or level.leaf_power != 1.0
     assert not level.leaf or len(level.leaf) == len(LEAF_TERMS) + 1
     # the leaf is all it changes
-    assert replace(level, leaf=(), leaf_power=1.0) == LEVELS["default"]
+    assert replace(level, leaf=(), leaf_power=1.0) == LEVELS["deep"]
     bot = make_bot(f"search:{name}", 3)
     assert isinstance(bot, SearchBot) and f"search:{name}" not in BOTS
     differs = 0
@@ -444,7 +486,7 @@ def test_a_jittered_rollout_draws_among_the_best_plans_by_their_gap(name: str) -
     by the position, so a rollout repeats; at temperature 0 it is always the best."""
     level = LEVELS[name]
     assert level.rollout_temperature > 0.0
-    assert replace(level, rollout_temperature=0.0) == LEVELS["default"]
+    assert replace(level, rollout_temperature=0.0) == LEVELS["deep"]
     picks: dict[int, int] = {}
     for seed in range(8):
         g = heuristic_position(seed, 10, 80)

@@ -94,7 +94,7 @@ def test_stratify_touches_only_the_deck_order_and_the_first_dice(seed: int, i: i
 def test_search_strata_is_the_default_spreading_its_twins_and_not_offered() -> None:
     """Only the strata flag differs; the default draws its twins as before (public_twin's dice
     come from its generator, never forced), search:strata forces the first dice."""
-    assert LEVELS["strata"] == replace(LEVELS["default"], strata=True)
+    assert LEVELS["strata"] == replace(LEVELS["deep"], strata=True)
     assert "search:strata" not in BOTS
     g = next(p for p in map(_position, range(60)) if p.phase == MOVE and not p.is_over)
     forced: dict[str, set[int]] = {}

@@ -7,7 +7,8 @@ to keep or discard) — it
 1. asks the heuristic for its ``k`` best candidates (plans, or legal actions for event choices);
    long-shot repairs that keep a helping item in the hand are not candidates
    (:func:`rednovember.bots.plans.wasteful`); if the heuristic's best is far ahead of the
-   rest (``gap``), it simply takes it;
+   rest (``gap``), it simply takes it; in Hardest the default also takes the best plans ending
+   in and next to Missile Control while a Missile Launch! token likely comes (:func:`guarded`);
 2. draws ``n`` determinisations of the position for its own seat
    (:func:`rednovember.bots.facts.public_twin`: deck orders, future dice and, in Mad Gnomes,
    the other seats' hands put in a canonical order, then re-sampled with
@@ -186,12 +187,18 @@ class SearchBot:
         self._key = (game.turn, game.active, len(game.history) + 1)
         return chosen.steps[0]
 
+    def _guards(self, game: Game) -> bool:
+        """Whether the candidates guard Missile Control here (:func:`guarded`): ``guard``, or
+        one of the level's ``guard_variants`` is played."""
+        lv = self.level
+        return lv.guard or any(game.config.has(v) for v in lv.guard_variants)
+
     def _candidates(self, game: Game, view: Game, player: int, legal: list[Action]) -> list[Plan]:
         """The heuristic's ``k`` best plans for this turn (on the seat's view), legal here."""
         if self.level.per_task:
             plans = varied(best_plans(view, player, self.weights), self.level.k,
                            self.level.per_task)
-        elif not self.level.guard:
+        elif not self._guards(game):
             plans = best_plans(view, player, self.weights, limit=self.level.k)
         else:
             plans = guarded(view, player, self.weights, self.level.k)
