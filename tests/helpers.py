@@ -54,11 +54,13 @@ def arrange(players: int = 3, seed: int = 1, variants: Iterable[str] = (),
     return g
 
 
-def heuristic_position(seed: int, low: int, high: int) -> Game:
-    """A 3-5 player game after ``low`` to ``high`` heuristic moves (fewer if it ends), all drawn
-    from ``seed``: positions for the bots' tests."""
+def heuristic_position(seed: int, low: int, high: int,
+                       variants: frozenset[str] = frozenset()) -> Game:
+    """A 3-5 player game with ``variants`` after ``low`` to ``high`` heuristic moves (fewer if it
+    ends), all drawn from ``seed``: positions for the bots' tests."""
     rnd = random.Random(seed)
-    g = new_game(Config(players=rnd.choice([3, 4, 5]), seed=rnd.randrange(1 << 30)))
+    g = new_game(Config(players=rnd.choice([3, 4, 5]), seed=rnd.randrange(1 << 30),
+                        variants=variants))
     bot = make_bot("heuristic", seed)
     for _ in range(rnd.randrange(low, high)):
         if g.is_over:

@@ -18,7 +18,7 @@ from rednovember.bots.levels import LEVELS, SearchLevel
 from rednovember.bots.planning import DEFAULT_WEIGHTS, Analysis, Weights
 from rednovember.bots.plans import WASTE_CHANCE, plan_turn, repair_chance, sound
 from rednovember.bots.rollout import JITTER_PLANS, Follower, position_unit, rollout
-from rednovember.bots.search import GUARD_SOON, SearchBot, guarded, shaded, varied
+from rednovember.bots.search import GUARD_SOON, SearchBot, guarded, played, shaded, varied
 from rednovember.rules import Action, Config, Game, new_game
 from rednovember.rules.state import MOVE
 
@@ -295,19 +295,13 @@ def test_the_guard_adds_the_best_plans_to_and_beside_missile_control() -> None:
         assert in_seven is None or in_seven in got
         grown += len(got) > 4
     assert grown and quiet  # both cases met
-    assert LEVELS["guard"] == replace(LEVELS["deep"], guard=True)
-    assert not LEVELS["default"].guard and "search:guard" not in BOTS
+    assert LEVELS["guard"] == replace(LEVELS["deep"], guard=None)
+    assert LEVELS["deep"].guard == frozenset() and "search:guard" not in BOTS
 
 
 def _hardest_guard_case(seed: int) -> Game | None:
-    """A 4-player Hardest turn start where guarding Missile Control adds candidates to the 12."""
-    rnd = random.Random(seed)
-    g = new_game(Config(players=4, seed=seed, variants=frozenset({"hardest"})))
-    bot = make_bot("heuristic", seed)
-    for _ in range(rnd.randrange(0, 120)):
-        if g.is_over:
-            return None
-        g.apply(bot.choose(g))
+    """A Hardest turn start where guarding Missile Control adds candidates to the 12."""
+    g = heuristic_position(seed, 0, 120, variants=frozenset({"hardest"}))
     if g.is_over or g.phase != MOVE:
         return None
     grown = guarded(g, g.player_to_move, DEFAULT_WEIGHTS, 12)
@@ -337,8 +331,8 @@ def test_the_default_guards_missile_control_in_hardest_only() -> None:
     top = [p.steps for p in best_plans(standard, standard.player_to_move, DEFAULT_WEIGHTS, limit=12)
            if p.steps[0] in standard.legal_actions()]
     assert _first_candidates("default", standard) == top
-    assert LEVELS["default"] == replace(LEVELS["deep"], guard_variants=frozenset({"hardest"}))
-    assert LEVELS["strong"] == replace(LEVELS["deeper"], guard_variants=frozenset({"hardest"}))
+    assert LEVELS["default"] == replace(LEVELS["deep"], guard=frozenset({"hardest"}))
+    assert LEVELS["strong"] == replace(LEVELS["deeper"], guard=frozenset({"hardest"}))
 
 
 def test_search_shades_tries_its_best_repairs_with_fewer_minutes() -> None:
@@ -522,3 +516,14 @@ def test_a_jittered_rollout_repeats_exactly(seed: int) -> None:
     runs = [bot.rollout(g.copy(keep_log=False), (), player, stop, bot.weights) for _ in range(2)]
     assert runs[0] == runs[1] == rollout(g.copy(keep_log=False), (), player, stop, bot.weights,
                                          temperature=1.5)
+
+
+def test_a_level_setting_applies_in_its_variants_only() -> None:
+    """``played``: the variant sets of SearchLevel (token weights, guard): None is every game,
+    an empty set none, otherwise the games playing one of them."""
+    hardest = new_game(Config(players=4, seed=0, variants=frozenset({"hardest"})))
+    standard = new_game(Config(players=4, seed=0))
+    assert played(standard, None) and played(hardest, None)
+    assert not played(standard, frozenset()) and not played(hardest, frozenset())
+    assert played(hardest, frozenset({"hardest"})) and not played(standard, frozenset({"hardest"}))
+    assert played(hardest, frozenset({"harder", "hardest"}))

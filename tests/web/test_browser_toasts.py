@@ -2,7 +2,8 @@
 or sideways and on a desktop, whether the sheet is open or folded, the button reading "Ping" or
 "✕ Cancel". Upright, the toasts spanned the window's width just above the sheet, where the button
 sticks (or shows, the board's foot scrolled above the sheet); sideways they lay over the board's
-lower right corner, where it sits.
+lower left; on a tablet or desktop they lie over the side column's foot, clear of the board and
+the time track.
 
 Debian's Chromium and the session's real server (fixtures of conftest.py); screenshots go to
 artifacts/screenshots/toast-*.png."""
@@ -41,7 +42,9 @@ _TOAST_BY_PING = """() => {
         };
         const toast = document.querySelector("[data-testid=toast]"), at = box(ping);
         const hit = document.elementFromPoint((at[0] + at[2]) / 2, (at[1] + at[3]) / 2);
+        const near = (sel) => box(document.querySelector(sel));
         done({toast: box(toast), ping: at, height: innerHeight, sheet,
+              board: near(".board-holder"), track: near(".track-wrap"),
               reached: !!hit && ping.contains(hit), hit: hit ? hit.outerHTML.slice(0, 80) : null});
     })));
 }"""
@@ -115,8 +118,25 @@ def test_a_toast_leaves_the_ping_button_free(sized: Callable[[str], Any], rn_url
     assert not page.js_errors, page.js_errors
 
     desk = seated_page(sized, rn_url, "desktop")
-    desk.set_viewport_size({"width": 1280, "height": 800})
-    two_frames(desk)
-    toast_beside_ping(desk, "1280x800")
-    shot(desk, "toast-ping-1280x800")
+    for width in (1280, 1000):
+        desk.set_viewport_size({"width": width, "height": 800})
+        two_frames(desk)
+        toast_beside_ping(desk, f"{width}x800")
+        shot(desk, f"toast-ping-{width}x800")
     assert not desk.js_errors, desk.js_errors
+
+
+def test_a_toast_leaves_the_board_and_the_time_track_in_sight(sized: Callable[[str], Any],
+                                                             rn_url: str) -> None:
+    """On a desktop and a tablet a game's toasts lie over the side column's foot: at the
+    window's lower left they hid the time track's low spaces, where the gnomes stand late in a
+    game."""
+    page = seated_page(sized, rn_url, "desktop")
+    for width, height in ((1280, 800), (1920, 1080), (1000, 800), (900, 600)):
+        page.set_viewport_size({"width": width, "height": height})
+        two_frames(page)
+        at = page.evaluate(_TOAST_BY_PING)
+        for part in ("board", "track"):
+            assert not overlap(at["toast"], at[part]), f"{width}x{height}: over the {part}: {at}"
+        shot(page, f"toast-side-{width}x{height}")
+    assert not page.js_errors, page.js_errors

@@ -46,7 +46,7 @@ gnome at every crew size (6 at 8 players in the default) on half the determinisa
 121 of 355 deals against the default's 107 (p 0.28), fewer Missile Launch! losses and more of the
 others (bots.md).
 
-The default guards Missile Control in Hardest only (``SearchLevel.guard_variants``, stop 52): on
+The default guards Missile Control in Hardest only (``SearchLevel.guard``, stop 52): on
 all 600 Hardest deals the default had played, ``search:guard`` won 304 against its 296 (not shown
 stronger: sign p 0.31), and it plays as before elsewhere; ``search:deep`` and ``search:deeper`` keep
 the default and ``search:strong`` of stops 28–51 (the same outside Hardest).
@@ -94,11 +94,10 @@ class SearchLevel:
     # scale the horizon down with the crew: the rollout covers about this many gnome-minutes
     # (never under 6 minutes a gnome). 0: ``horizon`` at every crew size.
     crew_minutes: int = 0
-    # while a Missile Launch! card may come (or its token is on the track), also put the best
-    # plans ending in Missile Control and next to it among the candidates (even below the k best)
-    guard: bool = False
-    # the variants in which the search guards Missile Control as ``guard`` does everywhere
-    guard_variants: frozenset[str] = frozenset()
+    # the variants in which, while a Missile Launch! card may come (or its token is on the
+    # track), the search also puts the best plans ending in Missile Control and next to it among
+    # the candidates (even below the k best). Empty: nowhere; None: everywhere.
+    guard: frozenset[str] | None = frozenset()
     # spread the first dice and the event deck's order evenly over the determinisations
     # (:mod:`rednovember.bots.strata`: systematic sampling, each twin alone drawn as before)
     strata: bool = False
@@ -171,13 +170,13 @@ _DEFAULT = replace(_DOUBLE, k=12, token_variants=None)
 _STRONG = replace(_DEFAULT, k=16, rounds=(15, 33, 65))
 
 # The default since stop 52 of issue 21: the default of stops 28-51 (search:deep) guarding
-# Missile Control in Hardest (guard_variants), where the Missile Launch! token is the largest
+# Missile Control in Hardest (guard), where the Missile Launch! token is the largest
 # loss: on Hardest deals 0-599 it won 304 (50.7%) against search:deep's 296 (49.3%), 28 deals
 # alone against 20 (sign p 0.31: not shown stronger, no loss cause worse by more than 3), at
 # about the default's time (bots.md); search:strong likewise. On the standard rules guarding won
 # 67 of 100 deals against 67, so elsewhere it stays off and the default plays as before.
 _HARDEST_GUARD = frozenset({"hardest"})
-_GUARDED = replace(_DEFAULT, guard_variants=_HARDEST_GUARD)
+_GUARDED = replace(_DEFAULT, guard=_HARDEST_GUARD)
 
 # search:fitted's leaf: an intercept, then a coefficient per term of LEAF_TERMS (track_soon,
 # track_level, token_on, token_coming, events, fires, blocked, water, dead, items)
@@ -192,7 +191,7 @@ FLOORED_LEAF = (3.550, 1.000, 1.320, 1.000, 3.783, 2.487, 0.000, 1.458, 0.684, 4
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
     "default": _GUARDED,
-    "strong": replace(_STRONG, guard_variants=_HARDEST_GUARD),
+    "strong": replace(_STRONG, guard=_HARDEST_GUARD),
     # bench only, not offered: the search of before issue 10, and the first default of issue 10
     "v1": SearchLevel(4, 10, 8),
     "v2": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
@@ -215,8 +214,8 @@ LEVELS: dict[str, SearchLevel] = {
     # bench only (stop 29): search:deep guarding Missile Control everywhere (see guarded); it
     # seldom changes a choice (the search rarely picks the added plans): 6 of 100 standard deals
     # ended otherwise. In Hardest (stops 50-52) it won 304 of 600 deals against 296: the
-    # default's guard_variants
-    "guard": replace(_DEFAULT, guard=True),
+    # default's guard
+    "guard": replace(_DEFAULT, guard=None),
     # bench only (stop 29): the default with longer rollouts (14 minutes a gnome at 4 players):
     # 70 of 113 fresh 4-player deals against the default's 74, at 1.4 times the time
     "long": replace(_DEFAULT, horizon=14, crew_minutes=56),

@@ -139,8 +139,7 @@ class SearchBot:
 
     def _weights_for(self, game: Game) -> Weights:
         """The bot's weights, with the coming tokens weighed only in the level's variants."""
-        variants = self.level.token_variants
-        if variants is None or any(game.config.has(v) for v in variants):
+        if played(game, self.level.token_variants):
             return self._token_weights
         return self._blind_weights
 
@@ -187,18 +186,12 @@ class SearchBot:
         self._key = (game.turn, game.active, len(game.history) + 1)
         return chosen.steps[0]
 
-    def _guards(self, game: Game) -> bool:
-        """Whether the candidates guard Missile Control here (:func:`guarded`): ``guard``, or
-        one of the level's ``guard_variants`` is played."""
-        lv = self.level
-        return lv.guard or any(game.config.has(v) for v in lv.guard_variants)
-
     def _candidates(self, game: Game, view: Game, player: int, legal: list[Action]) -> list[Plan]:
         """The heuristic's ``k`` best plans for this turn (on the seat's view), legal here."""
         if self.level.per_task:
             plans = varied(best_plans(view, player, self.weights), self.level.k,
                            self.level.per_task)
-        elif not self._guards(game):
+        elif not played(game, self.level.guard):
             plans = best_plans(view, player, self.weights, limit=self.level.k)
         else:
             plans = guarded(view, player, self.weights, self.level.k)
@@ -288,6 +281,11 @@ class SearchBot:
         for c in alive:
             out[c] = score(c)
         return out
+
+
+def played(game: Game, variants: frozenset[str] | None) -> bool:
+    """Whether one of ``variants`` is played in ``game`` (None: every game)."""
+    return variants is None or any(game.config.has(v) for v in variants)
 
 
 GUARD_SOON = 0.15  # the chance a Missile Launch! token comes soon above which the search guards
