@@ -224,7 +224,7 @@ def test_analyse_prints_the_curve_and_the_turning_points(save: Path,
     assert main(["analyse", str(save), "--rollouts", "6", "--seat", "2"]) == 0
     out = capsys.readouterr().out
     assert "as seat 2 saw it (up to 6 rollouts per point" in out
-    assert "Turn 1, minute 0:" in out and "Turning points" in out
+    assert "Turn 1, minute 0 (space 60):" in out and "Turning points" in out  # 3 players
     assert "The crew is rescued! Victory." in out
 
 
@@ -240,7 +240,9 @@ def test_analyse_json_holds_points_and_turning_points_with_sentences(
                for p in d["points"])
     for t in d["turning"]:
         assert abs(t["after"] - t["before"]) >= MIN_SWING
-        assert t["text"].startswith(f"Minute {t['minute']}: ") and "→" in t["text"]
+        assert t["space"] == 60 - t["minute"]  # 3 players start on space 60
+        assert t["text"].startswith(f"Minute {t['minute']} (Feld {t['space']}): ")
+        assert "→" in t["text"]
         assert " %" in t["text"]  # German writes "48 %"
 
 

@@ -25,8 +25,9 @@ from rednovember.rules import Config, Game, new_game
 from rednovember.rules.scenario import build
 from rednovember.rules.serialize import to_dict
 
-ROW = re.compile(r"^  Turn (\d+), minute (\d+): (\d+)% \(")
-SWING = re.compile(r"^  \d+\. Minute (\d+): .+: (\d+)% → (\d+)%$")
+# the minute and, beside it, its space on the time track (60 at the start with 3 and 4 players)
+ROW = re.compile(r"^  Turn (\d+), minute (\d+) \(space (\d+)\): (\d+)% \(")
+SWING = re.compile(r"^  \d+\. Minute (\d+) \(space (\d+)\): .+: (\d+)% → (\d+)%$")
 
 
 @cache
@@ -75,8 +76,12 @@ def test_an_open_game_takes_more_rollouts_than_a_decided_one() -> None:
 def test_every_turning_point_is_two_consecutive_rows_of_the_table(players: int, seed: int) -> None:
     a = analysed(players, seed)
     lines = text_lines(a, "en")
-    rows = [(int(m[2]), int(m[3])) for m in map(ROW.match, lines) if m]
-    swings = [(int(m[1]), int(m[2]), int(m[3])) for m in map(SWING.match, lines) if m]
+    matched = [m for m in map(ROW.match, lines) if m]
+    told = [m for m in map(SWING.match, lines) if m]
+    assert all(int(m[2]) + int(m[3]) == 60 for m in matched)
+    assert all(int(m[1]) + int(m[2]) == 60 for m in told)
+    rows = [(int(m[2]), int(m[4])) for m in matched]
+    swings = [(int(m[1]), int(m[3]), int(m[4])) for m in told]
     assert len(rows) == len(a.points) and swings and len(swings) == len(a.turning)
     pairs = {(after_min, before, after)
              for (_, before), (after_min, after) in zip(rows, rows[1:], strict=False)}

@@ -74,7 +74,8 @@ def _check_end_screen(page: Any, story: dict[str, Any]) -> str:
         line = deaths.nth(i)
         expect(line).to_have_attribute("data-gnome", str(d["gnome"]))
         expect(line).to_contain_text(d["colour"].capitalize())
-        expect(line).to_contain_text(f"minute {d['minute']}")
+        # the minute and its space on the time track, which the log names
+        expect(line).to_contain_text(f"minute {d['minute']} (space {story['start'] - d['minute']})")
     if not story["deaths"]:
         expect(page.get_by_test_id("end-no-deaths")).to_have_text("No gnome died.")
     # a row per gnome with its numbers and fate

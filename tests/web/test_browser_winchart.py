@@ -72,7 +72,7 @@ def _replay_viewer(ctx: Any, url: str) -> None:
     expect(items).to_have_count(len(turning))
     expect(chart.get_by_test_id("winchart-turn")).to_have_count(len(turning))
     first = turning[0]
-    expect(items.first).to_contain_text(f"Minute {first['minute']}: ")
+    expect(items.first).to_contain_text(f"Minute {first['minute']} (space {first['space']}): ")
     expect(items.first).to_contain_text(f"{round(first['before'] * 100)}% → "
                                         f"{round(first['after'] * 100)}%")
     # each sentence as the server says it (`text`, and `rednovember analyse`): the page cut a

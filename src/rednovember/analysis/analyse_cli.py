@@ -166,6 +166,7 @@ def text_lines(result: GameAnalysis, lang: str) -> list[str]:
             continue  # "after every turn": the action points only feed the turning points
         e = p.estimate
         out.append("  " + cat.get("analyse", "point_row", turn=p.turn, minute=p.minute,
+                                  space=result.space(p.minute),
                                   chance=percent(e.chance, lang), low=percent(e.low, lang),
                                   high=percent(e.high, lang)))
     out += ["", cat.raw("analyse", "turning_heading")]

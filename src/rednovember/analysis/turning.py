@@ -94,12 +94,18 @@ class GameAnalysis:
     turning: list[TurningPoint] = field(default_factory=list)
 
     def sentence(self, tp: TurningPoint, lang: str = DEFAULT) -> str:
-        """The turning point in words, e.g. "Minute 31: Fire in the Engine room: 48% → 22%"."""
+        """The turning point in words, e.g. "Minute 31 (space 29): Fire in the Engine room: 48% →
+        22%" (the time track's space beside the minute: the game's log names spaces)."""
         cat = catalog(lang)
         what = cat.join(describe_entry(e, self.game, lang, self.seat).rstrip(". ")
                          for _, e in tp.entries) or cat.raw("analyse", "quiet")
-        return cat.get("analyse", "swing", minute=tp.minute, what=what,
-                       before=percent(tp.before, lang), after=percent(tp.after, lang))
+        return cat.get("analyse", "swing", minute=tp.minute, space=self.space(tp.minute),
+                       what=what, before=percent(tp.before, lang), after=percent(tp.after, lang))
+
+    def space(self, minute: int) -> int:
+        """The time track's space ``minute`` minutes after the game's start."""
+        g = self.game
+        return g.data.start_spaces[g.config.gnomes] - minute
 
     def to_dict(self, lang: str = DEFAULT) -> dict[str, Any]:
         g = self.game
@@ -110,6 +116,7 @@ class GameAnalysis:
                                                       "cause": g.result.cause},
             "points": [p.to_dict() for p in self.points],
             "turning": [{"from_step": t.from_step, "step": t.step, "minute": t.minute,
+                         "space": self.space(t.minute),
                          "before": round(t.before, 4), "after": round(t.after, 4),
                          "delta": round(t.delta, 4),
                          "entries": [plain(e) for _, e in t.entries],

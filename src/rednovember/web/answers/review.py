@@ -118,6 +118,7 @@ class Turning(Shape):
     from_step: int
     step: int
     minute: int
+    space: int = Field(description="the time track's space of that minute (the log names spaces)")
     before: float
     after: float
     delta: float

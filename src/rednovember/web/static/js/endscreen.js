@@ -121,7 +121,7 @@ export class EndScreen {
       out += `<li data-testid="end-death" data-gnome="${d.gnome}" style="--gc:${esc(colour)}">
         <span class="end-dot" aria-hidden="true"></span>
         <span><strong>${esc(t("web_end", "death_line", { gnome: gnomeName(model, d.gnome), cause: raw("death_causes", d.cause) }))}</strong>
-        <small>${esc(t("web_end", "death_when", { room: where, minute: d.minute, turn: d.turn }))}${d.replaced ? " · " + esc(raw("web_end", "replaced")) : ""}</small></span></li>`;
+        <small>${esc(t("web_end", "death_when", { room: where, minute: d.minute, space: s.start - d.minute, turn: d.turn }))}${d.replaced ? " · " + esc(raw("web_end", "replaced")) : ""}</small></span></li>`;
     }
     return out + `</ol></section>`;
   }

@@ -116,7 +116,7 @@ export class WinChart {
   sentence(tp) {
     const what = (tp.entries || []).map((e) => describeEntry(this.model, e).replace(/[\s.]+$/u, "")).join(raw("meta", "list_sep"))
       || raw("analyse", "quiet");
-    return t("analyse", "swing", { minute: tp.minute, what, before: pct(tp.before), after: pct(tp.after) });
+    return t("analyse", "swing", { minute: tp.minute, space: tp.space, what, before: pct(tp.before), after: pct(tp.after) });
   }
 
   // A new width redraws the graph only: the list under it stays the same elements (a focused
