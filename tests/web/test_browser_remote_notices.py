@@ -26,7 +26,7 @@ from webtools import Server, auth, new_game, take
 from rednovember.web.push import unb64url
 
 # the card's words for an address its owner has not confirmed yet
-WAIT = "We sent a link to %s: open it to confirm the address. Emails go there only then."
+WAIT = "We sent a link to %s: open it to confirm the address for this game. Emails go there only then."
 
 pytestmark = SKIP
 
@@ -227,8 +227,8 @@ def test_the_address_field_shows_the_address_the_seat_gave(new_context: Callable
 def test_the_confirmation_link_asks_its_owner_in_their_language(
         browser: Any, size: str, server: Server, inbox: Inbox) -> None:
     """The page of the confirmation email's link (opened from a mail program, at a phone's and
-    a desktop's size): it names the address, in the language the seat asked for, offers yes and
-    never, has no serious axe-core violation, and says what its button did."""
+    a desktop's size): it names the address and the game, in the language the seat asked for,
+    offers yes and never, has no serious axe-core violation, and says what its button did."""
     with httpx.Client(base_url=server.url, timeout=10) as api:
         gid, _ = new_game(api, 2, seed=3)
         token = take(api, gid, 1, "Bea")
@@ -242,6 +242,9 @@ def test_the_confirmation_link_asks_its_owner_in_their_language(
         page = _page(ctx, link)
         expect(page.locator("html")).to_have_attribute("lang", "pl")
         expect(page.get_by_text("bea@example.org")).to_be_visible()
+        expect(page.get_by_test_id("unsubscribe-text")).to_contain_text(
+            f"Chodzi o grę {gid}: każda gra pyta raz.")  # a yes is for this game only
+        expect(page.get_by_test_id("unsubscribe-game")).to_have_attribute("href", f"../g/{gid}")
         assert axe_violations(page) == []
         shot(page, f"confirm-address-{size}")
         never = page.get_by_test_id("confirm-never")

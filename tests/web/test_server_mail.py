@@ -189,8 +189,10 @@ def test_one_email_when_the_absent_seat_must_decide_none_while_connected(
 def test_an_address_gets_notices_only_once_its_owner_confirmed_it(
         inbox: Inbox, servers: Callable[..., Server]) -> None:
     """A stranger may give anybody's address: it gets one confirmation email, in the seat's
-    language, and notices only once its owner said yes through its link (a page: a mail
-    program's preview answers nothing). A seat waiting then is told at once."""
+    language and naming the game, and notices only once its owner said yes through its link (a
+    page: a mail program's preview answers nothing). A seat waiting then is told at once. The
+    yes holds for that game only: a seat of another game that gives the address is unconfirmed
+    until its owner says yes for that game too."""
     server = servers(*mail_flags(inbox))
     with httpx.Client(base_url=server.url, timeout=10) as api:
         gid, tokens = two_seats(api)
@@ -204,12 +206,13 @@ def test_an_address_gets_notices_only_once_its_owner_confirmed_it(
         subject = str(make_header(decode_header(asked["Subject"])))
         assert subject == "Roter November: Bestätige deine Adresse für Zug-E-Mails"
         assert PUBLIC in text(asked) and not any(t in asked.as_string() for t in tokens)
+        assert f"Es geht um die Partie {gid}:" in text(asked)
         play_until(api, gid, tokens, 1)  # Bea is away, her address unconfirmed: no notice
         inbox.stays(1)
         link = confirm_link(asked)
         page = api.get(link)
         assert page.status_code == 200 and "lang='de'" in page.text
-        assert "seat1@example.org" in page.text
+        assert "seat1@example.org" in page.text and f"Partie {gid}:" in page.text
         assert "confirm-yes" in page.text and "confirm-never" in page.text
         assert api.get(path, headers=auth(tokens[1])).json()["address"] == "unconfirmed"
         again = api.post(path, json={"email": "seat1@example.org", "lang": "de"},
@@ -220,12 +223,14 @@ def test_an_address_gets_notices_only_once_its_owner_confirmed_it(
         assert api.get(path, headers=auth(tokens[1])).json()["address"] == "confirmed"
         notice = inbox.wait(2)[1]  # she is still waiting: told now
         assert notice["Subject"] == f"Roter November: Du bist am Zug in Spiel {gid}"
-        other, _ = new_game(api, 2, seed=4)  # in another game the address needs no new yes
+        other, _ = new_game(api, 2, seed=4)  # another game needs its own yes
         bea = take(api, other, 1, "Bea")
+        opened = take(api, other, 0, "Cyd")
         r = api.post(f"/api/games/{other}/seats/1/notify", json={"email": "Seat1@Example.org"},
                      headers=auth(bea))
-        assert r.json()["address"] == "confirmed" and r.json()["confirmation"] is None
-        inbox.stays(2)
+        assert r.json()["address"] == "unconfirmed" and r.json()["confirmation"] is None
+        play_until(api, other, [opened, bea], 1)  # she waits there: no turn email
+        inbox.stays(2)  # (nor a confirmation email: one went to the address a moment ago)
         assert api.post(f"{link.partition('?')[0]}?answer=maybe").status_code == 422
         unknown = api.get(f"/confirm/{'x' * 32}")
         assert unknown.status_code == 200 and "confirm-yes" not in unknown.text
@@ -236,15 +241,18 @@ def test_an_address_given_before_confirmations_is_asked_when_its_seat_waits(
     """A seat gave its address before addresses were confirmed (migration 0010: it has no
     ``rn_address`` row): when the seat next waits, the address gets its confirmation email
     instead of silence, and its notices once its owner said yes."""
-    from sqlalchemy import create_engine
+    from sqlalchemy import create_engine, update
 
     from rednovember.web.mail import subscribe
+    from rednovember.web.store import mail_table
 
     server = servers(*mail_flags(inbox))
     with httpx.Client(base_url=server.url, timeout=10) as api:
         gid, tokens = two_seats(api)
         engine = create_engine(server.db_url)
-        subscribe(engine, gid, 1, "Old@example.org", "en")  # as an older server stored it
+        subscribe(engine, gid, 1, "Old@example.org", "en")  # as an older server stored it:
+        with engine.begin() as c:  # no link (migration 0011 gives none without rn_address)
+            c.execute(update(mail_table).values(confirm=None))
         engine.dispose()
         play_until(api, gid, tokens, 1)
         confirm(api, inbox, "Old@example.org")
@@ -257,8 +265,8 @@ def test_an_address_given_before_confirmations_is_asked_when_its_seat_waits(
 def test_an_address_given_by_strangers_in_many_games_gets_one_email_and_can_refuse_all(
         inbox: Inbox, servers: Callable[..., Server]) -> None:
     """However many seats give one address (in any case of its letters), it gets one
-    confirmation email; "never" through its link stops everything, for every seat, until its
-    owner says yes through the same link."""
+    confirmation email a while; "never" through its link stops everything, for every seat,
+    until its owner says yes through a link again; that yes is for its own game only."""
     server = servers(*mail_flags(inbox))
     with httpx.Client(base_url=server.url, timeout=10) as api:
         games = [two_seats(api) for _ in range(4)]
@@ -281,7 +289,39 @@ def test_an_address_given_by_strangers_in_many_games_gets_one_email_and_can_refu
         inbox.stays(0)
         assert "confirm-yes" in api.get(link).text  # its owner may still change their mind
         api.post(f"{link.partition('?')[0]}?answer=yes")
-        assert len(inbox.wait(4)) == 4  # the four waiting seats are told now
+        [told] = inbox.wait(1)  # the seat waiting in the link's game is told now, no other
+        assert told["Subject"] == f"Red November: your turn in game {games[0][0]}"
+        inbox.stays(1)
+        for gid, tokens in games[1:]:
+            assert api.get(f"/api/games/{gid}/seats/1/notify",
+                           headers=auth(tokens[1])).json()["address"] == "unconfirmed"
+
+
+def test_one_yes_confirms_every_seat_of_its_game_that_gave_the_address(
+        inbox: Inbox, servers: Callable[..., Server]) -> None:
+    """A hot-seat page gives one address for each seat it holds: one confirmation email, whose
+    yes confirms them all; a seat that gives the address again later needs no new yes."""
+    server = servers(*mail_flags(inbox))
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, tokens = two_seats(api)
+        for seat in (0, 1):
+            r = api.post(f"/api/games/{gid}/seats/{seat}/notify",
+                         json={"email": "Both@example.org"}, headers=auth(tokens[seat]))
+            assert r.json()["address"] == "unconfirmed", r.text
+        confirm(api, inbox, "Both@example.org")
+        [first] = inbox.wait(1)  # the seat to move (Ann's, seed 3) is told at once
+        assert first["To"] == "Both@example.org" and gid in first["Subject"]
+        for seat in (0, 1):
+            got = api.get(f"/api/games/{gid}/seats/{seat}/notify", headers=auth(tokens[seat]))
+            assert got.json()["address"] == "confirmed"
+        r = api.post(f"/api/games/{gid}/seats/1/notify", json={"email": "both@example.org",
+                                                                "lang": "fr"},
+                     headers=auth(tokens[1]))
+        assert r.json()["address"] == "confirmed" and r.json()["confirmation"] is None
+        play_until(api, gid, tokens, 1)
+        told = inbox.wait(2)[1]
+        assert told["To"] == "both@example.org" and gid in told["Subject"]
+        inbox.stays(2)
 
 
 def test_a_turn_based_table_tells_the_deadline_and_its_rematch_keeps_the_notices(
@@ -477,36 +517,42 @@ def test_one_address_gets_so_many_emails_a_day_whoever_asks(tmp_path: Path) -> N
     """The counts behind the limits (web/mail.py), in the database so that they hold across
     processes: a confirmation email at most every ASK_EVERY seconds and ASK_PER_DAY a day;
     notices only to a confirmed address, PER_DAY a day; a new day counts afresh."""
+    from sqlalchemy import select
+
     from rednovember.web.mail import (
         ASK_EVERY,
         ASK_PER_DAY,
         DAY,
         PER_DAY,
+        Link,
         address_state,
         allow,
         answer,
         ask,
     )
-    from rednovember.web.store import Store
+    from rednovember.web.store import Store, address_table
 
     engine = Store(database_url(tmp_path / "count.db")).engine
     t = 1_000_000.0
-    secret = ask(engine, "Ann@example.org", "en", t)
-    assert secret and address_state(engine, "ann@EXAMPLE.org") == "asked"
+    assert ask(engine, "Ann@example.org", "en", t)
+    assert address_state(engine, "ann@EXAMPLE.org") == "asked"
     assert not allow(engine, "ann@example.org", t)  # not confirmed: no notice
-    assert ask(engine, "ann@example.org", "en", t + ASK_EVERY - 1) is None  # too soon
+    assert not ask(engine, "ann@example.org", "en", t + ASK_EVERY - 1)  # too soon
     times = [t + ASK_EVERY * k for k in range(1, ASK_PER_DAY + 1)]
-    assert [ask(engine, "ann@example.org", "de", u) == secret for u in times] == \
-        [True] * (ASK_PER_DAY - 1) + [False]  # the same link; ASK_PER_DAY in 24 hours
-    assert ask(engine, "ann@example.org", "en", t + DAY) == secret  # a new day
-    assert answer(engine, secret, True) == ("ann@example.org", "en", "yes")
-    assert ask(engine, "ann@example.org", "en", t + 2 * DAY) is None  # confirmed: none needed
+    assert [ask(engine, "ann@example.org", "de", u) for u in times] == \
+        [True] * (ASK_PER_DAY - 1) + [False]  # ASK_PER_DAY in 24 hours
+    assert ask(engine, "ann@example.org", "en", t + DAY)  # a new day
+    with engine.connect() as c:  # the address's own link (its emails before migration 0011)
+        secret = c.execute(select(address_table.c.secret)).scalar_one()
+    assert answer(engine, secret, True) == Link("ann@example.org", "en", "yes", [])
+    assert ask(engine, "ann@example.org", "en", t + 2 * DAY)  # another game may ask again
     u = t + 3 * DAY
     assert [allow(engine, "ANN@example.org", u + k) for k in range(PER_DAY + 1)] == \
         [True] * PER_DAY + [False]
     assert allow(engine, "ann@example.org", u + DAY)
-    assert answer(engine, secret, False) == ("ann@example.org", "en", "never")
+    assert answer(engine, secret, False) == Link("ann@example.org", "en", "never", [])
     assert not allow(engine, "ann@example.org", u + 3 * DAY)
+    assert not ask(engine, "ann@example.org", "en", u + 4 * DAY)  # refused: never asked again
     assert answer(engine, "x" * 32, True) is None
     engine.dispose()
 
@@ -519,12 +565,12 @@ def test_a_confirmation_email_that_failed_may_be_asked_again_at_once(tmp_path: P
 
     engine = Store(database_url(tmp_path / "unask.db")).engine
     t = 1_000_000.0
-    first = ask(engine, "bea@example.org", "en", t)
-    assert ask(engine, "bea@example.org", "en", t + 1) is None  # sent: not again so soon
+    assert ask(engine, "bea@example.org", "en", t)
+    assert not ask(engine, "bea@example.org", "en", t + 1)  # sent: not again so soon
 
     def failed_then_asked(now: float) -> bool:
         unask(engine, "Bea@example.org")
-        return ask(engine, "bea@example.org", "en", now) == first
+        return ask(engine, "bea@example.org", "en", now)
 
     assert [failed_then_asked(t + k) for k in range(2, ASK_PER_DAY + 2)] == \
         [True] * (ASK_PER_DAY - 1) + [False]
@@ -572,7 +618,7 @@ def test_processes_asking_at_once_send_one_confirmation(tmp_path: Path) -> None:
     stores = [Store(url) for _ in range(8)]
     with ThreadPoolExecutor(8) as pool:
         got = list(pool.map(lambda st: ask(st.engine, "bea@example.org", "en", 5.0), stores))
-    assert sum(g is not None for g in got) == 1, got
+    assert sum(got) == 1, got
     for st in stores:
         st.engine.dispose()
 
@@ -645,19 +691,23 @@ def test_an_owner_that_catches_up_at_once_still_tells_the_seat_s_next_wait(
 
 def test_a_yes_tells_the_games_being_played_latest_first_however_many_gave_the_address(
         tmp_path: Path) -> None:
-    """A yes on the confirmation page tells the waiting seats of at most SEATS_TOLD games: the
-    ones being played, the latest moved first. It took any 20 of the games that gave the address,
-    so a regular's old finished games could leave out the one where a seat waits now."""
-    from sqlalchemy import insert
+    """A yes on the confirmation page tells the waiting seats of at most SEATS_TOLD of its link's
+    games (an address's link from before migration 0011 confirms every seat it was sent for):
+    the ones being played, the latest moved first. It took any 20 of the games, so a regular's
+    old finished games could leave out the one where a seat waits now. A seat given the same
+    address under another link, or another address, is not confirmed by it."""
+    from sqlalchemy import insert, select
 
-    from rednovember.web.mail import SEATS_TOLD, seats_of_address
-    from rednovember.web.store import Store, games_table, mail_table
+    from rednovember.web.mail import SEATS_TOLD, answer, playing
+    from rednovember.web.store import Store, address_table, games_table, mail_table
 
     engine = Store(database_url(tmp_path / "told.db")).engine
     games = [(f"over{k:02}", "over", 100.0 + k) for k in range(SEATS_TOLD + 5)]
     games += [("old", "playing", 50.0), ("new", "playing", 500.0), ("lobby", "waiting", 600.0)]
     games += [(f"busy{k:02}", "playing", 200.0 + k) for k in range(SEATS_TOLD)]
     with engine.begin() as c:
+        c.execute(insert(address_table).values(email="ann@example.org", state="asked",
+                                               secret="oldlink", lang="en", day=1.0, sent=1))
         for gid, status, updated in games:
             c.execute(insert(games_table).values(
                 id=gid, config="{}", status=status, version=1, creator_hash="x", created=1.0,
@@ -665,12 +715,20 @@ def test_a_yes_tells_the_games_being_played_latest_first_however_many_gave_the_a
             for seat in (0, 1):  # two seats of one game gave it: the game is told once
                 c.execute(insert(mail_table).values(
                     game_id=gid, seat=seat, email="Ann@Example.org", lang="en",
-                    unsub=f"{gid}-{seat}"))
+                    unsub=f"{gid}-{seat}", confirm="oldlink"))
         c.execute(insert(games_table).values(id="other", config="{}", status="playing",
                                              version=1, creator_hash="x", created=1, updated=900))
         c.execute(insert(mail_table).values(game_id="other", seat=0, email="bob@example.org",
-                                            lang="en", unsub="other-0"))
-    told = seats_of_address(engine, "ann@example.ORG")
+                                            lang="en", unsub="other-0", confirm="oldlink"))
+        c.execute(insert(mail_table).values(game_id="other", seat=1, email="ann@example.org",
+                                            lang="en", unsub="other-1", confirm="newlink"))
+    link = answer(engine, "oldlink", True)
+    assert link is not None and link.state == "yes" and "other" not in link.games
+    told = playing(engine, link.games)
     assert told[0] == "new" and len(told) == SEATS_TOLD
     assert told[1:] == [f"busy{k:02}" for k in reversed(range(1, SEATS_TOLD))]
+    with engine.connect() as c:
+        confirmed = c.execute(select(mail_table.c.game_id, mail_table.c.seat).where(
+            mail_table.c.confirmed.is_(True))).all()
+    assert len(confirmed) == 2 * len(games) and all(g != "other" for g, _ in confirmed)
     engine.dispose()

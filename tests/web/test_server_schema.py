@@ -95,3 +95,50 @@ def test_a_database_made_before_migrations_is_upgraded_with_its_games(tmp_path: 
     again = Store(url)  # opening a current database changes nothing
     assert again.schema == schema.head()
     again.close()
+
+
+def test_migration_0011_keeps_confirmed_seats_and_the_links_already_sent(tmp_path: Path) -> None:
+    """A seat's yes became a yes per game (web/mail.py): a seat whose address was confirmed
+    keeps its emails; one whose address was asked keeps the link already in the mailbox (the
+    address's own), which confirms the seats it was sent for; one whose address was never
+    asked gets a link when it next waits."""
+    from sqlalchemy import select
+
+    from rednovember.web.mail import answer, unconfirmed
+    from rednovember.web.store import address_table, mail_table
+
+    url = database_url(tmp_path / "consent.db")
+    engine = create_engine(url)
+    schema.upgrade(engine, "0010")
+    addresses = [("yes@example.org", "yes", "link-yes"), ("asked@example.org", "asked", "link-asked")]
+    seats = [("Yes@example.org", "g0"), ("asked@example.org", "g1"), ("new@example.org", "g2"),
+             (None, "g3")]
+    with engine.begin() as c:
+        for gid in ("g0", "g1", "g2", "g3"):
+            c.execute(insert(Table("rn_games", MetaData(), autoload_with=c)).values(
+                id=gid, config="{}", status="playing", version=1, creator_hash="x",
+                created=1.0, updated=1.0))
+        c.execute(insert(Table("rn_address", MetaData(), autoload_with=c)),
+                  [{"email": e, "state": st, "secret": sec, "lang": "en", "asked": 1.0,
+                    "day": 1.0, "sent": 1} for e, st, sec in addresses])
+        c.execute(insert(Table("rn_mail", MetaData(), autoload_with=c)),
+                  [{"game_id": gid, "seat": 0, "email": e, "lang": "en", "unsub": f"u-{gid}",
+                    "sent": False} for e, gid in seats])
+    engine.dispose()
+    store = Store(url)
+    try:
+        with store.engine.connect() as c:
+            rows = c.execute(select(mail_table.c.game_id, mail_table.c.confirm,
+                                    mail_table.c.confirmed).order_by(mail_table.c.game_id)).all()
+        assert [tuple(r) for r in rows] == [("g0", "link-yes", True), ("g1", "link-asked", False),
+                                            ("g2", None, False), ("g3", None, False)]
+        link = answer(store.engine, "link-asked", True)
+        assert link is not None and link.games == ["g1"]
+        asking = unconfirmed(store.engine, "g2", 0)
+        assert asking is not None and asking[0] == "new@example.org" and len(asking[2]) >= 16
+        assert unconfirmed(store.engine, "g1", 0) is None  # confirmed now
+        with store.engine.connect() as c:
+            assert c.execute(select(address_table.c.state).where(
+                address_table.c.email == "asked@example.org")).scalar_one() == "yes"
+    finally:
+        store.close()

@@ -10,9 +10,11 @@ must decide while its player has no connection open, and none while connected.
   secret only stops this seat's emails; no seat token is ever in an email.
 - Exactly once on several processes: the ``sent`` flag of the seat's row is set with a
   compare-and-set before sending (web/hub/notices.py decides when).
-- Strangers: anybody may take a seat and give anybody's address. An address gets notices only
-  once its owner said yes through the link of a confirmation email (``/confirm/{secret}``, whose
-  page also offers "never email this address"). One address gets a confirmation email at most
+- Strangers: anybody may take a seat and give anybody's address. A seat's address gets notices
+  only once its owner said yes for that game through the link of a confirmation email
+  (``/confirm/{secret}``, naming the game; its page also offers "never email this address"): a yes
+  for one game lets no stranger's seat of another game email it. One address gets a
+  confirmation email at most
   every :data:`ASK_EVERY` seconds and :data:`ASK_PER_DAY` a day, and at most :data:`PER_DAY`
   emails of any kind a day, however many games, seats and processes ask: each is counted in
   the database (``rn_address``) with a compare-and-set before it goes.
@@ -39,7 +41,7 @@ SMTP_TIMEOUT = 15.0  # seconds for the mail server to answer
 DAY = 86400.0
 PER_DAY = 30  # emails of every kind one address gets in 24 hours at most
 ASK_EVERY = 600.0  # seconds between two confirmation emails to one address, at least
-ASK_PER_DAY = 3  # confirmation emails one unconfirmed address gets in 24 hours at most
+ASK_PER_DAY = 5  # confirmation emails one address gets in 24 hours at most (one per game asked)
 
 
 @dataclass(frozen=True)
@@ -113,9 +115,9 @@ class Mailer:
         msg.set_content("\n\n".join(p for p in parts if p))
         return msg
 
-    def confirmation(self, address: str, lang: str, secret: str) -> EmailMessage:
-        """The email asking the owner of ``address`` whether it may get turn emails (the link's
-        page answers yes or never)."""
+    def confirmation(self, address: str, lang: str, secret: str, game_id: str) -> EmailMessage:
+        """The email asking the owner of ``address`` whether it may get turn emails of
+        ``game_id`` (the link's page answers yes or never)."""
         cat = catalog(lang)
         link = f"{self.public_url}/confirm/{secret}?lang={cat.code}"
         msg = EmailMessage()
@@ -125,6 +127,7 @@ class Mailer:
         msg["Date"] = formatdate(usegmt=True)
         msg["Message-ID"] = make_msgid("rn", self.sender.rpartition("@")[2] or None)
         parts = [cat.get("mail", "confirm_body", server=self.public_url),
+                 cat.get("mail", "confirm_for", game=game_id),
                  cat.get("mail", "confirm_link", link=link), cat.raw("mail", "confirm_ignore")]
         msg.set_content("\n\n".join(parts))
         return msg
@@ -147,32 +150,56 @@ def duration(cat: Catalog, seconds: int) -> str:
 
 # --- the database (run in the hub's database threads) ---------------------------------------------
 
-def subscribe(engine: Engine, game_id: str, seat: int, email: str | None, lang: str) -> None:
+def _consent(c: Connection, game_id: str, seat: int, email: str) -> tuple[str, bool]:
+    """The secret of the game's confirmation link for ``email``, and whether its owner said yes:
+    the seat's own if it gives the address again, else another seat's of the game that gives
+    it (a hot-seat page: one email), else a new link not answered yet."""
+    m = mail_table
+    rows = c.execute(select(m.c.seat, m.c.confirm, m.c.confirmed).where(
+        m.c.game_id == game_id, func.lower(m.c.email) == address_key(email),
+        m.c.confirm.is_not(None))).all()
+    mine = [r for r in rows if r.seat == seat] or sorted(rows, key=lambda r: not r.confirmed)
+    return (str(mine[0].confirm), bool(mine[0].confirmed)) if mine \
+        else (secrets.token_urlsafe(24), False)
+
+
+def consented(engine: Engine, game_id: str, seat: int, email: str) -> bool:
+    """Whether ``email``'s owner said yes to this game's emails already (no email is due)."""
+    with engine.connect() as c:
+        return _consent(c, game_id, seat, email)[1] and _state(c, email) != "never"
+
+
+def subscribe(engine: Engine, game_id: str, seat: int, email: str | None,
+              lang: str) -> tuple[str, bool] | None:
     """The seat's address (None: no emails), with a fresh unsubscribe secret (and a fresh wait:
-    its pushes, if any, may go again)."""
+    its pushes, if any, may go again): its confirmation link's secret and whether its owner said
+    yes to this game (:func:`_consent`), None without an address."""
     with engine.begin() as c:
+        consent = _consent(c, game_id, seat, email) if email else None
         c.execute(delete(mail_table).where(mail_table.c.game_id == game_id,
                                            mail_table.c.seat == seat))
-        c.execute(insert(mail_table).values(game_id=game_id, seat=seat, email=email, lang=lang,
-                                            unsub=secrets.token_urlsafe(24), sent=False))
-
-
-# an address's state as the API words it (docs/protocol.md §3.11)
-CONFIRMATION = {"yes": "confirmed", "asked": "unconfirmed", "never": "refused", None: "unconfirmed"}
+        c.execute(insert(mail_table).values(
+            game_id=game_id, seat=seat, email=email, lang=lang, unsub=secrets.token_urlsafe(24),
+            sent=False, confirm=consent[0] if consent else None,
+            confirmed=consent[1] if consent else False))
+    return consent
 
 
 def subscription(engine: Engine, game_id: str, seat: int) -> dict[str, Any]:
     """What the seat asked for: ``{"email": address or None, "lang": …, "address": whether its
-    owner confirmed it (None without an address), "confirmation": "failed" if the last
-    confirmation email to it could not be sent (:func:`unask`), else None}``."""
+    owner confirmed it for this game (None without an address), "confirmation": "failed" if the
+    last confirmation email to it could not be sent (:func:`unask`), else None}``."""
     with engine.connect() as c:
-        row = c.execute(select(mail_table.c.email, mail_table.c.lang).where(
+        row = c.execute(select(mail_table.c.email, mail_table.c.lang,
+                               mail_table.c.confirmed).where(
             mail_table.c.game_id == game_id, mail_table.c.seat == seat)).first()
         if row is None:
             return {"email": None, "lang": None, "address": None, "confirmation": None}
         known = _known(c, row.email) if row.email else None
-    state = CONFIRMATION[known.state if known else None] if row.email else None
-    failed = known is not None and known.state == "asked" and known.asked is None
+    refused = known is not None and known.state == "never"
+    state = None if not row.email else "refused" if refused else \
+        "confirmed" if row.confirmed else "unconfirmed"
+    failed = state == "unconfirmed" and known is not None and known.asked is None
     return {"email": row.email, "lang": row.lang, "address": state,
             "confirmation": "failed" if failed else None}
 
@@ -197,25 +224,29 @@ def unsubscribe(engine: Engine, secret: str) -> tuple[str, str] | None:
 
 
 def claim(engine: Engine, game_id: str, seat: int) -> Notice | None:
-    """The notice to send for the seat's current wait, if it wants one (a confirmed email
-    address or a push subscription, web/push.py) and no process has sent it yet (a
-    compare-and-set of ``sent``: exactly one caller gets it, for emails and pushes alike)."""
+    """The notice to send for the seat's current wait, if it wants one (an email address its
+    owner confirmed for this game and did not refuse since, or a push subscription, web/push.py)
+    and no process has sent it yet (a compare-and-set of ``sent``: exactly one caller gets it, for
+    emails and pushes alike)."""
     pushes = exists().where(push_table.c.game_id == game_id, push_table.c.seat == seat)
-    confirmed = exists().where(address_table.c.email == func.lower(mail_table.c.email),
-                               address_table.c.state == "yes")
+    refused = exists().where(address_table.c.email == func.lower(mail_table.c.email),
+                             address_table.c.state == "never")
     where = (mail_table.c.game_id == game_id, mail_table.c.seat == seat,
-             mail_table.c.sent.is_(False), or_(and_(mail_table.c.email.is_not(None), confirmed),
-                                               pushes))
+             mail_table.c.sent.is_(False),
+             or_(and_(mail_table.c.email.is_not(None), mail_table.c.confirmed.is_(True),
+                      ~refused), pushes))
     with engine.begin() as c:
         if c.execute(update(mail_table).where(*where).values(sent=True)).rowcount != 1:
             return None
-        row = c.execute(select(mail_table.c.email, mail_table.c.lang, mail_table.c.unsub).where(
+        row = c.execute(select(mail_table.c.email, mail_table.c.lang, mail_table.c.unsub,
+                               mail_table.c.confirmed).where(
             mail_table.c.game_id == game_id, mail_table.c.seat == seat)).one()
-        email = row.email if row.email and _state(c, row.email) == "yes" else None
+        email = row.email if row.email and row.confirmed and _state(c, row.email) != "never" \
+            else None
     return Notice(email, row.lang, row.unsub)
 
 
-# --- the addresses: confirmed by their owners, and counted (run in the database threads) ------
+# --- the addresses: confirmed by their owners game by game, and counted (database threads) -----
 
 def address_key(address: str) -> str:
     """How ``rn_address`` knows an address: lower-cased (a limit must not grow with its case)."""
@@ -234,8 +265,8 @@ def _state(c: Connection, address: str) -> str | None:
 
 
 def address_state(engine: Engine, address: str) -> str | None:
-    """``"yes"`` (its owner confirmed it), ``"asked"`` (not yet), ``"never"`` (its owner
-    refused every email), or None (never given)."""
+    """``"yes"`` (its owner said yes for some game), ``"asked"`` (not yet), ``"never"`` (its
+    owner refused every email), or None (never given)."""
     with engine.connect() as c:
         return _state(c, address)
 
@@ -245,30 +276,29 @@ def _day(row: Any, now: float) -> tuple[float, int]:
     return (float(row.day), int(row.sent)) if now - row.day < DAY else (now, 0)
 
 
-def ask(engine: Engine, address: str, lang: str, now: float) -> str | None:
-    """The secret of the confirmation email to send ``address`` now, or None: it is confirmed or
-    refused, or was asked less than :data:`ASK_EVERY` seconds ago or :data:`ASK_PER_DAY` times
-    today (a compare-and-set: of several processes asking at once, one sends)."""
+def ask(engine: Engine, address: str, lang: str, now: float) -> bool:
+    """Whether a confirmation email may go to ``address`` now: not if it refused every email, or
+    was asked less than :data:`ASK_EVERY` seconds ago or :data:`ASK_PER_DAY` times today (a
+    compare-and-set: of several processes asking at once, one sends; it is counted)."""
     key = address_key(address)
     try:
         with engine.begin() as c:
             row = c.execute(select(address_table).where(address_table.c.email == key)).first()
             if row is None:
-                secret = secrets.token_urlsafe(24)
-                c.execute(insert(address_table).values(email=key, state="asked", secret=secret,
-                                                       lang=lang, asked=now, day=now, sent=1))
-                return secret
+                c.execute(insert(address_table).values(
+                    email=key, state="asked", secret=secrets.token_urlsafe(24), lang=lang,
+                    asked=now, day=now, sent=1))
+                return True
             day, sent = _day(row, now)
-            if row.state != "asked" or sent >= ASK_PER_DAY or sent >= PER_DAY \
+            if row.state == "never" or sent >= ASK_PER_DAY or sent >= PER_DAY \
                     or (row.asked is not None and now - row.asked < ASK_EVERY):
-                return None
-            taken = c.execute(update(address_table).where(
+                return False
+            return c.execute(update(address_table).where(
                 address_table.c.email == key, address_table.c.day == row.day,
                 address_table.c.sent == row.sent).values(
-                lang=lang, asked=now, day=day, sent=sent + 1)).rowcount
-            return str(row.secret) if taken == 1 else None
+                lang=lang, asked=now, day=day, sent=sent + 1)).rowcount == 1
     except IntegrityError:  # another process gave the address at this moment: it sends
-        return None
+        return False
 
 
 def unask(engine: Engine, address: str) -> None:
@@ -286,7 +316,7 @@ def allow(engine: Engine, address: str, now: float) -> bool:
     for _ in range(5):
         with engine.begin() as c:
             row = c.execute(select(address_table).where(address_table.c.email == key)).first()
-            if row is None or row.state != "yes":
+            if row is None or row.state != "yes":  # (a seat's yes said yes to the address)
                 return False
             day, sent = _day(row, now)
             if sent >= PER_DAY:
@@ -298,48 +328,86 @@ def allow(engine: Engine, address: str, now: float) -> bool:
     return False
 
 
-def confirming(engine: Engine, secret: str) -> tuple[str, str, str] | None:
-    """The (address, language, state) whose confirmation link holds ``secret``, or None."""
+@dataclass(frozen=True)
+class Link:
+    """What a confirmation link is for: the address, the language of its page, the address's
+    state (:func:`address_state`), and the games whose seats gave it (an address's own link
+    from before migration 0011 that no seat holds: none)."""
+
+    address: str
+    lang: str
+    state: str
+    games: list[str]
+
+
+def _link(c: Connection, secret: str) -> Link | None:
+    m = mail_table
+    seats = c.execute(select(m.c.game_id, m.c.email).where(
+        m.c.confirm == secret, m.c.email.is_not(None)).order_by(m.c.game_id)).all()
+    own = address_table.c.secret == secret
+    if seats:
+        own = address_table.c.email == address_key(seats[0].email)
+    row = c.execute(select(address_table.c.email, address_table.c.lang,
+                           address_table.c.state).where(own)).first()
+    if row is None:
+        return None
+    games = sorted({str(s.game_id) for s in seats if address_key(s.email) == row.email})
+    return Link(str(row.email), str(row.lang), str(row.state), games)
+
+
+def confirming(engine: Engine, secret: str) -> Link | None:
+    """What the confirmation link holding ``secret`` is for, or None."""
     with engine.connect() as c:
-        row = c.execute(select(address_table.c.email, address_table.c.lang,
-                               address_table.c.state).where(
-            address_table.c.secret == secret)).first()
-    return None if row is None else (str(row.email), str(row.lang), str(row.state))
+        return _link(c, secret)
 
 
-def answer(engine: Engine, secret: str, yes: bool) -> tuple[str, str, str] | None:
-    """The owner's answer through the link (yes: emails may go; no: never, until they say yes
-    through the same link): the (address, language, state) now, or None for an unknown link."""
+def answer(engine: Engine, secret: str, yes: bool) -> Link | None:
+    """The owner's answer through the link: yes lets the link's game(s) email the address;
+    never stops every email to it, from every game, until its owner says yes through a link
+    again. What the link is for, now, or None for an unknown link."""
     with engine.begin() as c:
-        c.execute(update(address_table).where(address_table.c.secret == secret).values(
-            state="yes" if yes else "never"))
-    return confirming(engine, secret)
-
-
-def unasked(engine: Engine, game_id: str, seat: int) -> tuple[str, str] | None:
-    """The seat's (address, language) if its address was never asked for confirmation (it was
-    given before addresses were confirmed: migration 0010), else None."""
-    with engine.connect() as c:
-        row = c.execute(select(mail_table.c.email, mail_table.c.lang).where(
-            mail_table.c.game_id == game_id, mail_table.c.seat == seat)).first()
-        if row is None or row.email is None or _state(c, row.email) is not None:
+        link = _link(c, secret)
+        if link is None:
             return None
-    return str(row.email), str(row.lang)
+        if yes and link.games:
+            c.execute(update(mail_table).where(
+                mail_table.c.confirm == secret,
+                func.lower(mail_table.c.email) == link.address).values(confirmed=True))
+        c.execute(update(address_table).where(address_table.c.email == link.address).values(
+            state="yes" if yes else "never"))
+        return _link(c, secret)
+
+
+def unconfirmed(engine: Engine, game_id: str, seat: int) -> tuple[str, str, str] | None:
+    """The seat's (address, language, confirmation link's secret) while its owner has not said
+    yes to this game nor refused every email (a seat that waits asks again: the confirmation
+    email due was not sent when the address was given, or it was given before migration 0011
+    with no link), else None."""
+    m = mail_table
+    with engine.begin() as c:
+        row = c.execute(select(m.c.email, m.c.lang, m.c.confirm, m.c.confirmed).where(
+            m.c.game_id == game_id, m.c.seat == seat)).first()
+        if row is None or row.email is None or row.confirmed or _state(c, row.email) == "never":
+            return None
+        secret = row.confirm
+        if secret is None:
+            secret = _consent(c, game_id, seat, row.email)[0]
+            c.execute(update(m).where(m.c.game_id == game_id, m.c.seat == seat).values(
+                confirm=secret))
+    return str(row.email), str(row.lang), str(secret)
 
 
 SEATS_TOLD = 20  # a yes tells the waiting seats of at most this many games at once
 
 
-def seats_of_address(engine: Engine, address: str) -> list[str]:
-    """The games being played in which a seat gave ``address``, the latest moved first (a few:
-    to tell a waiting seat at once; a game waiting for players or over has no seat to tell)."""
+def playing(engine: Engine, games: list[str]) -> list[str]:
+    """Of ``games``, those being played, the latest moved first (at most :data:`SEATS_TOLD`: a
+    yes tells their waiting seats at once; a game waiting for players or over has none)."""
     with engine.connect() as c:
         return [str(g) for g in c.execute(
-            select(mail_table.c.game_id, games_table.c.updated)
-            .join(games_table, games_table.c.id == mail_table.c.game_id)
-            .where(func.lower(mail_table.c.email) == address_key(address),
-                   games_table.c.status == "playing")
-            .distinct().order_by(games_table.c.updated.desc()).limit(SEATS_TOLD)).scalars()]
+            select(games_table.c.id).where(games_table.c.id.in_(games),
+                                           games_table.c.status == "playing")
+            .order_by(games_table.c.updated.desc()).limit(SEATS_TOLD)).scalars()]
 
 
 def carry_over(engine: Engine, game_id: str, rematch: str, seats: list[int]) -> None:
@@ -349,12 +417,14 @@ def carry_over(engine: Engine, game_id: str, rematch: str, seats: list[int]) -> 
     if not seats:
         return
     with engine.begin() as c:
-        mails = c.execute(select(mail_table.c.seat, mail_table.c.email, mail_table.c.lang).where(
+        mails = c.execute(select(mail_table.c.seat, mail_table.c.email, mail_table.c.lang,
+                                 mail_table.c.confirm, mail_table.c.confirmed).where(
             mail_table.c.game_id == game_id, mail_table.c.seat.in_(seats))).all()
-        for m in mails:
+        for m in mails:  # (the same players: their yes holds; a yes through the link, for both)
             c.execute(insert(mail_table).values(game_id=rematch, seat=m.seat, email=m.email,
                                                 lang=m.lang, unsub=secrets.token_urlsafe(24),
-                                                sent=False))
+                                                sent=False, confirm=m.confirm,
+                                                confirmed=m.confirmed))
         pushes = c.execute(select(push_table).where(push_table.c.game_id == game_id,
                                                     push_table.c.seat.in_(seats))).all()
         for p in pushes:
@@ -371,7 +441,7 @@ def rearm(engine: Engine, game_id: str, seats: list[int]) -> None:
                                                mail_table.c.sent.is_(True)).values(sent=False))
 
 
-__all__ = ["ASK_EVERY", "ASK_PER_DAY", "CONFIRMATION", "DAY", "PER_DAY", "MailError", "Mailer", "Notice",
-           "address_key", "address_state", "allow", "answer", "ask", "carry_over", "claim",
-           "confirming", "duration", "rearm", "seat_of", "seats_of_address", "subscribe",
-           "subscription", "unask", "unasked", "unsubscribe"]
+__all__ = ["ASK_EVERY", "ASK_PER_DAY", "DAY", "PER_DAY", "SEATS_TOLD", "Link", "MailError", "Mailer",
+           "Notice", "address_key", "address_state", "allow", "answer", "ask", "carry_over",
+           "claim", "confirming", "consented", "duration", "playing", "rearm", "seat_of",
+           "subscribe", "subscription", "unask", "unconfirmed", "unsubscribe"]

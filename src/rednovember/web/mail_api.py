@@ -6,9 +6,10 @@
 - ``/unsubscribe/{secret}`` (the link in every email): GET shows a page whose button stops the
   emails (a mail program's link preview must not stop them); POST stops them (the button, and
   RFC 8058's one-click ``List-Unsubscribe-Post`` of mail programs).
-- ``/confirm/{secret}`` (the link of the confirmation email a new address gets, web/mail.py):
-  GET asks whether the address may get turn emails; POST ``?answer=yes`` or ``?answer=never``
-  answers. Pages for people, not API operations: they are not in the OpenAPI document.
+- ``/confirm/{secret}`` (the link of the confirmation email an address gets for a game,
+  web/mail.py): GET asks whether the address may get that game's turn emails; POST
+  ``?answer=yes`` or ``?answer=never`` (no email at all) answers. Pages for people, not API
+  operations: they are not in the OpenAPI document.
 """
 
 from __future__ import annotations
@@ -26,12 +27,13 @@ from ..i18n import Catalog, available, catalog
 from .answers import Notify, NotifyInfo, ok
 from .hub import Hub
 from .mail import (
+    Link,
     Mailer,
-    address_state,
     answer,
     confirming,
+    consented,
+    playing,
     seat_of,
-    seats_of_address,
     subscribe,
     subscription,
     unsubscribe,
@@ -88,6 +90,12 @@ def _answers(cat: Catalog) -> str:
         f"{e(cat.raw('mail', f'confirm_{a}'))}</button></form>" for a in ("yes", "never"))
 
 
+def _asking(cat: Catalog, link: Link) -> str:
+    """The confirmation page's question, naming the game(s) its yes is for."""
+    ask = cat.get("mail", "confirm_ask", email=link.address)
+    return " ".join([ask, *(cat.get("mail", "confirm_for", game=g) for g in link.games[:3])])
+
+
 async def own_seat(hub: Hub, bearer: Callable[[str | None, str | None], str | None],
                    game_id: str, seat: int, authorization: str | None,
                    x_seat_token: str | None) -> Hub:
@@ -121,11 +129,13 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         if mailer is None:
             raise ProtocolError("no_mail", "this server sends no emails (started without --smtp)")
         if body.email is not None and \
-                await hub.db(address_state, hub.store.engine, body.email) != "yes":
+                not await hub.db(consented, hub.store.engine, game_id, seat, body.email):
             # (each may cost a stranger a confirmation email: limited per client)
             await hub.db(hub.rates.addresses.check, client_of(request), time.time())
-        await hub.db(subscribe, hub.store.engine, game_id, seat, body.email, body.lang)
-        went = None if body.email is None else await hub.notices.ask_owner(body.email, body.lang)
+        consent = await hub.db(subscribe, hub.store.engine, game_id, seat, body.email, body.lang)
+        went = None
+        if body.email is not None and consent is not None and not consent[1]:
+            went = await hub.notices.ask_owner(body.email, body.lang, consent[0], game_id)
         await hub.notices.asked(await hub.get(game_id))  # the seat may be waiting already
         asked = await hub.db(subscription, hub.store.engine, game_id, seat)
         if went:
@@ -161,10 +171,11 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
         """Asks the address's owner (a link preview answers nothing)."""
         hub = hub_of(request)
         found = await hub.db(confirming, hub.store.engine, secret)
-        cat = catalog(lang if lang in available() else found[1] if found else "en")
+        cat = catalog(lang if lang in available() else found.lang if found else "en")
         if found is None:
             return _page(cat, cat.raw("mail", "unknown"))
-        return _page(cat, cat.get("mail", "confirm_ask", email=found[0]), forms=_answers(cat))
+        game = found.games[0] if len(found.games) == 1 else None  # (to see whose it is)
+        return _page(cat, _asking(cat, found), game=game, forms=_answers(cat))
 
     @app.post("/confirm/{secret}", response_class=HTMLResponse, include_in_schema=False)
     async def confirm_now(secret: Secret, request: Request,
@@ -172,13 +183,14 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
                           ) -> HTMLResponse:
         hub = hub_of(request)
         found = await hub.db(answer, hub.store.engine, secret, answer_ == "yes")
-        cat = catalog(found[1] if found else "en")
+        cat = catalog(found.lang if found else "en")
         if found is None:
             return _page(cat, cat.raw("mail", "unknown"))
         if answer_ == "yes":  # a seat that gave it may be waiting now: tell it
-            for game_id in await hub.db(seats_of_address, hub.store.engine, found[0]):
+            for game_id in await hub.db(playing, hub.store.engine, found.games):
                 await hub.notices.asked(await hub.get(game_id))
-        return _page(cat, cat.get("mail", f"confirmed_{answer_}", email=found[0]))
+        game = found.games[0] if answer_ == "yes" and len(found.games) == 1 else None
+        return _page(cat, cat.get("mail", f"confirmed_{answer_}", email=found.address), game=game)
 
     @app.post("/unsubscribe/{secret}", response_class=HTMLResponse, include_in_schema=False)
     async def unsubscribe_now(secret: Secret, request: Request) -> HTMLResponse:

@@ -34,6 +34,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     func,
     insert,
     select,
@@ -154,7 +155,12 @@ mail_table = Table(
     # (it can only stop this seat's emails, nothing more: no seat token is ever in an email)
     Column("unsub", String(64), nullable=False, unique=True),
     Column("sent", Boolean, nullable=False, default=False),
+    # the secret of the game's confirmation link for this address (migration 0011): the seats of
+    # one game that give one address share it; and whether its owner answered yes
+    Column("confirm", String(64), nullable=True),
+    Column("confirmed", Boolean, nullable=False, default=False, server_default=false()),
 )
+Index("ix_rn_mail_confirm", mail_table.c.confirm)
 
 # A seat's Web Push subscriptions (migration 0009, web/push.py): one per browser that asked, the
 # browser's keys to encrypt for it (RFC 8291). The seat's rn_mail row holds the ``sent`` flag.
@@ -169,15 +175,16 @@ push_table = Table(
     Column("created", Float, nullable=False),
 )
 
-# Every address a seat gave for its emails (migration 0010, web/mail.py), lower-cased: it gets
-# notices only once its owner confirmed it with the link of a confirmation email (a stranger could
-# give anyone's address), never once they said "never", and at most so many emails a day whatever
-# the number of games, seats and processes asking.
+# Every address a seat gave for its emails (migration 0010, web/mail.py), lower-cased: a seat's
+# notices go to it only once its owner said yes for that game with the link of a confirmation email
+# (a stranger could give anyone's address: rn_mail.confirmed), never once they said "never", and at
+# most so many emails a day whatever the number of games, seats and processes asking.
 address_table = Table(
     "rn_address", metadata,
     Column("email", String(254), primary_key=True),
-    Column("state", String(8), nullable=False),  # "asked", "yes" (confirmed) or "never"
-    Column("secret", String(64), nullable=False, unique=True),  # the confirmation link's
+    Column("state", String(8), nullable=False),  # "asked", "yes" (said yes once) or "never"
+    # the address's own link (the emails before migration 0011; seats' links: rn_mail.confirm)
+    Column("secret", String(64), nullable=False, unique=True),
     Column("lang", String(8), nullable=False),  # of the confirmation email and its page
     Column("asked", Float, nullable=True),  # when the last confirmation email went
     Column("day", Float, nullable=False),  # the start of the 24 hours ``sent`` counts

@@ -328,13 +328,13 @@ class Played(Shape):
 
 
 Confirmation = Literal["confirmed", "unconfirmed", "refused"]
-CONFIRMATION_DOC = ("whether the address's owner confirmed it through the link of the "
-                    "confirmation email (only then do emails go), refused all emails, or not yet; "
-                    "null: no address")
+CONFIRMATION_DOC = ("whether the address's owner confirmed it for this game through the link of "
+                    "its confirmation email (only then do emails go), refused all emails, or not "
+                    "yet; null: no address")
 SENT_DOC = ("the confirmation email to the address: \"sent\" (by this request), \"failed\" (the "
             "last one could not be sent, e.g. a mistyped address: the next POST tries again at "
-            "once), null (none due: confirmed, refused, or asked within 10 minutes or 3 times "
-            "today)")
+            "once), null (none due: confirmed for this game, refused, or asked within 10 minutes "
+            "or 5 times today)")
 
 
 class Notify(Shape):

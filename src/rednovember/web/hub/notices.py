@@ -3,7 +3,8 @@ web/push.py). On the game's owner process, while the seat to move has no connect
 (absence.unconnected, at any pace) for :attr:`Notices.after` seconds, its notice is claimed in the
 database (exactly once however many processes try) and sent: an email if the seat gave an address,
 a push to each browser it subscribed (emails only to an address its owner confirmed, and only so
-many a day: web/mail.py; an address given before addresses were confirmed is asked then).
+many a day: web/mail.py; an address not yet confirmed for this game is asked then, as often
+as an address may be).
 The seat's next wait is told again once its player has come back or the turn has passed to
 another seat (``rearm``); a process that takes a game over rearms every seat not waiting now, so
 a restart never leaves a seat silent."""
@@ -17,7 +18,7 @@ import time
 from typing import Any
 
 from ...i18n import catalog
-from ..mail import Mailer, Notice, allow, ask, claim, rearm, unask, unasked
+from ..mail import Mailer, Notice, allow, ask, claim, rearm, unask, unconfirmed
 from ..push import Gone, Keys, Pusher, PushFailed, drop, payload, server_keys, targets
 from .absence import unconnected
 from .clock import HANDOVER_AFTER
@@ -118,18 +119,17 @@ class Notices:
         if unconnected(lg) == seat:
             await asyncio.shield(self._tell(lg, seat))
 
-    async def ask_owner(self, address: str, lang: str) -> bool | None:
-        """Sends ``address`` a confirmation email if it needs one and may have one now
-        (web/mail.py: not confirmed or refused yet, not asked a moment ago, not too often):
-        whether it went, or None when none was due."""
+    async def ask_owner(self, address: str, lang: str, secret: str, game_id: str) -> bool | None:
+        """Sends ``address`` the confirmation email of ``game_id`` (its link holds ``secret``)
+        if it may have one now (web/mail.py: not refused, not asked a moment ago, not too
+        often): whether it went, or None when none was due."""
         if self.mailer is None:
             return None
-        secret = await self.rt.db(ask, self.rt.store.engine, address, lang, time.time())
-        if secret is None:
+        if not await self.rt.db(ask, self.rt.store.engine, address, lang, time.time()):
             return None
         try:
             await asyncio.to_thread(self.mailer.send,
-                                    self.mailer.confirmation(address, lang, secret))
+                                    self.mailer.confirmation(address, lang, secret, game_id))
         except (OSError, smtplib.SMTPException) as exc:
             log.warning("the confirmation email to a seat's address failed: %s", exc)
             await self.rt.db(unask, self.rt.store.engine, address)  # the next Save tries again
@@ -139,9 +139,9 @@ class Notices:
     async def _tell(self, lg: LiveGame, seat: int) -> None:
         notice = await self.rt.db(claim, self.rt.store.engine, lg.id, seat)
         if notice is None:  # nobody to tell (yet), or told already (by this or another process)
-            never_asked = await self.rt.db(unasked, self.rt.store.engine, lg.id, seat)
-            if never_asked is not None:  # given before addresses were confirmed (migration 0010)
-                await self.ask_owner(*never_asked)
+            waiting = await self.rt.db(unconfirmed, self.rt.store.engine, lg.id, seat)
+            if waiting is not None:  # no yes for this game yet: its owner may be asked now
+                await self.ask_owner(*waiting, lg.id)
             return
         self.told.setdefault(lg.id, set()).add(seat)
         if self.mailer is not None and notice.email is not None:
