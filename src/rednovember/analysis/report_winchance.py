@@ -51,7 +51,7 @@ def run_winchance(run: dict[str, Any], games: int, rollouts: int,
     swings: list[dict[str, Any]] = []
     for i in range(n):
         g = replay_game(spec, i)
-        start = g.data.start_spaces[g.config.gnomes]
+        start = g.start_space
         a = analyse(g, None, rollouts=rollouts, seed=0)
         curves.append([(p.minute, p.estimate.chance) for p in a.points])
         swings += [{"game": i, "minute": t.minute, "before": round(t.before, 4),

@@ -149,7 +149,7 @@ def play_game(spec: RunSpec, index: int) -> GameRecord:
         if steps > STEP_LIMIT:
             raise RuntimeError(f"game {index} (seed {config.seed}) did not end in {STEP_LIMIT} "
                                "steps")
-    start = data.start_spaces[config.gnomes]
+    start = g.start_space
     return GameRecord(
         game=index, seed=config.seed, won=g.result.won, cause=g.result.cause, turns=g.turn,
         steps=steps, minutes=start - min(gn.keeper for gn in g.gnomes),

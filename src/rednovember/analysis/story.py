@@ -67,7 +67,7 @@ def game_story(game: Game) -> dict[str, Any]:
     if game.result is None:
         raise StoryError("the game is not over")
     data = game.data
-    start = data.start_spaces[game.config.gnomes]
+    start = game.start_space
     g = replay(data, game.config, game.origin, [])
     per = [{"number": gn.number, "colour": gn.colour, "seat": gn.player, "turns": 0, "actions": 0,
             "moves": 0, "repairs_tried": 0, "repairs_made": 0, "items_used": 0, "faints": 0,

@@ -104,8 +104,7 @@ class GameAnalysis:
 
     def space(self, minute: int) -> int:
         """The time track's space ``minute`` minutes after the game's start."""
-        g = self.game
-        return g.data.start_spaces[g.config.gnomes] - minute
+        return self.game.start_space - minute
 
     def to_dict(self, lang: str = DEFAULT) -> dict[str, Any]:
         g = self.game
@@ -141,7 +140,7 @@ def positions(game: Game) -> list[tuple[int, str, Game, list[tuple[int, tuple[An
     """Every point of ``game``: (step, kind, the position, the log entries since the point
     before, each with its minute). The positions are copies; ``game`` is not changed."""
     data = game.data
-    start = data.start_spaces[game.config.gnomes]
+    start = game.start_space
     g = replay(data, game.config, game.origin, [])
     out: list[tuple[int, str, Game, list[tuple[int, tuple[Any, ...]]]]] = [
         (0, "start", g.copy(keep_log=False), [])]
@@ -181,7 +180,7 @@ def analyse(game: Game, seat: int | None = None, *, rollouts: int = ANALYSE_ROLL
     if progress is not None:
         progress(0, len(pos))
     segments: list[list[tuple[int, tuple[Any, ...]]]] = []
-    start = game.data.start_spaces[game.config.gnomes]
+    start = game.start_space
     with collector_paused():
         for i, (step, kind, g, segment) in enumerate(pos):
             est = win_chance(g, seat, rollouts=rollouts, seed=seed, adaptive=True)

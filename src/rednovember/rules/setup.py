@@ -17,7 +17,7 @@ def new_game(config: Config, data: GameData | None = None, start: bool = True) -
     rng = g.rng
     per = config.gnomes_per_player or 1
     g.gnomes = [Gnome(i, COLOURS[i], i // per, rng.die()) for i in range(config.gnomes)]
-    start_space = data.start_spaces[config.gnomes]
+    start_space = g.start_space
     order = list(range(config.gnomes))
     rng.shuffle(order)
     for level, number in enumerate(order):  # stacked in random order; the last is on top

@@ -210,6 +210,12 @@ class State:
 
     # --- queries -------------------------------------------------------------------------------
     @property
+    def start_space(self) -> int:
+        """The time-track space the gnomes started on (by their number, DATA.md); a minute
+        played is one space less."""
+        return self.data.start_spaces[self.config.gnomes]
+
+    @property
     def is_over(self) -> bool:
         return self.result is not None
 
