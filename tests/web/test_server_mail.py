@@ -220,6 +220,7 @@ def test_an_address_gets_notices_only_once_its_owner_confirmed_it(
         assert again.json()["confirmation"] is None  # asked a moment ago: no second email
         yes = api.post(f"{link.partition('?')[0]}?answer=yes")
         assert yes.status_code == 200 and "seat1@example.org" in yes.text
+        assert f"href='../g/{gid}'" in yes.text  # the game it said yes to, to open
         assert api.get(path, headers=auth(tokens[1])).json()["address"] == "confirmed"
         notice = inbox.wait(2)[1]  # she is still waiting: told now
         assert notice["Subject"] == f"Roter November: Du bist am Zug in Spiel {gid}"
