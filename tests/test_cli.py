@@ -41,21 +41,27 @@ def test_play_help_lists_the_bots(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize(("content", "reason"), [
     ('{"seed": 1, "hist', "cut short"),  # a truncated save
+    ('{"seed": 1, "history": ["open\t5"]}', "cut short"),  # was a raw "Invalid control character"
     ('{"a": 1}', "not a Red November save"),
     ('{"format": "rednovember-save", "version": 1}', "incomplete"),  # was "another data set (None)"
+    (b"\x89PNG\r\n\x1a\n\xff\xfe", "not a text file"),  # was "'utf-8' codec can't decode"
     (None, "No such file or directory"),  # was "[Errno 2]"
 ])
-def test_issue18_a_bad_save_gets_a_plain_reason_and_the_same_status_in_play_and_replay(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None,
+def test_issue18_a_bad_save_gets_a_plain_reason_and_the_same_status_in_play_replay_and_analyse(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | bytes | None,
         reason: str) -> None:
     path = tmp_path / "save.json"
-    if content is not None:
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
         path.write_text(content)
     assert main(["play", "--plain", "--load", str(path)]) == 2
     assert main(["replay", str(path)]) == 2
+    assert main(["analyse", str(path)]) == 2
     err = " ".join(capsys.readouterr().err.split())  # the console wraps long lines
-    assert err.count(reason) == 2 and "Errno" not in err and "JSON:" not in err
-    assert "Traceback" not in err and "None" not in err
+    assert err.count(reason) == 3 and "Errno" not in err and "JSON:" not in err
+    assert "Traceback" not in err and "None" not in err and "codec" not in err
+    assert "control character" not in err
 
 
 def test_issue18_learn_takes_a_lessons_number_from_the_menu(

@@ -200,7 +200,7 @@ def test_simple_action_texts() -> None:
     assert describe_action(Action("no_action"), g) == "No action (1 min)"
     g.water[4] = 2  # high water beyond an open hatch flows into the dry room: both low
     assert describe_action(Action("open", 4), g) == \
-        "Open the hatch to room 4 Reactor Room (1 min; high water will flow; low water)"
+        "Open the hatch to room 4 Reactor Room (1 min; the water will flow: low water beyond)"
     g.water[5] = 1  # low here: nothing flows, and the room stays closed to the gnome
     assert describe_action(Action("open", 4), g) == \
         "Open the hatch to room 4 Reactor Room (1 min; high water: cannot enter)"

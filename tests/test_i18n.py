@@ -349,6 +349,17 @@ def test_one_german_word_for_gnome_and_the_minute() -> None:
     assert catalog("de").raw("web", "seed") == "Startwert (optional)"
 
 
+def test_german_calls_a_destruction_token_marker_and_writes_a_decimal_comma() -> None:
+    """The log and the rules say Marker; the advisor said "das Plättchen Raketenstart!". Its
+    "0.6 s" is "0,6 s" in every language that writes a decimal comma."""
+    assert not [k for k, text in _texts("de").items() if "Plättchen" in text]
+    assert catalog("de").get("advisor", "threat_token", token="Raketenstart!", space=40) == \
+        "der Marker „Raketenstart!“ wartet auf Feld 40"
+    assert catalog("en").decimal(0.6) == "0.6" and catalog("de").decimal(0.6) == "0,6"
+    assert {lang: catalog(lang).decimal(12.345, 2) for lang in LANGS} == {
+        lang: "12.35" if lang == "en" else "12,35" for lang in LANGS}
+
+
 # every way the ghost time keeper was called besides the rulebook's name (a row label of the
 # terminal's time track, ``ui.row_ghost``, stays an abbreviation)
 GHOST_OTHER_NAMES = {

@@ -33,7 +33,8 @@ COMMON = ["title", "intro", "open", "lessons", "puzzles", "goal", "step_of", "tr
           "why_odds_more", "why_play_first", "why_walk", "term_pick", "term_help", "term_prompt",
           "term_unknown", "term_next", "term_after_next", "term_after_menu", "term_after_retry",
           "term_after_solution", "term_after_quit", "term_after_unknown", "term_course_done",
-          "term_pick_unknown", "term_status", "term_tokens", "term_board", "term_none", "label"]
+          "term_pick_unknown", "term_status", "term_aboard", "term_tokens", "term_board", "term_none",
+          "label"]
 
 
 @pytest.mark.parametrize("lid", list(LESSONS))
@@ -233,6 +234,22 @@ def test_terminal_puzzle_shows_the_bots_solution(monkeypatch: pytest.MonkeyPatch
     assert "Goal reached: Solved! The missile is stopped." in out
     assert "How the bot plays it:" in out and "The bot reached the goal." in out
     assert "[40] Red: Open the hatch to room 5" in out
+
+
+def test_terminal_puzzle_shows_the_whole_crew_and_the_board(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """"Three gnomes: your call" is planned with all three: every position lists the others with
+    their keepers and hands, ``board`` draws the table as ``play --plain`` does (hatches, decks,
+    the time track with its icons), and ``solution`` before the end says when it is shown."""
+    out = run_learn(["heat"], "solution\nboard\nquit\n", monkeypatch, capsys)
+    assert "Also aboard: Blue in 2 Oxygen Pumps · keeper on 39\n  Toolbox" in out
+    assert "Also aboard: Green in 8 Equipment Stores · keeper on 38\n  Grog" in out
+    assert "The bot's solution is shown once you have finished the puzzle." in out
+    assert "Not a play here" not in out
+    assert "Hatches to" in out and "Blocked-hatch tokens 15 left" in out
+    assert "E event · I item" in out and "Turn order: Red 40 → Blue 39 → Green 38" in out
+    alone = run_learn(["moving"], "quit\n", monkeypatch, capsys)
+    assert "Also aboard" not in alone  # one gnome: nothing to add
 
 
 def test_terminal_retry_starts_again(monkeypatch: pytest.MonkeyPatch,

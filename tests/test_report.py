@@ -39,6 +39,10 @@ def test_markdown_report_with_charts(tmp_path: Path, capsys: pytest.CaptureFixtu
     for heading in ("## Summary", "## Losses by cause", "## Deaths by cause", "## Events — random",
                     "## Items — random", "## Definitions"):
         assert heading in doc
+    # the tables name causes, cards and items as the game does; the JSON keeps the ids
+    assert "Missile Launch! token" in doc and "Heat track" in doc and "burned to death" in doc
+    assert "| Hatch Blocked |" in doc and "| Grog |" in doc
+    assert "missile_launch" not in doc and "hatch_blocked" not in doc
     saved = json.loads((out / "simulation.json").read_text("utf-8"))
     assert [(r["bot"], r["players"]) for r in saved["runs"]][:2] == [(bots.split(",")[0], 3),
                                                                    (bots.split(",")[0], 4)]

@@ -84,7 +84,7 @@ def test_bad_file_exits_nonzero(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "cannot read" in capsys.readouterr().err
     f.write_bytes(b"\xff\xfe{")  # not UTF-8 text: said, not a traceback
     assert main(["scenario", "run", str(f)]) == 1
-    assert f"cannot read {f}: 'utf-8' codec can't decode" in capsys.readouterr().err
+    assert f"cannot read {f}: it is not a text file (not UTF-8)" in capsys.readouterr().err
 
 
 def test_scenario_fixes_cards_and_dice() -> None:

@@ -72,8 +72,25 @@ def test_jobs_do_not_change_the_output(capsys: pytest.CaptureFixture[str]) -> No
 def test_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--games", "10", "--players", "3", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert "10 games" in out and "won" in out and "missile_launch" in out
+    assert "10 games" in out and "won" in out and "Missile Launch! token" in out
     assert not out.lstrip().startswith("{")
+
+
+def test_the_text_names_causes_cards_and_items_as_the_game_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A reader of the text sees "Missile Launch! token", "burned to death", "Reactor Heating"
+    and "Fire Extinguisher", not the ids the JSON keeps; the "uses" column is explained."""
+    assert main(["simulate", "--games", "10", "--players", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    for name in ("Missile Launch! token", "Heat track", "nobody left aboard", "burned to death",
+                 "fainted in the Sea and drowned", "Reactor Heating", "Fire Extinguisher",
+                 "uses: event icons a Lucky Charm ignored"):
+        assert name in out, name
+    for ident in ("missile_launch", "all_dead", "fainted_in_sea", "reactor_heating",
+                  "fire_extinguisher"):
+        assert ident not in out, ident
+    assert main(["simulate", "--games", "10", "--players", "3", "--seed", "1", "--json"]) == 0
+    assert "missile_launch" in json.loads(capsys.readouterr().out)["losses"]  # the JSON keeps ids
 
 
 @pytest.mark.parametrize("argv", [

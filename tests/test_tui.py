@@ -1056,6 +1056,11 @@ def test_issue18_the_resume_hint_names_the_command_that_started_the_game(
     assert play_command().endswith("-m rednovember play")
     for lang in available():
         assert "rednovember play" not in catalog(lang).raw("term_tui", "saved_on_quit"), lang
+        assert "rednovember play" not in catalog(lang).raw("ui", "help"), lang  # `save FILE`
+    # a save keeps no language: a German game resumes in German only with --lang
+    assert play_command("de").endswith("-m rednovember play --lang de")
+    help_text = catalog("de").get("ui", "help", command=play_command("de"))
+    assert f"{play_command('de')} --plain --load DATEI" in help_text
 
 
 # --- layout: the review, the status, the footer, the options, the legend, the time track ---------
@@ -1151,6 +1156,42 @@ def test_the_status_shows_the_items_played_this_turn() -> None:
         assert want in " ".join(status.split()), status
 
     drive(app, (80, 24), script)
+
+
+def test_a_decision_in_another_gnomes_turn_names_that_turn_in_the_status() -> None:
+    """A trade's gift or a defence is decided by a gnome whose turn it is not: the status named
+    only the decider beside the active gnome's minutes, as if it were the decider's turn."""
+    game = next(g for _, g in bot_positions(40, 600)
+                if g.active >= 0 and 0 <= g.decider != g.active and not g.is_over)
+    cat = catalog("en")
+    from rednovember.i18n import names as n
+    from rednovember.terminal.tui import render
+    line = render.status(game, cat, game.gnomes[game.decider].player, {}, 200).plain
+    active = n.gnome(cat, game, game.active)
+    assert f"on {active}'s turn" in line, line
+    assert line.index(n.gnome(cat, game, game.decider)) < line.index(f"on {active}'s turn")
+    mover = next(g for _, g in bot_positions(40, 300)
+                 if g.active >= 0 and g.decider == g.active and not g.is_over)
+    assert "'s turn" not in render.status(mover, cat, 0, {}, 200).plain
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_eight_keepers_on_the_narrow_track_are_eight_different_letters(lang: str) -> None:
+    """One column a space leaves one letter a keeper: Blue, Black and Brown were all "B"
+    (German Grün and Gelb both "G"); only the colour told them apart."""
+    from rednovember.terminal.tui import render
+    game = new_game(Config(8, None, frozenset(), 9))
+    cat = catalog(lang)
+    letters = render.keeper_letters(game, cat)
+    assert len(set(letters.values())) == 8 and all(len(c) == 1 for c in letters.values())
+    assert letters[0] == cat.raw("colours_short", game.gnomes[0].colour)[0]  # the first keeps it
+    for gn in game.gnomes:  # spread the keepers out: each its own column
+        gn.keeper -= gn.number
+    lines = drawn(render.time_track(game, cat, 80), 80)
+    label = cat.raw("ui", "row_keepers")[:8]
+    row = next(line for line in lines if line.startswith(label))
+    cells = row[len(label):].lstrip()  # (the label's padding, then a column a space)
+    assert sorted(c for c in cells if c.strip()) == sorted(letters.values()), lines
 
 
 def many_options_position() -> Game:
@@ -1283,8 +1324,8 @@ def test_the_dialogs_are_centred_on_the_screen(tmp_path: Path, size: tuple[int, 
 def test_the_minutes_dialog_wraps_a_long_line_inside_its_frame() -> None:
     """A minutes dialog is as wide as its lines; a line longer than the screen allows wraps
     inside the list's frame (cut at the dialog's edge, it would lose its end)."""
-    labels = [Text(f"{i:>2} {i} min — 10% chance") for i in range(1, 5)]
-    labels[2].append(" ⚠ " + "a warning that goes on " * 8)
+    labels = [Text(f"{i} min — 10% chance") for i in range(1, 11)]
+    labels[2].append(" Grog ⚠ " + "a warning that goes on " * 8)
     app = GameApp(session(new_game(Config(1, 3, frozenset(), 5))), bot_delay=0)
 
     async def script(pilot: Pilot[int]) -> None:
@@ -1295,6 +1336,17 @@ def test_the_minutes_dialog_wraps_a_long_line_inside_its_frame() -> None:
         assert "goes on a warning that goes on" in " ".join(text.split())  # whole, wrapped
         picks = app.screen.query_one("#picks").region
         assert picks.right <= app.screen.query_one("#dialog").region.right
+        # its further lines begin under its text, not under the numbers: a wrapped "Grog" read
+        # as a line of its own ("10 Grog", at 80x24)
+        lines = text.splitlines()
+        first = next(i for i, line in enumerate(lines) if "3 min — 10% chance" in line)
+        frame = lines[first].index("▊")  # the list's left edge
+        column = lines[first].index("3 min") - frame
+        assert lines[first][frame + column - 2] == "3"  # the number, then the text
+        further = [line[line.index("▊"):] for line in lines[first + 1:first + 6]
+                   if "goes on" in line]
+        assert further and all(len(inner) - len(inner[1:].lstrip()) >= column
+                               for inner in further), lines
 
     drive(app, (80, 24), script)
 

@@ -202,3 +202,33 @@ def test_analyse_wraps_its_lines_between_words_on_a_terminal(
     monkeypatch.setattr(sys, "stdout", io.StringIO())
     assert main(["analyse", str(save), "--rollouts", "2", "--lang", "ru"]) == 0
     assert heading in sys.stdout.getvalue().splitlines()  # type: ignore[attr-defined]
+
+
+def test_without_turning_points_the_text_and_the_chart_say_the_swings_were_noise() -> None:
+    """Rows of the table may differ by 20 points at a few rollouts a point and still be no
+    turning point (within the rollouts' noise): the text must not claim the chance never swung,
+    and the chart explains no numbers that are not on it."""
+    from dataclasses import replace
+
+    from rednovember.analysis.analyse_cli import chart
+    from rednovember.i18n import catalog
+    quiet = replace(analysed(3, 1), turning=[])
+    for lang in ("en", "de"):
+        none = catalog(lang).raw("analyse", "none")
+        assert "--rollouts" in none and "never" not in none
+        assert text_lines(quiet, lang).count("  " + none) == 1
+        drawn = chart(quiet, lang).plain
+        assert none in drawn and catalog(lang).raw("analyse", "marker") not in drawn
+    told = chart(analysed(3, 1), "en").plain
+    assert (catalog("en").raw("analyse", "marker") in told) == bool(analysed(3, 1).turning)
+
+
+def test_a_swing_no_news_explains_is_credited_to_the_crews_moves() -> None:
+    """An 18-point rise at minute 1 read "nothing in particular": no card or die of its kind
+    came, so what moved the chance was the crew's own moves."""
+    from rednovember.analysis.turning import TurningPoint
+    result = analysed(3, 1)
+    tp = TurningPoint(from_step=0, step=1, minute=1, before=0.48, after=0.66, entries=())
+    assert result.sentence(tp, "en") == \
+        "Minute 1 (space 59): the crew's own moves (no card or die explains it): 48% → 66%"
+    assert "nichts Besonderes" not in result.sentence(tp, "de")

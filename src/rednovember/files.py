@@ -16,9 +16,10 @@ def read_text(path: str) -> str:
     """The file's text (UTF-8); :class:`Unreadable` when it is missing, unreadable or not text."""
     try:
         return Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise Unreadable(reason) from None
+    except UnicodeDecodeError:
+        raise Unreadable("it is not a text file (not UTF-8)") from None
+    except OSError as exc:
+        raise Unreadable(exc.strerror or str(exc)) from None
 
 
 __all__ = ["LOAD_FAILED", "Unreadable", "read_text"]

@@ -21,6 +21,7 @@ from ..i18n.describe import describe_result
 from ..rules import Game, load_data
 from ..rules.serialize import SaveError, from_json
 from ..terminal.lines import width_of, wrap
+from ..terminal.newgame import save_shape_problem
 from .turning import ANALYSE_ROLLOUTS, GameAnalysis, analyse, percent
 from .winchance import MAX_ROLLOUTS
 
@@ -79,13 +80,18 @@ def add_show_arguments(p: argparse.ArgumentParser) -> None:
 def _load(args: argparse.Namespace) -> Game | tuple[str, int]:
     """The saved game, or why not and the exit status."""
     try:
-        catalog(args.lang)
+        cat = catalog(args.lang)
     except UnknownLanguage as exc:
         return str(exc), 1
     try:
-        game = from_json(read_text(args.file), load_data(args.data))
+        text = read_text(args.file)
     except Unreadable as exc:
         return f"cannot read {args.file}: {exc}", LOAD_FAILED
+    shape = save_shape_problem(text, cat)
+    if shape is not None:  # not a save at all: as play --load and replay say it
+        return f"cannot load {args.file}: {shape}", LOAD_FAILED
+    try:
+        game = from_json(text, load_data(args.data))
     except SaveError as exc:
         return f"cannot load {args.file}: {exc}", LOAD_FAILED
     if args.seat is not None and not 1 <= args.seat <= game.config.players:
@@ -220,6 +226,9 @@ def chart(result: GameAnalysis, lang: str, width: int = 72) -> Text:
         ticks[start:start + len(label)] = list(label)
     t.append(axis)
     t.append("      " + "".join(ticks) + f"  {cat.raw('analyse', 'axis_minute')}\n")
+    if not result.turning:  # nothing on the chart to explain
+        t.append(cat.raw("analyse", "none") + "\n", style="dim")
+        return t
     t.append(cat.raw("analyse", "marker") + "\n", style="dim")
     for k, tp in enumerate(result.turning, start=1):
         t.append(f"{k if k < 10 else '◆'} ", style="bold")  # as the chart marks it

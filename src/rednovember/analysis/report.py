@@ -28,7 +28,7 @@ import html
 import importlib.util
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +48,7 @@ from .simulate import (
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+from .labels import death_name, event_name, item_name, loss_name
 from .report_winchance import add_winchance, swing_rows
 from .stats import merge_counts, wilson
 
@@ -187,7 +188,8 @@ def chart_losses(runs: Sequence[dict[str, Any]], path: Path) -> None:
     ys = list(range(len(ordered)))
     _stacked_bars(ax, ys, [
         (cause, [100 * (r["wins"] if cause == "won" else r["losses"].get(cause, 0))
-                 / max(r["games"], 1) for r in ordered]) for cause in ["won", *causes]])
+                 / max(r["games"], 1) for r in ordered]) for cause in ["won", *causes]],
+        loss_name)
     ax.set_yticks(ys, names)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
@@ -197,7 +199,8 @@ def chart_losses(runs: Sequence[dict[str, Any]], path: Path) -> None:
     fig.savefig(path)
 
 
-def _stacked_bars(ax: Axes, ys: list[int], bars: list[tuple[str, list[float]]]) -> bool:
+def _stacked_bars(ax: Axes, ys: list[int], bars: list[tuple[str, list[float]]],
+                  names: Callable[[str], str]) -> bool:
     """Horizontal bars stacked from the left, one series per cause (empty ones skipped, colours
     from COLOURS where a cause has one); True when anything was drawn."""
     left = [0.0] * len(ys)
@@ -206,7 +209,7 @@ def _stacked_bars(ax: Axes, ys: list[int], bars: list[tuple[str, list[float]]]) 
         if not any(widths):
             continue
         drawn = True
-        ax.barh(ys, widths, left=left, label=cause.replace("_", " "), color=COLOURS.get(cause))
+        ax.barh(ys, widths, left=left, label=names(cause), color=COLOURS.get(cause))
         left = [a + b for a, b in zip(left, widths, strict=True)]
     return drawn
 
@@ -220,7 +223,7 @@ def chart_deaths(runs: Sequence[dict[str, Any]], path: Path) -> None:
     ys = list(range(len(ordered)))
     drawn = _stacked_bars(ax, ys, [
         (cause, [r["deaths"].get(cause, 0) / max(r["games"], 1) for r in ordered])
-        for cause in causes])
+        for cause in causes], death_name)
     if not drawn:
         ax.barh(ys, [0.0] * len(ys))
         ax.text(0.5, 0.5, "no gnome died", transform=ax.transAxes, ha="center")
@@ -229,7 +232,7 @@ def chart_deaths(runs: Sequence[dict[str, Any]], path: Path) -> None:
     ax.set_xlabel("deaths per game")
     ax.set_title("Gnome deaths by cause")
     if drawn:
-        fig.legend(loc="outside lower center", ncol=6, fontsize="small")
+        fig.legend(loc="outside lower center", ncol=3, fontsize="small")  # long names
     fig.savefig(path)
 
 
@@ -312,16 +315,17 @@ def _tables(runs: Sequence[dict[str, Any]]) -> list[tuple[str, list[str], list[l
                      f"{r['mean_minutes']:.1f}",
                      f"{r['mean_minutes_lost']:.1f}" if "mean_minutes_lost" in r else "–",
                      f"{r.get('mean_deaths', 0):.2f}",
-                     f"{top[0]} ({_pct(top[1], r['games'])})" if lost else "–"])
+                     f"{loss_name(top[0])} ({_pct(top[1], r['games'])})" if lost else "–"])
     out.append(("Summary", ["bot", "players", "games", "win rate", "95% CI",
                             "minutes survived", "minutes (lost games)", "deaths / game",
                             "main loss cause"], rows))
     causes = list(dict.fromkeys(c for r in ordered for c in r["losses"]))
-    out.append(("Losses by cause (share of games)", ["bot", "players", *causes],
+    out.append(("Losses by cause (share of games)",
+                ["bot", "players", *map(loss_name, causes)],
                 [[label(r, runs), str(r["players"]),
                   *[_pct(r["losses"].get(c, 0), r["games"]) for c in causes]] for r in ordered]))
     dcauses = list(dict.fromkeys(c for r in ordered for c in r["deaths"]))
-    out.append(("Deaths by cause (per game)", ["bot", "players", *dcauses],
+    out.append(("Deaths by cause (per game)", ["bot", "players", *map(death_name, dcauses)],
                 [[label(r, runs), str(r["players"]),
                   *[f"{r['deaths'].get(c, 0) / max(r['games'], 1):.3f}" for c in dcauses]]
                  for r in ordered]))
@@ -337,7 +341,7 @@ def _tables(runs: Sequence[dict[str, Any]]) -> list[tuple[str, list[str], list[l
         out.append((f"Events — {name} ({games} games, players {counts}, {losses} lost)",
                     ["event", "drawn", "per game", "per won game", "per lost game",
                      f"in last {n_last} turns of losses", "caused the loss"],
-                    [[k, str(e["drawn"]), f"{e['drawn'] / max(games, 1):.2f}",
+                    [[event_name(k), str(e["drawn"]), f"{e['drawn'] / max(games, 1):.2f}",
                       f"{e['drawn_in_wins'] / (games - losses):.2f}" if games > losses else "–",
                       f"{e['drawn_in_losses'] / losses:.2f}" if losses else "–",
                       _pct(e["late_losses"], losses), _pct(e["caused"], losses)]
@@ -347,7 +351,7 @@ def _tables(runs: Sequence[dict[str, Any]]) -> list[tuple[str, list[str], list[l
         out.append((f"Items — {name} (crew win rate {_pct(wins, games)})",
                     ["item", "played", "per game", "plays in won games", "repairs saved",
                      "other uses"],
-                    [[k, str(i["played"]), f"{i['per_game']:.2f}",
+                    [[item_name(k), str(i["played"]), f"{i['per_game']:.2f}",
                       _pct(i["played_in_wins"], i["played"]), str(i["saves"]), str(i["uses"])]
                      for k, i in sorted(items.items(), key=lambda kv: -kv[1]["saves"])]))
     swings = swing_rows(ordered, lambda r: label(r, runs))

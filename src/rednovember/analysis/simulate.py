@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..bots import BOTS, make_bot
 from ..rules import VARIANTS, Config, ConfigError, load_data, new_game
 from .cluster import DEFAULT_TIMEOUT, ClusterError, connect, run_tasks
+from .labels import death_name, event_name, item_name, loss_name
 from .stats import LAST_TURNS, GameStats, Totals, game_stats, wilson
 
 if TYPE_CHECKING:
@@ -272,7 +273,7 @@ def format_report(report: dict[str, Any]) -> str:
         f"  lost  {lost:>8}  {pct(lost)}",
     ]
     for cause, n in report["losses"].items():
-        lines.append(f"    {cause:<16} {n:>8}  {pct(n)}")
+        lines.append(f"    {loss_name(cause):<24} {n:>8}  {pct(n)}")
     lines += [
         "",
         f"  mean turns per game      {report['mean_turns']:10.2f}",
@@ -286,21 +287,24 @@ def format_report(report: dict[str, Any]) -> str:
         "  deaths by cause:",
     ]
     for cause, n in report["deaths"].items():
-        lines.append(f"    {cause:<16} {n:>8}")
+        lines.append(f"    {death_name(cause):<40} {n:>8}")
     if "events" in report:
         n_last = report.get("last_turns", LAST_TURNS)
         lines += ["", f"  events (late: drawn in the last {n_last} turns of a lost game; "
                       "caused: the event that caused the loss):",
                   f"    {'event':<20} {'drawn':>8} {'per game':>9} {'late':>7} {'caused':>7}"]
         for kind, row in report["events"].items():
-            lines.append(f"    {kind:<20} {row['drawn']:>8} {row['drawn'] / max(games, 1):>9.2f} "
+            lines.append(f"    {event_name(kind):<20} {row['drawn']:>8} "
+                         f"{row['drawn'] / max(games, 1):>9.2f} "
                          f"{_pct(row['late_losses'], lost):>7} {_pct(row['caused'], lost):>7}")
         lines += ["", "  items (in wins: share of plays in won games; saves: repairs turned from "
-                      "failure into success):",
+                      "failure into success;",
+                  "   uses: event icons a Lucky Charm ignored and moves into the Sea with an "
+                  "Aqualung):",
                   f"    {'item':<20} {'played':>8} {'per game':>9} {'in wins':>8} {'saves':>7} "
                   f"{'uses':>6}"]
         for item, row in report["items"].items():
-            lines.append(f"    {item:<20} {row['played']:>8} {row['per_game']:>9.2f} "
+            lines.append(f"    {item_name(item):<20} {row['played']:>8} {row['per_game']:>9.2f} "
                          f"{_pct(row['played_in_wins'], row['played']):>8} {row['saves']:>7} "
                          f"{row['uses']:>6}")
     return "\n".join(lines)
@@ -313,7 +317,7 @@ def format_comparison(reports: Sequence[dict[str, Any]]) -> str:
     for r in reports:
         low, high = r["win_rate_ci"]
         top = max(r["losses"].items(), key=lambda kv: kv[1]) if r["losses"] else ("-", 0)
-        cause = f"{top[0]} ({_pct(top[1], r['games']).strip()})" if top[1] else "-"
+        cause = f"{loss_name(top[0])} ({_pct(top[1], r['games']).strip()})" if top[1] else "-"
         lines.append(f"  {r['players']:>7} {r['bot']:<14} {r['games']:>7} "
                      f"{100 * r['win_rate']:>8.2f}% {f'{100 * low:.2f}–{100 * high:.2f}%':>16} "
                      f"{r['mean_minutes']:>8.2f} {r['mean_deaths']:>7.2f}  {cause}")

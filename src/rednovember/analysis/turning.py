@@ -236,7 +236,7 @@ def headline(segment: Sequence[tuple[int, tuple[Any, ...]]],
              up: bool | None = None) -> list[tuple[int, tuple[Any, ...]]]:
     """The most telling entries of a segment (at most :data:`HEADLINES`), in game order; with
     ``up`` (the chance rose) or not, only the entries of that kind of news: a rise is never
-    credited to bad news (a segment without any is told as "nothing in particular")."""
+    credited to bad news (a segment without any is told as the crew's own moves)."""
     told = [k for k, (_, e) in enumerate(segment)
             if e[0] in PRIORITY and not (e[0] == "faint_check" and not e[4])]
     if up is not None:

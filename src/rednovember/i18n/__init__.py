@@ -164,6 +164,10 @@ class Catalog:
         """A list of clauses as this language writes one ("a; b", French "a\u202f; b")."""
         return self.raw("meta", "list_sep").join(parts)
 
+    def decimal(self, value: float, places: int = 1) -> str:
+        """``value`` with ``places`` decimals and this language's decimal mark ("0.6", "0,6")."""
+        return f"{value:.{places}f}".replace(".", self.raw("meta", "decimal"))
+
     def section(self, name: str) -> dict[str, str]:
         merged = dict(self.fallback.section(name)) if self.fallback is not None else {}
         merged.update(self.texts.get(name, {}))

@@ -238,12 +238,11 @@ def _notes(cat: Catalog, action: Action, game: Game) -> list[str]:
     notes = [cat.get("action_notes", "cost_penalty" if penalty else "cost", minutes=cost)]
     if action.kind == "open" and action.arg != SEA:
         level = game.water[action.arg]
-        if here != SEA:
-            after = reflow_result(game, here, action.arg)
-            if after != (game.water[here], level):
-                notes.append(cat.raw("action_notes", "reflow"))
-            level = after[1]
-        notes += _room_state(cat, game, action.arg, level)
+        after = reflow_result(game, here, action.arg) if here != SEA else (0, level)
+        state = _room_state(cat, game, action.arg, after[1])
+        if here != SEA and after != (game.water[here], level):  # one note: what flows, and then
+            state = [cat.get("action_notes", "reflow", state=", ".join(state))]  # R5: low
+        notes += state
     return notes
 
 

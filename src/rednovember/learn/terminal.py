@@ -14,11 +14,14 @@ import argparse
 import sys
 from typing import TextIO
 
+from rich.console import Console
+
 from ..i18n import Catalog, UnknownLanguage, catalog
 from ..i18n import names as n
 from ..i18n.describe import describe_action, describe_log
 from ..rules import Game, parse_action
-from ..terminal.app import EXIT_OK, EXIT_UNFINISHED
+from ..terminal import board, screen
+from ..terminal.app import EXIT_OK, EXIT_UNFINISHED, NO_WIDTH
 from ..terminal.lines import width_of, wrap
 from .lessons import ALL, Args
 from .session import Check, LessonError, Session
@@ -58,6 +61,7 @@ class Learner:
         self.out = out
         self.width = width
         self.ended = False  # the input ended (not quit)
+        self.puzzle = False  # the lesson being played is a puzzle
 
     def say(self, text: str = "") -> None:
         print(wrap(text, self.width), file=self.out)
@@ -117,6 +121,8 @@ class Learner:
                                             **tracks}))
             if gn.hand:
                 self.say("  " + ", ".join(n.item(cat, g, k) for k in gn.hand))
+            if self.puzzle:  # a lesson's other gnomes only stand by (keepers on 1)
+                self.crew(g, d)
         none = cat.raw("learn", "term_none")
         fire = n.rooms(cat, g, [r for r, f in enumerate(g.fire) if f]) or none
         levels = {1: cat.raw("ui", "low_water"), 2: cat.raw("ui", "high_water")}
@@ -125,6 +131,28 @@ class Learner:
         tokens = [f"{n.token(cat, g, i)} {space}" for i, space in enumerate(g.tokens) if space >= 0]
         if tokens:
             self.say(self.t("term_tokens", {"tokens": ", ".join(tokens)}))
+
+    def crew(self, g: Game, decider: int) -> None:
+        """The other gnomes, a line each with their hands: a puzzle with a crew is planned
+        with them (where they stand, when they move, what they carry)."""
+        viewer = g.gnomes[decider].player
+        for gn in g.gnomes:
+            if gn.number == decider:
+                continue
+            where, _, hand = board.crew_parts(g, self.cat, viewer, gn.number)
+            self.say(self.t("term_aboard", {"gnome": n.gnome(self.cat, g, gn.number),
+                                            "room": where.plain,
+                                            "keeper": gn.keeper if gn.on_board else "—"}))
+            self.say("  " + hand.plain)
+
+    def show_board(self, g: Game) -> None:
+        """The whole table as ``play --plain`` draws it: the submarine with its hatches, the
+        disaster tracks, decks and stock, the crew, and the time track with its icons."""
+        width = self.width or 100
+        console = Console(file=self.out, width=self.width or NO_WIDTH, highlight=False,
+                          color_system=None, soft_wrap=self.width is None)
+        viewer = g.gnomes[max(g.decider, 0)].player
+        console.print(screen.board_view(g, self.cat, viewer, {}, console, width))
 
     def show_check(self, check: Check) -> None:
         labels = {"right": "right", "wrong": "wrong", "goal": "solved", "failed": "lost"}
@@ -147,6 +175,7 @@ class Learner:
     def lesson(self, lid: str) -> str | None:
         """Play one lesson; returns the next lesson to play, MENU, or None to leave."""
         s = Session.start(lid)
+        self.puzzle = s.lesson.kind == "puzzle"
         self.say(f"\n== {self.t(lid + '_title')} ==")
         self.say(self.t(lid + "_intro"))
         self.say(f"{self.label(self.cat.raw('learn', 'goal'))} {self.t(lid + '_goal')}")
@@ -173,6 +202,12 @@ class Learner:
                 return None
             if not answer:  # an empty line: what may be typed, not "Not a play here: "
                 self.say(self.cat.raw("learn", "term_help"))
+                continue
+            if answer == "board":
+                self.show_board(s.game)
+                continue
+            if answer == "solution" and self.puzzle:  # offered at its end
+                self.say(self.cat.raw("learn", "solution_after"))
                 continue
             if answer in ("retry", "back"):
                 plays = [] if answer == "retry" else s.plays[:-1]

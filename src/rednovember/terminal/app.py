@@ -69,16 +69,19 @@ def line_console(stderr: bool = False) -> tuple[Console, int]:
     return console, width
 
 
-def play_command() -> str:
+def play_command(lang: str = "en") -> str:
     """The command that starts the game again, for the resume hints: ``scripts/play.sh`` when
     it started this one (``rednovember`` is then not on the PATH), else ``rednovember play``
-    when that is on the PATH, else Python's ``-m``."""
+    when that is on the PATH, else Python's ``-m``; with ``--lang`` unless English (a save
+    keeps no language)."""
     script = os.environ.get(PLAY_COMMAND_ENV)
     if script:
-        return script
-    if shutil.which("rednovember"):
-        return "rednovember play"
-    return f"{sys.executable} -m rednovember play"
+        command = script
+    elif shutil.which("rednovember"):
+        command = "rednovember play"
+    else:
+        command = f"{sys.executable} -m rednovember play"
+    return command if lang == "en" else f"{command} --lang {lang}"
 
 
 def default_autosave() -> Path:
@@ -287,7 +290,7 @@ class PlayApp:
         if self._write(self.autosave, make_folder=True):
             self.left_saved = True
             self.console.print(self.cat.get("term_plain", "autosaved", file=str(self.autosave),
-                                            command=play_command()),
+                                            command=play_command(self.cat.code)),
                                style="green", markup=False)
 
     def _choose(self, seat: int) -> list[Action]:
@@ -413,7 +416,7 @@ class PlayApp:
             self._confirm_quit()
             return True
         if word in ("help", "h", "?"):
-            con.print(cat.raw("ui", "help"), markup=False)
+            con.print(cat.get("ui", "help", command=play_command(cat.code)), markup=False)
             return False
         if word == "legend":
             con.print(cat.raw("term_plain", "legend"), markup=False)

@@ -77,7 +77,7 @@ def advice_lines(advice: Advice, game: Game, lang: str = "en") -> list[str]:
     for i, tip in enumerate(advice.tips, 1):
         out.extend(tip_lines(i, tip, game, cat, lang))
     out.append(cat.get("advisor", "rounds", rounds=advice.rounds,
-                       seconds=f"{advice.seconds:.1f}"))
+                       seconds=cat.decimal(advice.seconds)))
     return out
 
 

@@ -62,7 +62,7 @@ def run_tui(args: Namespace) -> int:
         cat = app.session.cat
         line = cat.get("term_tui", "saved_finished", file=str(app.saved_to)) \
             if app.session.game.is_over else \
-            cat.get("term_tui", "saved_on_quit", file=str(app.saved_to), command=play_command())
+            cat.get("term_tui", "saved_on_quit", file=str(app.saved_to), command=play_command(cat.code))
         console.print(line, style="green", markup=False)
     elif not app.playing and code == EXIT_OK:  # left at the set-up screen, as the line mode's quit
         console.print(catalog(getattr(args, "lang", None) or "en").raw("ui", "quit"))

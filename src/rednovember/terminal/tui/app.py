@@ -307,7 +307,7 @@ class GameApp(App[int]):
         self.query_one("#too-small", Static).update(Text(
             cat.get("term_tui", "too_small", width=SMALLEST[0], height=SMALLEST[1],
                     now=f"{width}×{height}")
-            + "\n\n" + cat.get("term_tui", "too_small_plain", command=play_command())))
+            + "\n\n" + cat.get("term_tui", "too_small_plain", command=play_command(cat.code))))
 
     # --- showing ---------------------------------------------------------------------------------
     def _position(self) -> tuple[Action, ...]:
@@ -514,7 +514,7 @@ class GameApp(App[int]):
         option = self.shown[index]
         if option.is_group:
             subs = self.session.minute_options(option)
-            labels = [self._sub_label(i, o) for i, o in enumerate(subs, 1)]
+            labels = [self._sub_label(o) for o in subs]
             best, note = self.session.suggestion(option)
             if best >= 0:
                 labels[best].append("  " + note, style="bold green")
@@ -528,9 +528,9 @@ class GameApp(App[int]):
             return
         self._confirm_and_apply(option)
 
-    def _sub_label(self, number: int, option: Option) -> Text:
-        text = Text(f"{number:>2} ", style="bold")
-        text.append(option.label, style="bold red" if option.lethal else "red" if option.warn else "")
+    def _sub_label(self, option: Option) -> Text:
+        """A line of the minutes dialog, which numbers it (PickScreen)."""
+        text = Text(option.label, style="bold red" if option.lethal else "red" if option.warn else "")
         if option.preview:
             text.append(" " + option.preview, style="dim")
         return text
@@ -633,7 +633,7 @@ class GameApp(App[int]):
             return
         cat = self.session.cat
         question = cat.get("term_tui", "confirm_quit", file=str(self.session.save_path),
-                           command=play_command())
+                           command=play_command(cat.code))
 
         def answered(yes: bool | None) -> None:
             if not yes:

@@ -119,6 +119,20 @@ def tracks(g: Game, cat: Catalog, width: int) -> RenderableType:
     return Group(*lines)
 
 
+def keeper_letters(g: Game, cat: Catalog) -> dict[int, str]:
+    """One character per gnome for a track of one column a space, unique in the game: the first
+    of its colour's short name unless another gnome has it (Blue, Black and Brown are all "B" in
+    English), then the short name's next letter in lower case ("B", "k", "r"), else its number."""
+    letters: dict[int, str] = {}
+    for gn in g.gnomes:
+        short = n.gnome_short(cat, g, gn.number)
+        options = [short[:1].upper(), *(c.lower() for c in short[1:]), str(gn.number + 1)]
+        used = set(letters.values())
+        letters[gn.number] = next((c for c in options if c.strip() and c not in used),
+                                  short[:1])
+    return letters
+
+
 def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
     """The time track as a ruler, one column a space from the furthest keeper down: icons,
     keepers (a stack downwards from its top one), ghost and destruction tokens; then the turn
@@ -141,6 +155,7 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
 
     scale, icons, keepers, ghost = (row(cat.raw("ui", "col_space")), row(cat.raw("ui", "row_icons")),
                                     row(cat.raw("ui", "row_keepers")), row(cat.raw("ui", "row_ghost")))
+    letters = keeper_letters(g, cat)
     stacks: dict[int, list[int]] = {}  # space: its keepers, the top one (the last to arrive) first
     for gn in sorted(on, key=lambda x: x.arrival, reverse=True):
         stacks.setdefault(gn.keeper, []).append(gn.number)
@@ -164,8 +179,7 @@ def time_track(g: Game, cat: Catalog, width: int) -> RenderableType:
         for level, line in enumerate([keepers, *below]):
             if level < len(stack):
                 gn = g.gnomes[stack[level]]
-                line.append(n.gnome_short(cat, g, gn.number)[0],
-                            style=GNOME_STYLE.get(gn.colour, "bold"))
+                line.append(letters[gn.number], style=GNOME_STYLE.get(gn.colour, "bold"))
             else:
                 line.append(" ")
         tokens = [t for t, sp in enumerate(g.tokens) if sp == s]
@@ -203,6 +217,8 @@ def status(g: Game, cat: Catalog, viewer: int, bot_names: dict[int, str], width:
         out.append(" · ")
         out.append(who, style=GNOME_STYLE.get(g.gnomes[g.decider].colour, "bold"))
         out.append(f" ({player})")
+        if g.active >= 0 and g.decider != g.active:  # a trade, a defence: not the decider's turn
+            out.append(" · " + cat.get("term_tui", "on_turn_of", gnome=n.gnome(cat, g, g.active)))
         if g.active >= 0 and g.ghost >= 0:
             out.append(" · " + GHOST + " " + cat.get("ui", "minutes_left", minutes=g.ghost))
         played = board.played_line(g, cat)  # a Grog's or a Toolbox's effect lasts the turn

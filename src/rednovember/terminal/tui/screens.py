@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from ...i18n import Catalog
 from .keys import digit
-from .render import Hanging
+from .render import Hanging, hanging
 
 
 class Pane(Static):
@@ -100,7 +100,8 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class PickScreen(ModalScreen[int | None]):
-    """Pick one line of a list (number keys, arrows and Enter, or the mouse); Escape goes back."""
+    """Pick one line of a list (number keys, arrows and Enter, or the mouse); Escape goes back.
+    ``labels`` are the lines' texts: the dialog numbers them from 1."""
 
     DEFAULT_CSS = modal_css("PickScreen")
     BINDINGS = [Binding("escape", "back", show=False)]
@@ -121,7 +122,13 @@ class PickScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(Text(self.question, style="bold"), id="dlg-question")
-            yield OptionList(*[ListOption(label) for label in self.labels], id="picks")
+            width = len(str(len(self.labels)))  # the numbers, right-aligned; the text under text
+            picks = OptionList(*[ListOption(hanging(str(i), width, label))
+                                 for i, label in enumerate(self.labels, 1)], id="picks")
+            # as wide as its longest line (a table's auto width is its narrowest); the frame,
+            # the number and the scroll bar around it (max-width keeps it on the screen)
+            picks.styles.width = max(label.cell_len for label in self.labels) + width + 7
+            yield picks
             yield Static(self.cat.raw("term_tui", "pick_keys"), id="dlg-keys")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
