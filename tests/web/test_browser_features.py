@@ -221,6 +221,61 @@ def test_a_player_away_when_the_rematch_started_joins_it_later(new_context: Any,
     assert not page.js_errors, page.js_errors
 
 
+def test_a_spectator_is_offered_the_rematch_to_watch(new_context: Any, rn_url: str) -> None:
+    """A friend watching the table by its link when the players start the rematch: the seated
+    pages move on, and hers (she may be reading the story) offers the next game to watch, in
+    the overlay and on the end screen. Opening the old game later offers it too."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, token = _ada_and_two_bots(api)
+    _play_out(rn_url, gid, token)
+    watcher = _page(new_context(), f"/g/{gid}")
+    watcher.set_viewport_size(PHONE)
+    expect(watcher.get_by_test_id("end-overlay")).to_be_visible()
+    expect(watcher.get_by_test_id("overlay-rematch")).to_have_count(0)  # not hers to start
+    expect(watcher.get_by_test_id("overlay-rematch-watch")).to_have_count(0)  # none yet
+    with WsClient(rn_url, gid, [token]) as ws:
+        nxt = ws.request({"type": "rematch"})["next"]
+    link = watcher.get_by_test_id("overlay-rematch-watch")
+    expect(link).to_have_text("The rematch has started: watch it")
+    expect(link).to_be_in_viewport()
+    shot(watcher, "rematch-spectator-phone")
+    assert re.search(re.escape(f"/g/{nxt}") + "$", link.get_attribute("href") or "")
+    link.click()
+    watcher.wait_for_url(re.compile(re.escape(f"/g/{nxt}") + "$"))
+    assert state(watcher)["status"] == "playing"
+    later = _page(new_context(), f"/g/{gid}")  # someone opening the old game's link afterwards
+    later.get_by_test_id("close-overlay").click()
+    expect(later.get_by_test_id("rematch-watch")).to_have_text("The rematch has started: watch it")
+    expect(later.get_by_test_id("rematch")).to_have_count(0)
+    assert not watcher.js_errors and not later.js_errors, (watcher.js_errors, later.js_errors)
+
+
+def test_the_ghost_never_covers_another_gnomes_keeper(new_context: Any) -> None:
+    """Blue's ghost ends on the space where Green's keeper stands: the two stand side by side
+    (it was drawn over Green's, which vanished from the track)."""
+    page = _page(new_context(), "/")
+    create_game(page, players=3, seed=11)
+    for seat, name in enumerate(("Ada", "Bob", "Cy")):
+        take_seat(page, seat, name)
+    state(page, your_turn=True)
+    other = page.evaluate("""() => {
+        const g = window.rnGame, view = g.state().view;
+        const other = view.gnomes.find((gn) => gn.number !== view.active && gn.alive);
+        view.ghost = other.keeper;
+        g.render();
+        return other.number;
+    }""")
+    keeper = page.get_by_test_id(f"keeper-{other}").bounding_box()
+    ghost = page.get_by_test_id("ghost").bounding_box()
+    assert keeper and ghost
+    assert page.get_by_test_id("ghost").get_attribute("data-space") == \
+        page.get_by_test_id(f"keeper-{other}").get_attribute("data-space")
+    overlap = max(0.0, min(keeper["x"] + keeper["width"], ghost["x"] + ghost["width"])
+                  - max(keeper["x"], ghost["x"]))
+    assert overlap < keeper["width"] / 2, (keeper, ghost)  # at least half of it in sight
+    page.locator("#track").screenshot(path=str(SHOTS / "track-ghost-beside-keeper.png"))
+
+
 def test_rooms_and_hatches_explain_themselves_on_hover(new_context: Any) -> None:
     """Issue 8: hover help on rooms and hatches (SVG titles, the browser's tooltip), translated."""
     page = _page(new_context(), "/")

@@ -321,3 +321,28 @@ def test_an_undo_buys_no_time_on_the_turn_timer(own_server: Callable[..., Server
                         headers=auth(tokens[mover])).status_code == 200
         clock = api.get(f"/api/games/{gid}").json()["clock"]
         assert clock["seat"] == mover and clock["remaining"] <= after_move - 1.0, clock
+
+
+def test_a_move_and_its_undo_give_back_no_time(own_server: Callable[..., Server]) -> None:
+    """A move restarts the clock (a decision made), so a move taken back must put the clock back
+    where the position it restores had it: move and undo, again and again, stalled the table
+    on a fresh clock each time (browser audit, stop 55)."""
+    server = own_server("--turn-timer-min", "1")
+    with httpx.Client(base_url=server.url, timeout=10.0) as api:
+        gid, _ = new_game(api, 3, seed=5, turn_timer=30)
+        tokens = [take(api, gid, s) for s in range(3)]
+        mover = api.get(f"/api/games/{gid}").json()["to_move"]
+        headers = auth(tokens[mover])
+        time.sleep(1.5)  # she thinks, then moves and takes it back, twice
+        before = api.get(f"/api/games/{gid}").json()["clock"]["remaining"]
+        assert before <= 28.8
+        for _ in range(2):
+            st = api.get(f"/api/games/{gid}/state", headers=headers).json()
+            opening = next(a["text"] for a in st["actions"] if a["kind"] == "open")
+            assert api.post(f"/api/games/{gid}/act", json={"action": opening},
+                            headers=headers).status_code == 200
+            fresh = api.get(f"/api/games/{gid}").json()["clock"]["remaining"]
+            assert fresh > before + 1.0  # a move: a fresh clock for the next decision
+            assert api.post(f"/api/games/{gid}/undo", json={}, headers=headers).status_code == 200
+            clock = api.get(f"/api/games/{gid}").json()["clock"]
+            assert clock["seat"] == mover and clock["remaining"] <= before, (clock, before)

@@ -121,6 +121,9 @@ class LiveGame:
     settings: TableSettings = field(default_factory=TableSettings)  # listed, turn timer
     changed_at: float = 0.0  # time.time() of the last change (the turn timer counts from it)
     clock_version: int = -1  # the version changed_at belongs to
+    # changed_at before each of the last actions (web/hub/writer.py): an undo puts the clock
+    # back to when the position it restores began, so a move and its undo buy no time
+    clock_before: list[float] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change at a time
     grace: float = 30.0  # seconds a player must be gone before another may give their seat away
     remote: dict[str, tuple[frozenset[int], float]] = field(default_factory=dict)

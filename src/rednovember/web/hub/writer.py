@@ -21,7 +21,7 @@ from ..chat import undo_detail, undo_text
 from ..protocol import ProtocolError
 from ..store import GameRecord, RematchTaken, StaleWrite
 from ..tables import TableSettings
-from .clock import restore
+from .clock import mark, restore
 from .games import empty_seats, rebuild, seats_of
 from .live import LiveGame, Seat
 from .runtime import Runtime
@@ -32,6 +32,7 @@ from .views import broadcast, common_prefix
 log = logging.getLogger("rednovember.web")
 
 T = TypeVar("T")
+UNDO_CLOCKS = 64  # the turn timer's starts kept for undos (a turn is never that many actions)
 
 
 class Reloaded(ProtocolError):
@@ -221,6 +222,8 @@ class Writer:
         await self.write(lg, "action", self.rt.store.append_action, lg.id, len(g.history), text,
                           actor, lg.version + 1, status, result)
         note_action(lg, len(g.log))
+        mark(lg)  # (the clock of the position this action leaves, for an undo)
+        lg.clock_before = [*lg.clock_before[-UNDO_CLOCKS + 1:], lg.changed_at]
         lg.game = new
         lg.actors.append(actor)
         lg.texts.append(text)
@@ -261,7 +264,11 @@ class Writer:
             lg.actors.pop()
             lg.texts.pop()
             lg.version += 1
-            lg.clock_version = lg.version  # the turn timer goes on: an undo buys no time
+            # the turn timer goes back to when the restored position began: a move resets the
+            # clock, and its undo must not keep that fresh clock (an undo buys no time)
+            if lg.clock_before:
+                lg.changed_at = lg.clock_before.pop()
+            lg.clock_version = lg.version
             broadcast(lg, stable)
             self.on_change(lg)
             return g, stable

@@ -63,11 +63,13 @@ export class EndScreen {
 
   // The overlay on the board when the game ends: won or lost, for the crew and (`mine`: true,
   // false, null for a spectator) for the player; it points to the end screen and its story, and
-  // (`rematch`: "rematch" or "rematch_join", for those who may) to the next game.
-  overlay(model, mine = null, rematch = null) {
+  // (`rematch`: "rematch" or "rematch_join", for those who may) to the next game; a spectator
+  // gets a link to watch it once it started (`watch`: its address).
+  overlay(model, mine = null, rematch = null, watch = null) {
     const won = mine === null ? model.view.result.won : mine;
     const key = mine === null ? (won ? "overlay_won" : "overlay_lost") : (won ? "overlay_you_won" : "overlay_you_lost");
-    const next = rematch ? `<button type="button" class="btn primary" data-rematch data-testid="overlay-rematch">${esc(raw("web", rematch))}</button>` : "";
+    const next = rematch ? `<button type="button" class="btn primary" data-rematch data-testid="overlay-rematch">${esc(raw("web", rematch))}</button>`
+      : watch ? watchLink(watch, "overlay-rematch-watch") : "";
     return `<div class="overlay-card ${won ? "won" : "lost"}" data-testid="end-overlay" data-won="${won}" role="dialog" aria-modal="false" aria-labelledby="end-overlay-title">
       <h2 id="end-overlay-title" data-testid="end-overlay-title">${esc(raw("web_end", key))}</h2>
       <p class="end-overlay-buttons">${next}<button type="button" class="btn${next ? "" : " primary"}" data-read-story data-testid="read-story">${esc(raw("web_end", "read_story"))}</button>
@@ -174,6 +176,11 @@ export class EndScreen {
 
 // --- charts ----------------------------------------------------------------------------------------
 const W = 400, PAD_L = 26, PAD_R = 34, PAD_T = 8;
+
+// A spectator's way to the rematch the players started: a link to watch it (`href`: its address).
+export function watchLink(href, testid) {
+  return `<a class="btn primary" href="${esc(href)}" data-testid="${testid}">${esc(raw("web", "rematch_watch"))}</a>`;
+}
 
 function xOf(minute, start) { return PAD_L + (minute / Math.max(1, start)) * (W - PAD_L - PAD_R); }
 

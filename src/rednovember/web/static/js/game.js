@@ -9,7 +9,7 @@ import { renderBoard } from "./board.js";
 import { renderTrack } from "./track.js";
 import { boardTargets, renderActions, stepMinutes } from "./actions.js";
 import { renderCrew, renderDecks, renderLog, renderSeats } from "./panels.js";
-import { EndScreen } from "./endscreen.js";
+import { EndScreen, watchLink } from "./endscreen.js";
 import { openRules } from "./rules.js";
 import { attrs, esc } from "./svg.js";
 import { navigate } from "./router.js";
@@ -120,7 +120,10 @@ export class GamePage {
   followRematch(next) {
     const mine = store.get(this.id);
     if (!Object.keys(mine.seats).length && !mine.creator) {
+      // a spectator stays (they may be reading the story) and is offered the next game to watch
+      this.summary = { ...this.summary, rematch: next };
       toast(() => t("web", "rematch_started", {}), "info", 8000);
+      this.render();
       return;
     }
     store.followRematch(this.id, next, true);
@@ -716,13 +719,15 @@ export class GamePage {
     // who may start the rematch (or join it, once started): its players and the creator
     const mayRematch = this.holdsAny() || this.isCreator() || this.reclaimable.length > 0;
     const rematchKey = this.summary.rematch ? "rematch_join" : "rematch";
+    const watch = !mayRematch && this.summary.rematch ? url(`/g/${encodeURIComponent(this.summary.rematch)}`) : null;
     if (ended && !this.overlayClosed) {
-      setHTML(overlay, this.end.overlay(model, this.myOutcome(model), mayRematch ? rematchKey : null));
+      setHTML(overlay, this.end.overlay(model, this.myOutcome(model), mayRematch ? rematchKey : null, watch));
     }
     if (ended) {
       res.hidden = false;
       const again = mayRematch
-        ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", rematchKey))}</button> ` : "";
+        ? `<button type="button" class="btn primary" data-rematch data-testid="rematch">${esc(raw("web", rematchKey))}</button> `
+        : watch ? `${watchLink(watch, "rematch-watch")} ` : "";
       setHTML(res, this.end.render(model) + `<p class="export">${again}<a class="btn small" href="${esc(url(`/g/${encodeURIComponent(this.id)}/replay`))}" data-testid="result-replay">${esc(raw("web", "replay_link"))}</a>
         <a href="${esc(url(`/api/games/${encodeURIComponent(this.id)}/export`))}" download="red-november-${esc(this.id)}.json" data-testid="export-link">${esc(raw("web", "download_record"))}</a></p>`);
       if (!this.resultShown) { this.resultShown = true; this.revealEnd = true; }

@@ -61,7 +61,9 @@ export function renderTrack(model, changes = null) {
       s += `<rect class="spent" x="${cx - SP / 2}" y="${y + CELL_Y - 3}" width="${SP}" height="30" rx="3"/>`;
     }
   }
-  // keepers: stacks, next to move on top
+  // keepers: stacks, next to move on top; a stack on the ghost's space steps aside for it
+  const ghostOn = view.active >= 0 && !view.result && view.ghost >= 0 && view.gnomes[view.active]?.alive
+    ? view.ghost : null;
   const stacks = new Map();
   for (const g of view.gnomes) {
     if (!g.alive || g.abandoned) continue;
@@ -72,8 +74,7 @@ export function renderTrack(model, changes = null) {
     list.sort((a, b) => a.arrival - b.arrival); // bottom first
     const [cx, y] = spacePos(space, start);
     const step = Math.min(8, 22 / Math.max(list.length - 1, 1));
-    const ghostHere = view.active >= 0 && !view.result && view.ghost === space && list.some((g) => g.number === view.active);
-    const dx = ghostHere ? -6 : 0;
+    const dx = ghostOn === space ? -6 : 0; // any gnome's keeper: the ghost would cover it
     list.forEach((g, i) => {
       const label = t("web", "keeper_label", { gnome: gnomeName(model, g.number), space });
       const moved = changes && changes.keepers.has(g.number);
@@ -82,9 +83,9 @@ export function renderTrack(model, changes = null) {
         "data-space": space, role: "img", "aria-label": label })}><title>${esc(label)}</title><g transform="scale(1.2)">${keeperGlyph(g.colour, { light: true })}</g></g>`;
     });
   }
-  if (view.active >= 0 && !view.result && view.ghost >= 0 && view.gnomes[view.active]?.alive) {
+  if (ghostOn !== null) {
     const [cx, y] = spacePos(view.ghost, start);
-    const sameStack = view.gnomes[view.active].keeper === view.ghost;
+    const sameStack = stacks.has(view.ghost);
     const label = t("web", "ghost_label", { gnome: gnomeName(model, view.active), space: view.ghost });
     s += `<g class="ghost" ${attrs({ transform: `translate(${cx + (sameStack ? 8 : 0)},${y + CELL_Y - 4})`,
       "data-testid": "ghost", "data-space": view.ghost, role: "img", "aria-label": label })}>
