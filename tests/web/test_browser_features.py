@@ -276,6 +276,29 @@ def test_the_ghost_never_covers_another_gnomes_keeper(new_context: Any) -> None:
     page.locator("#track").screenshot(path=str(SHOTS / "track-ghost-beside-keeper.png"))
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_seat_is_taken_under_a_name_typed_first(new_context: Any, size: str) -> None:
+    """"Take this seat" with the name field empty took the seat as "Player 1", in the taker's
+    language for everyone, with no way to rename: now the field asks for the name first."""
+    page = _page(new_context(), "/")
+    if size == "phone":
+        page.set_viewport_size(PHONE)
+    create_game(page, players=3, seed=11)
+    page.click("[data-testid=take-seat-0]")
+    field = page.get_by_test_id("seat-name")
+    expect(field).to_be_focused()
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(page.locator(".toast").last).to_contain_text("Type your name first")
+    expect(page.get_by_test_id("seat-tab-0")).to_have_count(0)  # no seat taken
+    expect(field).to_be_in_viewport()
+    shot(page, f"take-seat-name-first-{size}")
+    field.fill("Ada")
+    page.click("[data-testid=take-seat-0]")
+    expect(page.get_by_test_id("seat-tab-0")).to_be_visible()
+    expect(page.get_by_test_id("seat-0")).to_contain_text("Ada")
+    assert not page.js_errors, page.js_errors
+
+
 def test_rooms_and_hatches_explain_themselves_on_hover(new_context: Any) -> None:
     """Issue 8: hover help on rooms and hatches (SVG titles, the browser's tooltip), translated."""
     page = _page(new_context(), "/")

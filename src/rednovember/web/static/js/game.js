@@ -312,11 +312,19 @@ export class GamePage {
 
   async takeSeat(seat) {
     const nameEl = this.root.querySelector("#seat-name");
-    const typed = (nameEl ? nameEl.value : this.ui.name).trim();
-    // no name typed: this seat's default ("Player 2"), which is not kept for the next game
-    const name = typed || t("ui", "player_long", { seat: seat + 1 });
-    this.ui.name = typed;
-    if (typed) localStorage.setItem("rn.name", typed);
+    const name = (nameEl ? nameEl.value : this.ui.name).trim();
+    if (!name) { // the others would read "Player 2", in this page's language and not theirs
+      if (nameEl) {
+        nameEl.setAttribute("aria-invalid", "true");
+        nameEl.scrollIntoView({ block: "center", behavior: "instant" });
+        nameEl.focus();
+      }
+      toast(() => raw("web", "name_first"), "info", 6000);
+      return;
+    }
+    nameEl?.removeAttribute("aria-invalid");
+    this.ui.name = name;
+    localStorage.setItem("rn.name", name);
     try {
       const res = await api(`/api/games/${encodeURIComponent(this.id)}/seats`, { method: "POST", body: { seat, name } });
       store.addSeat(this.id, res.seat, res.token);
