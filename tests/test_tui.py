@@ -1194,6 +1194,19 @@ def test_eight_keepers_on_the_narrow_track_are_eight_different_letters(lang: str
     assert sorted(c for c in cells if c.strip()) == sorted(letters.values()), lines
 
 
+def test_a_wide_column_shows_the_decks_the_stock_and_the_blocked_hatch_tokens() -> None:
+    """`play --plain` showed the captain's Grog, the decks and the blocked-hatch tokens left; the
+    full screen showed none of them (a narrow column keeps its lines for the time track)."""
+    from rednovember.terminal.tui import render
+    game = new_game(Config(3, None, frozenset(), 9))
+    cat = catalog("en")
+    wide = " ".join(" ".join(drawn(render.tracks(game, cat, 90), 90)).split())
+    assert (f"Event deck {len(game.event_deck)} · Item deck {len(game.item_deck)} · "
+            f"Captain's stock {game.stock} Grog · Blocked-hatch tokens "
+            f"{game.data.blocked_tokens} left") in wide
+    assert "Captain's stock" not in " ".join(drawn(render.tracks(game, cat, 40), 40))
+
+
 def many_options_position() -> Game:
     return next(g for _, g in bot_positions(40, 300) if len(Session(g).options()) >= 10)
 

@@ -96,7 +96,30 @@ def rooms(g: Game, cat: Catalog, width: int) -> RenderableType:
 
 
 def tracks(g: Game, cat: Catalog, width: int) -> RenderableType:
-    """The three disaster tracks as bars, with their values."""
+    """The three disaster tracks as bars, with their values; then, where the column is wide
+    enough to keep the time track in sight below, the decks, the captain's stock and the
+    blocked-hatch tokens left (``play --plain`` shows them too)."""
+    if width < 60:
+        return _bars(g, cat, width)
+    return Group(_bars(g, cat, width), supplies(g, cat))
+
+
+def supplies(g: Game, cat: Catalog) -> Text:
+    """"Event deck 55 · Item deck 42 · Captain's stock 6 Grog · Blocked-hatch tokens 15 left"."""
+    ui = "ui"
+    parts = [(cat.raw(ui, "deck_events"), str(len(g.event_deck))),
+             (cat.raw(ui, "deck_items"), str(len(g.item_deck))),
+             (cat.raw(ui, "deck_stock"), cat.get(ui, "deck_stock_value", count=g.stock)),
+             (cat.raw(ui, "deck_blocked"),
+              cat.get(ui, "deck_blocked_value", count=g.data.blocked_tokens - sum(g.blocked)))]
+    line = Text()
+    for i, (label, value) in enumerate(parts):
+        line.append((" · " if i else "") + label + " ", style="dim")
+        line.append(value)
+    return line
+
+
+def _bars(g: Game, cat: Catalog, width: int) -> RenderableType:
     if width >= 60:
         return board.disaster_tracks(g, cat)
     length = g.data.track_length
