@@ -221,7 +221,7 @@ def test_terminal_lesson_right_wrong_back_and_goal(monkeypatch: pytest.MonkeyPat
 
 def test_terminal_lists_lessons_and_speaks_german(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_learn(["--lang", "de"], "7\nquatsch\nquit\n", monkeypatch, capsys)
+    out = run_learn(["--lang", "de"], "8\nquatsch\nquit\n", monkeypatch, capsys)
     assert "Lektionen:" in out and "Rätsel:" in out
     assert "6. Katastrophenmarker und der Geister-Zeitstein (tokens)" in out
     assert "== Das Ende der Partie ==" in out and "Hier kein Zug: quatsch" in out
@@ -308,9 +308,9 @@ def test_after_a_lost_lesson_enter_goes_on_to_the_next(monkeypatch: pytest.Monke
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     out = run_learn(["tokens"], "play engine_manual\nfix_engine 5\n\nquit\n", monkeypatch, capsys)
     assert "Lost: With 5 minutes the ghost keeper ends on 25" in out
-    assert "Next: The end of the game (rednovember learn ending)" in out
+    assert "Next: The Sea and its air (rednovember learn sea)" in out
     assert "Enter: the next lesson · retry: try again · quit: leave" in out  # no solution: a lesson
-    assert "== The end of the game ==" in out
+    assert "== The Sea and its air ==" in out
 
 
 def test_the_last_puzzle_offers_the_menu_not_a_next_lesson(monkeypatch: pytest.MonkeyPatch,
@@ -387,8 +387,9 @@ def test_the_end_of_the_input_is_said(argv: list[str], stdin: str, monkeypatch: 
 
 def test_the_menu_names_the_valid_choices(monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_learn([], "10\nquit\n", monkeypatch, capsys)
-    assert f"There is no lesson 10: type a number from 1 to {len(ALL)} or a name" in out
+    out = run_learn([], f"{len(ALL) + 1}\nquit\n", monkeypatch, capsys)
+    assert (f"There is no lesson {len(ALL) + 1}: type a number from 1 to {len(ALL)} or a name"
+            in out)
     assert "Not a play here" not in out
 
 
@@ -457,3 +458,19 @@ def test_french_labels_take_a_space_before_the_colon(monkeypatch: pytest.MonkeyP
         assert f"{word} :" in out and f"{word}:" not in out, key
     en = run_learn(["1"], "open 8\nquit\n", monkeypatch, capsys)
     assert "Goal: Take the gnome" in en and "Not quite: Room 5" in en
+
+
+def test_the_sea_lesson_says_what_the_engine_does() -> None:
+    """The Sea lesson (R6, §10): without an Aqualung the Sea stays shut; each pass through an
+    exterior hatch costs a minute; and what its text warns of: a gnome that begins its turn in
+    the Sea and is still there when it ends runs out of air."""
+    wrong = Session.replay("sea", ["open sea"])
+    assert (wrong.checks[-1].verdict, wrong.checks[-1].key) == ("wrong", "sea_why_aqualung")
+    assert "enter" not in [a.text(wrong.game.data) for a in wrong.game.legal_actions()]
+    done = Session.replay("sea", list(solution("sea").plays))
+    assert done.reached and done.game.gnomes[0].keeper == 35  # 5 minutes: 2 hatches, 2 passes
+    stays = Session.replay("sea", ["play aqualung", "open sea", "enter", "no_action"])
+    g = stays.game
+    assert g.gnomes[0].alive and g.gnomes[0].room == 0 and g.decider == 0  # out there, next again
+    g.apply(next(a for a in g.legal_actions() if a.kind == "no_action"))
+    assert not g.gnomes[0].alive and ("death", 0, "air") in [e[:3] for e in g.log]

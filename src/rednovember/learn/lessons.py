@@ -220,7 +220,23 @@ TOKENS = Lesson(
                 why=_odds_why("fix_engine", 7, latest=27))),
 )
 
-# --- 7. the end of the game ----------------------------------------------------------------------
+# --- 7. the Sea and its air ---------------------------------------------------------------------
+SEA = Lesson(
+    "sea", "lesson",
+    {"name": "The Sea and its air", "config": {"players": 1, "gnomes_per_player": 3, "seed": 8},
+     "position": {"gnomes": [{"room": 3, "keeper": 40, "hand": ["aqualung"]},
+                             {"room": 10, "keeper": 1, "hand": []},
+                             {"room": 7, "keeper": 1, "hand": []}],
+                  "fire": [1, 2, 4]},
+     "event_deck": _respites()},
+    goal=lambda g: g.gnomes[0].room == 9 and g.gnomes[0].alive and _keeper(g) < 40,
+    solution=("play aqualung", "open sea", "enter", "open 9", "enter", "no_action"),
+    steps=(Step("aqualung", _is("play aqualung"), free=True), Step("opensea", _is("open sea")),
+           Step("leave", _is("enter")), Step("open9", _is("open 9")),
+           Step("enter9", _is("enter")), Step("action", _is("no_action"))),
+)
+
+# --- 8. the end of the game ----------------------------------------------------------------------
 ENDING = Lesson(
     "ending", "lesson",
     {"name": "The end of the game", "config": {"players": 1, "gnomes_per_player": 3, "seed": 7},
@@ -276,6 +292,7 @@ MISSILE = Lesson(
     solution=(),
 )
 
-LESSONS: dict[str, Lesson] = {x.id: x for x in (MOVING, WATER, FIRE, REPAIRS, EVENTS, TOKENS, ENDING)}
+LESSONS: dict[str, Lesson] = {x.id: x for x in (MOVING, WATER, FIRE, REPAIRS, EVENTS, TOKENS, SEA,
+                                                 ENDING)}
 PUZZLES: dict[str, Lesson] = {x.id: x for x in (HEAT, MISSILE)}
 ALL: dict[str, Lesson] = {**LESSONS, **PUZZLES}
