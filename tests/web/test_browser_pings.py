@@ -213,3 +213,27 @@ def test_consecutive_undo_lines_fold_into_one(new_context: Any, rn_url: str) -> 
     expect(lines.first).to_contain_text("Ada cofa 6 ruchów (ostatni: ")
     assert not ada.js_errors and not bea.js_errors
     del link
+
+
+def test_a_ping_out_of_sight_on_a_phone_is_told_at_the_foot_of_the_window(new_context: Any,
+                                                                          rn_url: str) -> None:
+    """Bea's phone shows the zoomed board panned to its left end; Ada asks for help in room 10 at
+    its right end. The marker alone went unseen (a dot on the Chat tab was the only sign): the
+    ping is told in a note too. A ping in sight needs none, and her own pings none either."""
+    ada, bea, _ = _table(new_context, rn_url, seed=5)
+    bea.set_viewport_size(PHONE)
+    expect(bea.locator(".board-holder.zoomed")).to_have_count(1)
+    bea.evaluate("() => { document.querySelector('#board').scrollLeft = 0; }")
+    ada.get_by_test_id("ping-button").click()
+    ada.locator("[data-testid=board] [data-testid=room-10]").click(position={"x": 30, "y": 30})
+    ada.get_by_test_id("ping-help").click()
+    note = bea.locator(".toast").filter(has_text="Ada: Help needed — room 10 Captain's Cabin")
+    expect(note).to_have_count(1)
+    shot(bea, "pings-out-of-sight-phone")
+    ada.get_by_test_id("ping-button").click()
+    ada.locator("[data-testid=board] [data-testid=room-1]").click(position={"x": 30, "y": 30})
+    ada.get_by_test_id("ping-go").click()
+    expect(bea.locator("[data-testid=ping-marker][data-target=room-1]")).to_be_visible()
+    expect(bea.locator(".toast").filter(has_text="room 1 Engine Room")).to_have_count(0)
+    expect(ada.locator(".toast").filter(has_text="Ada:")).to_have_count(0)
+    assert not ada.js_errors and not bea.js_errors

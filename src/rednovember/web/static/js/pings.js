@@ -405,6 +405,25 @@ export class Pings {
     this.markers.push(marker);
     this.layer.append(el);
     this.place();
+    // another player's ping out of sight (a phone's zoomed board panned elsewhere, the page
+    // scrolled): the marker alone would go unseen, so it is said at the foot of the window too
+    if (!this.page.heldSeats().includes(p.seat) && !this.inSight(p.target)) {
+      toast(() => `${p.name || this.page.seatLabel(p.seat)}: ${this.page.model() ? pingLine(this.page.model(), p.target, p.what) : p.text || ""}`,
+        "info", SHOW_MS);
+    }
+  }
+
+  // Whether a target's middle shows: inside its board's or track's visible part and the window.
+  inSight(target) {
+    const id = targetTestId(target, this.page.data);
+    const el = id ? this.col.querySelector(`[data-testid="${CSS.escape(id)}"]`) : null;
+    const r = el?.getBoundingClientRect();
+    if (!r || !r.width) return false;
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const clip = el.closest(".board-wrap, .track-wrap")?.getBoundingClientRect();
+    const inside = (b) => x >= b.left && x <= b.right && y >= b.top && y <= b.bottom;
+    return inside({ left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight })
+      && (!clip || inside(clip));
   }
 
   drop(marker) {
