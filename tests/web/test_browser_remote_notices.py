@@ -140,6 +140,32 @@ def test_the_card_stops_them_too(new_context: Callable[..., Any], server: Server
         "Red November: confirm your address for turn emails"]
 
 
+def test_an_address_given_again_soon_after_says_no_new_link_went(
+        new_context: Callable[..., Any], server: Server, service: PushService,
+        inbox: Inbox) -> None:
+    """Stop the emails and give the address again a moment later: no second confirmation email
+    goes (one per 10 minutes), yet the card said "We sent a link to …" (browser audit, stop 55).
+    It now says that no new link went, and to open the last one; after a reload it says what
+    the seat's address waits for, as before."""
+    page, _ = seated_page(new_context, server.url, service.browser("bea"))
+    card = page.get_by_test_id("notices")
+    status = card.get_by_test_id("notice-email-status")
+    card.get_by_test_id("notice-email").fill("bea@example.org")
+    card.get_by_test_id("notice-email-save").click()
+    expect(status).to_contain_text("We sent a link to bea@example.org")
+    card.get_by_test_id("notice-email-stop").click()
+    expect(status).to_have_count(0)
+    card.get_by_test_id("notice-email").fill("bea@example.org")
+    card.get_by_test_id("notice-email-save").click()
+    expect(status).to_contain_text("No new link went to bea@example.org now")
+    shot(page, "notices_email_later")
+    assert len(inbox.messages) == 1  # the first confirmation only
+    page.reload()
+    expect(page.get_by_test_id("notices").get_by_test_id("notice-email-status")).to_contain_text(
+        "We sent a link to bea@example.org")
+    assert page.js_errors == []
+
+
 def test_an_address_saved_while_the_card_reads_the_seat_s_old_one_stays(
         new_context: Callable[..., Any], server: Server, service: PushService) -> None:
     """The card reads the seat's address when the seat is taken; an answer that comes only after

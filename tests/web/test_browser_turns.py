@@ -133,3 +133,27 @@ def test_the_deadlines_a_seat_missed_are_shown_not_only_in_a_tooltip(browser: An
             assert not page.js_errors, page.js_errors
         finally:
             ctx.close()
+
+
+def test_the_time_left_counts_down_while_the_page_stays_open(new_context: Any,
+                                                             api: httpx.Client) -> None:
+    """"1 day left" was drawn once from the server's message: a page left open for hours (a
+    day-long wait may bring no message) still said "1 day left". It counts down now."""
+    r = api.post("/api/games", json={"players": 2, "seed": 20, "pace": "turn-based",
+                                     "move_deadline": 86400})
+    gid = r.json()["game"]["id"]
+    for seat, name in ((0, "Ada"), (1, "Bo")):
+        assert api.post(f"/api/games/{gid}/seats", json={"seat": seat, "name": name}
+                        ).status_code == 200
+    page = new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.clock.install()  # the page's own time, moved on by the test
+    page.goto(f"/g/{gid}")
+    left = page.get_by_test_id("deadline-left")
+    expect(left).to_have_text("1 day left")
+    page.clock.run_for("06:00:00")
+    expect(left).to_have_text("18 h left")
+    page.clock.run_for("17:30:00")
+    expect(left).to_have_text("30 min left")
+    assert not errors, errors

@@ -370,7 +370,12 @@ def test_only_the_seats_own_token_sets_its_address_and_bad_input_is_refused(
         assert api.post(path, json=good, headers=auth(tokens[0])).status_code == 401
         assert api.get(path, headers=auth(tokens[0])).status_code == 401
         for bad in ({"email": "no-at-sign"}, {"email": "a@b"}, {"email": "x@y.z", "lang": "xx"},
-                    {"email": "x@y.z", "cc": "z@y.z"}, {}, {"email": "a b@c.de"}):
+                    {"email": "x@y.z", "cc": "z@y.z"}, {}, {"email": "a b@c.de"},
+                    # the same mailbox spelt otherwise would get round its owner's "never" and
+                    # its caps, which count the address (browser audit, stop 55)
+                    {"email": "<bea@example.org>"}, {"email": "bea@[127.0.0.1]"},
+                    {"email": "bea@127.0.0.1"}, {"email": "\"bea\"@example.org"},
+                    {"email": "bea@example.org."}, {"email": "bea@example.org,x@y.org"}):
             assert api.post(path, json=bad, headers=auth(tokens[1])).status_code == 422, bad
         assert api.post(f"/api/games/{gid}/seats/7/notify", json=good,
                         headers=auth(tokens[1])).status_code == 404

@@ -302,6 +302,27 @@ def test_a_seat_handed_over_and_taken_back_moves_no_deadline_and_keeps_its_name(
     assert after["seats"][other]["name"] == ("Ada", "Bo")[other]
 
 
+def test_at_a_turn_based_table_nobody_gives_an_away_players_seat_to_a_bot(
+        client: TestClient, clock: FakeClock) -> None:
+    """Its players are away between moves: another player (or the creator) giving an absent
+    player's seat to a bot went round the deadlines and their three misses (browser audit,
+    stop 55). Refused; the player still can, and the deadlines still do."""
+    gid, tokens = _turn_based_game(client)
+    mover = client.get(f"/api/games/{gid}").json()["to_move"]
+    other = 1 - mover
+    clock.advance(3600)  # long gone, by any grace
+    r = client.post(f"/api/games/{gid}/seats/{mover}/bot", json={"bot": "heuristic"},
+                    headers=_bearer(tokens[other]))
+    assert r.status_code == 403, r.text
+    err = r.json()["error"]
+    assert (err["code"], err["detail"], err["params"]["seat"]) == \
+        ("forbidden", "turn_based", mover)
+    assert client.get(f"/api/games/{gid}").json()["seats"][mover]["kind"] == "human"
+    r = client.post(f"/api/games/{gid}/seats/{mover}/bot", json={"bot": "heuristic"},
+                    headers=_bearer(tokens[mover]))
+    assert r.status_code == 200, r.text  # her own seat: hers to give
+
+
 # --- restarts and several processes ---------------------------------------------------------------
 def _stored(url: str, gid: str) -> tuple[int, int]:
     """The stored game's version and its number of actions."""

@@ -44,7 +44,11 @@ from .responses import errors
 # white space spelled out: ``\s`` is not the same set in ECMA-262 (the schema's readers: it has
 # U+FEFF) and in the server's regex engine (Unicode's White_Space: U+0085)
 SPACE = r"\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-EMAIL = rf"^[^@{SPACE}]{{1,64}}@[^@{SPACE}]+\.[^@{SPACE}]+$"  # one @, a dotted domain, no spaces
+# An address as it goes on an envelope: one @, no spaces, none of <>()[],;:"\ (so "<a@b.org>",
+# "a@[127.0.0.1]" are refused: they would be other addresses for the same mailbox, round a
+# "never"), a dotted domain whose last label does not begin with a digit (no "a@127.0.0.1").
+NOT = rf'@<>()\[\],;:"\\{SPACE}'  # (no \": an escape ECMA-262's unicode mode refuses)
+EMAIL = rf"^[^{NOT}]{{1,64}}@(?:[^{NOT}.]+\.)+[^{NOT}.0-9][^{NOT}.]*$"
 SECRET = r"^[A-Za-z0-9_-]{16,64}$"
 Auth = Annotated[str | None, Header()]
 Secret = Annotated[str, Path(pattern=SECRET)]

@@ -102,7 +102,13 @@ class Seating:
                                                       "auto": auto})
 
     def _check_gone(self, lg: LiveGame, seat: int) -> None:
-        """Another's seat goes to a bot only once its player has been away for the grace."""
+        """Another's seat goes to a bot only once its player has been away for the grace, and
+        never at a turn-based table: its players are away between moves, and missed deadlines
+        decide when a bot takes a seat over (web/hub/deadline.py)."""
+        if lg.settings.turn_based:
+            raise ProtocolError("forbidden", f"seat {seat}'s player decides by the table's "
+                                             "deadlines: only they can hand the seat to a bot",
+                                "turn_based", seat=seat)
         if lg.connected(seat):
             raise ProtocolError("forbidden", f"seat {seat}'s player is connected: only they "
                                              "can hand the seat to a bot",

@@ -67,7 +67,8 @@ export class AwayBanner {
     const seat = (this.page.summary?.seats || []).find((s) => s.seat === a.seat);
     const colour = seat ? raw("colours", seat.colour) : "";
     const player = a.name || this.page.seatLabel(a.seat);
-    const can = this.page.holdsAny() || this.page.isCreator();
+    const can = (this.page.holdsAny() || this.page.isCreator())
+      && this.page.summary?.settings?.pace !== "turn-based"; // (its deadlines decide, §3.10)
     const key = JSON.stringify([a.seat, player, colour, can, this.botAt !== null]);
     if (this.el._key !== key) {
       this.el._key = key;

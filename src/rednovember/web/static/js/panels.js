@@ -116,7 +116,10 @@ function keepsActions(seat, mine) {
 
 // Another's seat may go to a bot once its player has been gone for the takeover grace
 // (`handover_in`, stamped on arrival by GamePage.stampHandovers).
-function handoverOpen(seat) {
+// Another player's seat may go to a bot: they left a while ago, at a real-time table (at a
+// turn-based one its deadlines decide that, docs/protocol.md §3.10).
+function handoverOpen(seat, page) {
+  if (page.summary?.settings?.pace === "turn-based") return false;
   return !seat.connected && !(seat._handoverAt > performance.now());
 }
 
@@ -164,7 +167,7 @@ export function renderSeats(model, page, compact = false) {
       buttons += `<button type="button" class="btn primary small" ${attrs({ "data-take": seat.seat, "data-testid": `take-seat-${seat.seat}`,
         "aria-label": t("web", "take_seat_as", { colour: raw("colours", seat.colour) }) })}>${esc(raw("web", "take_seat"))}</button>`;
     }
-    const botOk = canBot && (seat.kind === "free" || seat.kind === "bot" || (seat.kind === "human" && (mine || handoverOpen(seat))));
+    const botOk = canBot && (seat.kind === "free" || seat.kind === "bot" || (seat.kind === "human" && (mine || handoverOpen(seat, page))));
     if (botOk && !model.over) buttons += botPicker(seat, bots);
     const cls = `seat-row${mine ? " mine" : ""}${keepsActions(seat, mine) ? " keeps-actions" : ""}`;
     s += `<li class="${cls}" data-testid="seat-${seat.seat}" data-kind="${esc(seat.kind)}">

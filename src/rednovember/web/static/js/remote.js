@@ -66,6 +66,7 @@ export class RemoteNotices {
     this.email = null; // the address the first held seat gave (null: none)
     this.address = null; // whether its owner confirmed it: "confirmed", "unconfirmed", "refused"
     this.confirmation = null; // "failed": the confirmation email could not be sent (a typo?)
+    this.unsent = false; // saved just now, and no confirmation email went (asked too recently)
     this.emailOf = null; // "seat:token" it was read for
     this.problem = null; // a sentence saying what went wrong last
     this.pushing = false; // a push subscription under way
@@ -164,7 +165,10 @@ export class RemoteNotices {
     try {
       const got = await api(this.path(seat, "notify"), { token: this.page.tokenFor(seat) });
       // (an address saved meanwhile wins: this answer may have been read before it was stored)
-      if (sent === this.mailed && !this.mailing) [this.email, this.address, this.confirmation] = [got.email, got.address, got.confirmation];
+      if (sent === this.mailed && !this.mailing) {
+        [this.email, this.address, this.confirmation] = [got.email, got.address, got.confirmation];
+        this.unsent = false;
+      }
     } catch { this.emailOf = null; }
     this.render();
   }
@@ -190,13 +194,16 @@ export class RemoteNotices {
     this.mailed += 1;
     this.problem = null;
     try {
-      let got = null;
+      let got = null, sent = false;
       for (const seat of this.page.held) {
         got = await api(this.path(seat, "notify"), { method: "POST", token: this.page.tokenFor(seat), body: { email: address, lang: lang() } });
+        sent ||= got?.confirmation === "sent";
       }
       this.email = address;
       this.address = got?.address ?? null;
       this.confirmation = got?.confirmation ?? null;
+      // no link went now (one went a moment ago, or today's are used up): not "we sent a link"
+      this.unsent = this.address === "unconfirmed" && !sent && this.confirmation === null;
       this.typed = false; // the field shows the address saved
     } catch (err) {
       this.problem = err.code === "bad_message" ? raw("web", "notices_email_bad") : errorText(err);
@@ -209,6 +216,7 @@ export class RemoteNotices {
   // --- the card's part --------------------------------------------------------------------------
   emailStatus() {
     if (this.address === "unconfirmed" && this.confirmation === "failed") return "notices_email_unsent";
+    if (this.address === "unconfirmed" && this.unsent) return "notices_email_later";
     return EMAIL_STATUS[this.address] || EMAIL_STATUS.unconfirmed;
   }
 

@@ -45,15 +45,37 @@ function renderDeadline(banner, dl) {
   el.dataset.testid = "turn-deadline";
   el.setAttribute("role", "timer");
   // its parts, each kept on one line: a narrow banner breaks between them, never inside one
-  const parts = [t("web_lobby", "deadline_by", { when }), t("web_lobby", "deadline_left", { time: durationText(dl.remaining) })];
+  // the time left counts down while the page stays open (a day-long wait may see no message)
+  if (dl._end === undefined) dl._end = performance.now() + dl.remaining * 1000;
+  el.dataset.deadlineEnd = String(dl._end);
+  const parts = [t("web_lobby", "deadline_by", { when }), leftText(dl._end)];
   if (dl.missed) parts.push(t("web_lobby", "deadline_missed", { n: dl.missed }));
-  el.innerHTML = parts.map((p, i) => `<span${i === 2 ? ' data-testid="deadline-missed"' : ""}>${esc(p)}</span>`).join(" · ");
+  el.innerHTML = parts.map((p, i) => `<span${i === 2 ? ' data-testid="deadline-missed"' : i === 1 ? ' data-testid="deadline-left"' : ""}>${esc(p)}</span>`).join(" · ");
   if (dl.missed) {
     // the red says this seat let deadlines pass: in words too (a phone shows no tooltip)
     el.title = parts[2];
     el.classList.add("low");
   }
   banner.appendChild(el);
+  if (!deadlineTicker) deadlineTicker = setInterval(tickDeadlines, DEADLINE_TICK_MS);
+}
+
+const DEADLINE_TICK_MS = 15_000; // its text changes by the minute at most
+let deadlineTicker = null;
+
+function leftText(end) { // (to the minute above: a deadline just set reads "1 day left")
+  const seconds = Math.ceil(Math.max(0, (end - performance.now()) / 1000) / 60) * 60;
+  return t("web_lobby", "deadline_left", { time: durationText(seconds) });
+}
+
+function tickDeadlines() {
+  const shown = document.querySelectorAll("[data-testid=turn-deadline][data-deadline-end]");
+  if (!shown.length) { clearInterval(deadlineTicker); deadlineTicker = null; return; }
+  for (const el of shown) {
+    const left = el.querySelector("[data-testid=deadline-left]");
+    const text = leftText(Number(el.dataset.deadlineEnd));
+    if (left && left.textContent !== text) left.textContent = text;
+  }
 }
 
 // Appends the clock (or, while the table waits, its setting) to the turn banner; at a turn-based
