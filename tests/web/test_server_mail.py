@@ -235,6 +235,15 @@ def test_an_address_gets_notices_only_once_its_owner_confirmed_it(
         assert api.post(f"{link.partition('?')[0]}?answer=maybe").status_code == 422
         unknown = api.get(f"/confirm/{'x' * 32}")
         assert unknown.status_code == 200 and "confirm-yes" not in unknown.text
+        # a confirm link says it confirms nothing (it said "stops nothing", the unsubscribe
+        # text); a link cut short in a mail program is a page too, not a JSON error
+        assert "This link confirms nothing" in unknown.text
+        for cut in (f"/confirm/{'x' * 8}", f"/confirm/{'x' * 8}?answer=yes"):
+            page = api.get(cut) if "answer" not in cut else api.post(cut)
+            assert page.status_code == 404 and "This link confirms nothing" in page.text, cut
+            assert page.headers["content-type"].startswith("text/html")
+        short = api.get("/unsubscribe/abc")
+        assert short.status_code == 404 and "This link stops nothing" in short.text
 
 
 def test_an_address_given_before_confirmations_is_asked_when_its_seat_waits(
@@ -738,3 +747,45 @@ def test_a_yes_tells_the_games_being_played_latest_first_however_many_gave_the_a
             mail_table.c.confirmed.is_(True))).all()
     assert len(confirmed) == 2 * len(games) and all(g != "other" for g, _ in confirmed)
     engine.dispose()
+
+
+def test_a_turn_email_names_the_gnome_that_must_decide_not_the_seats_first() -> None:
+    """Two players, two gnomes each (R16): the email said "Red must decide" while the game said
+    "Your turn — Blue" (the seat's first colour; play-over-days audit, stop 55)."""
+    from types import SimpleNamespace
+
+    from rednovember.i18n import catalog
+    from rednovember.rules import Config, new_game
+    from rednovember.web.hub.notices import Notices
+    g = new_game(Config(players=2, seed=3))
+    seats = [SimpleNamespace(colours=tuple(gn.colour for gn in g.gnomes if gn.player == p),
+                             name=name) for p, name in ((0, "Ann"), (1, "Bo"))]
+    lg = SimpleNamespace(game=g, seats=seats)
+    while True:  # on to a decision of a seat's second gnome
+        d = g.decider
+        if g.gnomes[d].colour != seats[g.gnomes[d].player].colours[0]:
+            break
+        g.apply(g.legal_actions()[-1])
+    seat = g.gnomes[d].player
+    gnome, player = Notices._names(None, lg, seat, "de")  # type: ignore[arg-type]
+    assert player == seats[seat].name
+    assert gnome == catalog("de").raw("colours", g.gnomes[d].colour) != \
+        catalog("de").raw("colours", seats[seat].colours[0])
+
+
+def test_the_answer_to_a_confirmation_speaks_the_language_the_question_was_read_in(
+        inbox: Inbox, servers: Callable[..., Server]) -> None:
+    """The address was given in English; its owner opened the page in German (``?lang=de``) and
+    pressed yes: the answer came in English (its buttons posted without the language)."""
+    server = servers(*mail_flags(inbox))
+    with httpx.Client(base_url=server.url, timeout=10) as api:
+        gid, tokens = two_seats(api)
+        assert api.post(f"/api/games/{gid}/seats/1/notify", json={"email": "bea@example.org"},
+                        headers=auth(tokens[1])).json()["confirmation"] == "sent"
+        link = confirm_link(confirmation(inbox, "bea@example.org")).partition("?")[0]
+        page = api.get(f"{link}?lang=de").text
+        action = re.search(r"<form method='post' action='([^']+)'", page)
+        assert action and "lang=de" in action.group(1)
+        yes = api.post(urljoin(link, action.group(1).replace("&amp;", "&")))
+        assert yes.status_code == 200 and "lang='de'" in yes.text
+        assert "bea@example.org" in yes.text and "Done:" not in yes.text

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import html
+import re
 import time
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
@@ -51,7 +52,7 @@ NOT = rf'@<>()\[\],;:"\\{SPACE}'  # (no \": an escape ECMA-262's unicode mode re
 EMAIL = rf"^[^{NOT}]{{1,64}}@(?:[^{NOT}.]+\.)+[^{NOT}.0-9][^{NOT}.]*$"
 SECRET = r"^[A-Za-z0-9_-]{16,64}$"
 Auth = Annotated[str | None, Header()]
-Secret = Annotated[str, Path(pattern=SECRET)]
+Secret = Annotated[str, Path(max_length=128)]  # its shape checked by the page (_shaped)
 
 
 class NotifyBody(BaseModel):
@@ -62,8 +63,14 @@ class NotifyBody(BaseModel):
                       description="the language of the emails")
 
 
+def _shaped(secret: str) -> bool:
+    """Whether ``secret`` could be a link's: a page answers any other as an unknown link (a
+    cut-off link in a mail program must not show a JSON error)."""
+    return re.fullmatch(SECRET, secret) is not None
+
+
 def _page(cat: Catalog, text: str, button: str | None = None,
-          game: str | None = None, forms: str = "") -> HTMLResponse:
+          game: str | None = None, forms: str = "", status: int = 200) -> HTMLResponse:
     """A small page of an email's link (the form posts to the same address), in ``cat``'s
     language, with a link to ``game``. Its addresses are relative to /unsubscribe/{secret} or
     /confirm/{secret}: they hold under a root path too."""
@@ -82,6 +89,7 @@ def _page(cat: Catalog, text: str, button: str | None = None,
         f"<body style='padding:0 1rem'><main class='card' "
         f"style='max-width:32rem;margin:3rem auto;padding:1.5rem'><h1>{e(title)}</h1>"
         f"<p data-testid='unsubscribe-text'>{e(text)}</p>{form}{back}</main></body></html>",
+        status_code=status,
         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
@@ -89,7 +97,8 @@ def _answers(cat: Catalog) -> str:
     """The confirmation page's two buttons: yes, or never."""
     e = html.escape
     return "".join(
-        f"<form method='post' action='?answer={a}' style='margin:.5rem 0'><button "
+        f"<form method='post' action='?answer={a}&amp;lang={e(cat.code)}' "
+        f"style='margin:.5rem 0'><button "
         f"class='btn{' primary' if a == 'yes' else ''}' type='submit' data-testid='confirm-{a}'>"
         f"{e(cat.raw('mail', f'confirm_{a}'))}</button></form>" for a in ("yes", "never"))
 
@@ -161,11 +170,11 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
                                lang: str | None = None) -> HTMLResponse:
         """Asks before it stops them, naming the game, in the seat's language (or ``lang``)."""
         hub = hub_of(request)
-        found = await hub.db(seat_of, hub.store.engine, secret)
+        found = await hub.db(seat_of, hub.store.engine, secret) if _shaped(secret) else None
         code = lang if lang in available() else found[1] if found else "en"
         cat = catalog(code)
         if found is None:
-            return _page(cat, cat.raw("mail", "unknown"))
+            return _page(cat, cat.raw("mail", "unknown"), status=200 if _shaped(secret) else 404)
         return _page(cat, cat.get("mail", "stop_ask_game", game=found[0]),
                      cat.raw("mail", "stop_button"), found[0])
 
@@ -174,22 +183,26 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
                            lang: str | None = None) -> HTMLResponse:
         """Asks the address's owner (a link preview answers nothing)."""
         hub = hub_of(request)
-        found = await hub.db(confirming, hub.store.engine, secret)
+        found = await hub.db(confirming, hub.store.engine, secret) if _shaped(secret) else None
         cat = catalog(lang if lang in available() else found.lang if found else "en")
         if found is None:
-            return _page(cat, cat.raw("mail", "unknown"))
+            return _page(cat, cat.raw("mail", "confirm_unknown"),
+                         status=200 if _shaped(secret) else 404)
         game = found.games[0] if len(found.games) == 1 else None  # (to see whose it is)
         return _page(cat, _asking(cat, found), game=game, forms=_answers(cat))
 
     @app.post("/confirm/{secret}", response_class=HTMLResponse, include_in_schema=False)
     async def confirm_now(secret: Secret, request: Request,
-                          answer_: Annotated[Literal["yes", "never"], Query(alias="answer")]
-                          ) -> HTMLResponse:
+                          answer_: Annotated[Literal["yes", "never"], Query(alias="answer")],
+                          lang: str | None = None) -> HTMLResponse:
+        """The answer, in the language the question was read in (``lang``), else the seat's."""
         hub = hub_of(request)
-        found = await hub.db(answer, hub.store.engine, secret, answer_ == "yes")
-        cat = catalog(found.lang if found else "en")
+        found = await hub.db(answer, hub.store.engine, secret, answer_ == "yes") \
+            if _shaped(secret) else None
+        cat = catalog(lang if lang in available() else found.lang if found else "en")
         if found is None:
-            return _page(cat, cat.raw("mail", "unknown"))
+            return _page(cat, cat.raw("mail", "confirm_unknown"),
+                         status=200 if _shaped(secret) else 404)
         if answer_ == "yes":  # a seat that gave it may be waiting now: tell it
             for game_id in await hub.db(playing, hub.store.engine, found.games):
                 await hub.notices.asked(await hub.get(game_id))
@@ -199,10 +212,10 @@ def add_routes(app: FastAPI, mailer: Mailer | None, hub_of: Callable[[Request], 
     @app.post("/unsubscribe/{secret}", response_class=HTMLResponse, include_in_schema=False)
     async def unsubscribe_now(secret: Secret, request: Request) -> HTMLResponse:
         hub = hub_of(request)
-        found = await hub.db(unsubscribe, hub.store.engine, secret)
+        found = await hub.db(unsubscribe, hub.store.engine, secret) if _shaped(secret) else None
         cat = catalog(found[1] if found else "en")
         if found is None:
-            return _page(cat, cat.raw("mail", "unknown"))
+            return _page(cat, cat.raw("mail", "unknown"), status=200 if _shaped(secret) else 404)
         return _page(cat, cat.get("mail", "stopped", game=found[0]), game=found[0])
 
 

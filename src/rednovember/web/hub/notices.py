@@ -150,8 +150,13 @@ class Notices:
             await self._push(lg, seat)
 
     def _names(self, lg: LiveGame, seat: int, lang: str) -> tuple[str, str]:
-        """The seat's gnome (in ``lang``) and its player's name."""
-        gnome = catalog(lang).raw("colours", lg.seats[seat].colours[0])
+        """The seat's gnome that must decide (in ``lang``; a seat of two gnomes has two) and its
+        player's name."""
+        g = lg.game
+        d = g.decider
+        colour = g.gnomes[d].colour if d >= 0 and g.gnomes[d].player == seat \
+            else lg.seats[seat].colours[0]
+        gnome = catalog(lang).raw("colours", colour)
         return gnome, lg.seats[seat].name or gnome
 
     async def _email(self, lg: LiveGame, seat: int, notice: Notice) -> None:
