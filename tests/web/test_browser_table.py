@@ -127,21 +127,22 @@ def test_presence_shows_who_joined_and_who_left(new_context: MakeContext) -> Non
     assert not ada.js_errors, ada.js_errors
 
 
-def test_a_seat_taken_without_a_name_gets_the_seats_default_which_is_not_kept(
-        new_context: MakeContext) -> None:
-    """No name typed: the seat is "Player 1" in this game; the next game's name box is empty, so
-    the default of one seat never becomes the player's name elsewhere."""
+def test_a_seat_is_never_taken_under_a_default_name(new_context: MakeContext) -> None:
+    """No name typed: the seat was taken as "Player 1" (in the taker's language, for everyone).
+    Now the name is asked for first, and nothing is remembered; the name then typed is, for the
+    next game."""
     page = open_page(new_context(), "/")
     create_game(page, players=3, seed=25)
-    take_seat(page, 0, "")
-    expect(seat_row(page, 0)).to_contain_text("Player 1")
+    page.fill("[data-testid=seat-name]", "")
+    page.click("[data-testid=take-seat-0]")
+    expect(page.get_by_test_id("seat-name")).to_be_focused()
+    expect(page.get_by_test_id("seat-tab-0")).to_have_count(0)
     assert page.evaluate("() => localStorage.getItem('rn.name')") in (None, "")
+    take_seat(page, 0, "Ada")
+    expect(seat_row(page, 0)).to_contain_text("Ada")
     page.goto("/")
     create_game(page, players=3, seed=26)
-    expect(page.get_by_test_id("seat-name")).to_have_value("")
-    take_seat(page, 2, "")
-    expect(seat_row(page, 2)).to_contain_text("Player 3")
-    expect(seat_row(page, 2)).not_to_contain_text("Player 1")
+    expect(page.get_by_test_id("seat-name")).to_have_value("Ada")
     assert not page.js_errors, page.js_errors
 
 
