@@ -13,6 +13,7 @@ from browsertools import PHONE, SKIP, _page, expect, shot
 from test_server_turns import FakeClock, until
 from webtools import in_process
 
+from rednovember.i18n import catalog
 from rednovember.web.app import create_app
 
 pytestmark = SKIP
@@ -157,3 +158,55 @@ def test_the_time_left_counts_down_while_the_page_stays_open(new_context: Any,
     page.clock.run_for("17:30:00")
     expect(left).to_have_text("30 min left")
     assert not errors, errors
+
+
+def test_the_table_talk_says_a_seat_went_to_the_bot_for_its_missed_deadlines(
+        browser: Any, tmp_path: Path) -> None:
+    """After three deadlines in a row the chat said the player "was away too long", the words of
+    a real-time table's absence (play-over-days audit, stop 55): it names the deadlines now, and
+    the player's page offers the seat back."""
+    clock = FakeClock()
+    with clocked(tmp_path / "handed.db", clock) as url, httpx.Client(base_url=url) as api:
+        gid = api.post("/api/games", json={"players": 2, "seed": 20, "pace": "turn-based"}
+                       ).json()["game"]["id"]
+        tokens = [api.post(f"/api/games/{gid}/seats", json={"seat": s, "name": n}).json()["token"]
+                  for s, n in ((0, "Ada"), (1, "Bo"))]
+        victim = api.get(f"/api/games/{gid}").json()["deadline"]["seat"]
+        other = {"Authorization": f"Bearer {tokens[1 - victim]}"}
+
+        def handed() -> bool:  # the victim lets every deadline pass, the other player decides
+            g = api.get(f"/api/games/{gid}").json()
+            if g["seats"][victim]["kind"] == "bot":
+                return True
+            dl = g["deadline"]
+            if dl is None or dl["missed"] >= 3:  # the seat goes to the bot at once
+                return False
+            if dl["seat"] == victim:
+                clock.advance(dl["at"] - clock.now() + 1)
+                until(lambda: api.get(f"/api/games/{gid}").json()["version"] > g["version"],
+                      "the deadline's decision")
+                return False
+            legal = api.get(f"/api/games/{gid}/legal", headers=other).json()
+            texts = [a["text"] for a in legal["actions"]]
+            api.post(f"/api/games/{gid}/act", headers=other, json={
+                "action": next((q for q in ("no_action", "end") if q in texts), texts[0]),
+                "version": legal["version"]})
+            return False
+
+        until(handed, "the seat going to the bot after three deadlines", 60)
+        seat = api.get(f"/api/games/{gid}").json()["seats"][victim]
+        name, colour = ("Ada", "Bo")[victim], catalog("en").raw("colours", seat["colours"][0])
+        ctx = browser.new_context(viewport=SIZES["desktop"], locale="en-GB", base_url=url)
+        try:
+            ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', JSON.stringify("
+                                f"{{seats: {{'{victim}': '{tokens[victim]}'}}, creator: null}}))")
+            page = open_page(ctx, f"/g/{gid}")
+            line = page.get_by_test_id("chat-to_bot")
+            expect(line).to_have_text(f"{name} ({colour}) let 3 deadlines in a row pass: a bot "
+                                      "(easy) plays the seat until they take it back.")
+            expect(page.get_by_test_id(f"reclaim-seat-{victim}")).to_be_visible()
+            line.scroll_into_view_if_needed()
+            shot(page, "turns-handed-over-desktop")
+            assert not page.js_errors, page.js_errors
+        finally:
+            ctx.close()

@@ -7,17 +7,21 @@ once after the restart; two processes on one database decide nothing twice."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable, Iterator
+from email.message import Message
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from pgcluster import BACKEND, database_url
+from test_server_mail import Inbox
 
 from rednovember.web.app import create_app
 from rednovember.web.hub.live import Clock
+from rednovember.web.mail import Mailer
 from rednovember.web.store import GameRecord, Store
 from rednovember.web.tables import chat_message
 
@@ -321,6 +325,73 @@ def test_at_a_turn_based_table_nobody_gives_an_away_players_seat_to_a_bot(
     r = client.post(f"/api/games/{gid}/seats/{mover}/bot", json={"bot": "heuristic"},
                     headers=_bearer(tokens[mover]))
     assert r.status_code == 200, r.text  # her own seat: hers to give
+
+
+# --- what a player away for days reads in their mail ----------------------------------------------
+def _mail_text(msg: Message) -> str:
+    return str(msg.get_payload(decode=True).decode()).replace("\r\n", "\n")
+
+
+def _confirm_by_mail(c: TestClient, inbox: Inbox, address: str) -> None:
+    """The owner of ``address`` says yes through the confirmation email's link."""
+    found = until(lambda: [re.search(r"https://rn\.example(/confirm/[\w-]+)", _mail_text(m))
+                           for m in inbox.messages if m["To"] == address], "the confirmation")
+    inbox.messages.clear()
+    assert found[0], "no confirmation link"
+    r = c.post(f"{found[0].group(1)}?answer=yes")
+    assert r.status_code == 200, r.text
+
+
+def test_a_seat_away_for_days_is_told_its_missed_deadlines_and_that_a_bot_took_it(
+        inbox: Inbox, db_url: str, clock: FakeClock) -> None:
+    """Play-over-days audit (stop 55): after a missed deadline the seat's next turn email was
+    the first one again, word for word; after the third, the bot took the seat and no email
+    said so, and the chat said the player "was away too long". Now a turn email counts the
+    deadlines missed in a row, one email says that a bot plays the seat and how to take it
+    back, and the chat names the missed deadlines."""
+    mailer = Mailer.from_url(inbox.url, "crew@rn.example",  # type: ignore[attr-defined]
+                             "https://rn.example")
+    with TestClient(create_app(db_url, bot_delay=0.0, clock=clock, mailer=mailer,
+                               mail_after=0.2)) as c:
+        gid, tokens = _turn_based_game(c)
+        victim = c.get(f"/api/games/{gid}").json()["deadline"]["seat"]
+        diligent = 1 - victim
+        r = c.post(f"/api/games/{gid}/seats/{victim}/notify", headers=_bearer(tokens[victim]),
+                   json={"email": "ada@example.org", "lang": "en"})
+        assert r.status_code == 200, r.text
+        _confirm_by_mail(c, inbox, "ada@example.org")
+        first = _mail_text(inbox.wait(1)[0])
+        assert "must decide" in first and "without you" not in first
+        told = 1
+        while (s := c.get(f"/api/games/{gid}").json())["seats"][victim]["kind"] != "bot":
+            if s["deadline"] is None or s["deadline"]["missed"] >= 3:  # the seat goes now
+                time.sleep(0.02)
+                continue
+            if s["deadline"]["seat"] == diligent:
+                _act_oneself(c, gid, tokens[diligent])
+                continue
+            missed = s["deadline"]["missed"]
+            if missed and len(inbox.messages) == told:  # this wait's email, before it passes
+                told += 1
+                said = _mail_text(inbox.wait(told)[-1])
+                assert ("A deadline has passed without you" if missed == 1 else
+                        f"{missed} deadlines in a row have passed without you") in said, said
+                assert "At 3 in a row the bot keeps your seat." in said
+            _let_pass(c, clock, gid, db_url)
+        taken = until(lambda: [m for m in inbox.messages if "a bot plays" in m["Subject"]],
+                      "the email that a bot took the seat")
+        assert len(taken) == 1 and taken[0]["Subject"].endswith(gid)
+        body = _mail_text(taken[0])
+        assert ("3 deadlines in a row passed without you in game " + gid) in body
+        assert "“Take my seat back”" in body and f"https://rn.example/g/{gid}" in body
+        assert "/unsubscribe/" in body and taken[0]["List-Unsubscribe"]
+        assert told >= 2  # (a turn email came while the seat had missed one or two)
+        [handed] = until(lambda: _system_lines(db_url, gid, "to_bot"), "the hand-over line")
+        assert (handed["auto"], handed["missed"]) == (True, 3)
+        assert "let 3 deadlines in a row pass" in handed["text"]
+        assert "away too long" not in handed["text"]
+        time.sleep(1.0)  # nothing more comes: the seat is the bot's, it waits for nobody
+        assert len([m for m in inbox.messages if "a bot plays" in m["Subject"]]) == 1
 
 
 # --- restarts and several processes ---------------------------------------------------------------

@@ -89,31 +89,59 @@ class Mailer:
                    unquote(parts.password) if parts.password else None)
 
     def message(self, notice: Notice, game_id: str, gnome: str, player: str,
-                per_decision: int | None = None, misses: int = 0) -> EmailMessage:
+                per_decision: int | None = None, misses: int = 0,
+                missed: int = 0) -> EmailMessage:
         """The email telling ``player`` that their ``gnome`` must decide in ``game_id`` (at a
         turn-based table, ``per_decision``: its seconds per decision, and what happens then:
-        after ``misses`` missed in a row the bot keeps the seat)."""
+        after ``misses`` missed in a row the bot keeps the seat; ``missed``: how many the seat
+        let pass in a row so far, told first when some did)."""
+        cat, msg = self._headed(notice, "subject", game_id)
+        # the body's paragraphs: who must decide, the deadlines already missed, the deadline (a
+        # turn-based table), the link, how to open it on another device, why this email and how
+        # to stop it
+        deadline = (cat.get("mail", "deadline", time=duration(cat, per_decision), misses=misses)
+                    if per_decision else None)
+        late = cat.get("mail", "missed", missed=missed, misses=misses) \
+            if per_decision and missed else None
+        parts = [cat.get("mail", "body_wait", player=player, gnome=gnome, game=game_id),
+                 late, deadline]
+        msg.set_content("\n\n".join(p for p in parts + self._footer(cat, notice, game_id) if p))
+        return msg
+
+    def taken(self, notice: Notice, game_id: str, gnome: str, player: str,
+              misses: int) -> EmailMessage:
+        """The email telling ``player`` that a bot took their seat in ``game_id`` after
+        ``misses`` deadlines missed in a row, and how to take it back."""
+        cat, msg = self._headed(notice, "taken_subject", game_id)
+        parts = [cat.get("mail", "taken_body", player=player, gnome=gnome, game=game_id,
+                         misses=misses), cat.get("mail", "taken_back")]
+        msg.set_content("\n\n".join(parts + self._footer(cat, notice, game_id)))
+        return msg
+
+    def _headed(self, notice: Notice, subject: str, game_id: str) -> tuple[Catalog, EmailMessage]:
+        """A seat's notice email about ``game_id`` with its headers (``subject``: the key of its
+        subject in ``mail``), in the seat's language."""
         if notice.email is None:
             raise ValueError("no address to email")
         cat = catalog(notice.lang)
-        stop = f"{self.public_url}/unsubscribe/{notice.unsub}?lang={cat.code}"
         msg = EmailMessage()
         msg["From"] = self.sender
         msg["To"] = notice.email
-        msg["Subject"] = cat.get("mail", "subject", game=game_id)
+        msg["Subject"] = cat.get("mail", subject, game=game_id)
         msg["Date"] = formatdate(usegmt=True)
         msg["Message-ID"] = make_msgid("rn", self.sender.rpartition("@")[2] or None)
-        msg["List-Unsubscribe"] = f"<{stop}>"
+        msg["List-Unsubscribe"] = f"<{self._stop(cat, notice)}>"
         msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        # the body's paragraphs: who must decide, the deadline (a turn-based table), the link,
-        # how to open it on another device, why this email and how to stop it
-        deadline = (cat.get("mail", "deadline", time=duration(cat, per_decision), misses=misses)
-                    if per_decision else None)
-        parts = [cat.get("mail", "body_wait", player=player, gnome=gnome, game=game_id),
-                 deadline, cat.get("mail", "body_link", link=f"{self.public_url}/g/{game_id}"),
-                 cat.raw("mail", "device"), cat.get("mail", "body_why", stop=stop)]
-        msg.set_content("\n\n".join(p for p in parts if p))
-        return msg
+        return cat, msg
+
+    def _stop(self, cat: Catalog, notice: Notice) -> str:
+        return f"{self.public_url}/unsubscribe/{notice.unsub}?lang={cat.code}"
+
+    def _footer(self, cat: Catalog, notice: Notice, game_id: str) -> list[str]:
+        """A notice's last paragraphs: the game's link, how to open it on another device, why
+        this email and how to stop it."""
+        return [cat.get("mail", "body_link", link=f"{self.public_url}/g/{game_id}"),
+                cat.raw("mail", "device"), cat.get("mail", "body_why", stop=self._stop(cat, notice))]
 
     def confirmation(self, address: str, lang: str, secret: str, game_id: str) -> EmailMessage:
         """The email asking the owner of ``address`` whether it may get turn emails of
@@ -244,6 +272,19 @@ def claim(engine: Engine, game_id: str, seat: int) -> Notice | None:
         email = row.email if row.email and row.confirmed and _state(c, row.email) != "never" \
             else None
     return Notice(email, row.lang, row.unsub)
+
+
+def recipient(engine: Engine, game_id: str, seat: int) -> Notice | None:
+    """Where a one-off notice of the seat goes (a bot took it: web/hub/deadline.py), without
+    touching its turn notices' ``sent``: its address if its owner confirmed it for this game and
+    did not refuse since, else None."""
+    with engine.connect() as c:
+        row = c.execute(select(mail_table.c.email, mail_table.c.lang, mail_table.c.unsub,
+                               mail_table.c.confirmed).where(
+            mail_table.c.game_id == game_id, mail_table.c.seat == seat)).first()
+        if row is None or not row.email or not row.confirmed or _state(c, row.email) == "never":
+            return None
+    return Notice(row.email, row.lang, row.unsub)
 
 
 # --- the addresses: confirmed by their owners game by game, and counted (database threads) -----
@@ -443,5 +484,5 @@ def rearm(engine: Engine, game_id: str, seats: list[int]) -> None:
 
 __all__ = ["ASK_EVERY", "ASK_PER_DAY", "DAY", "PER_DAY", "SEATS_TOLD", "Link", "MailError", "Mailer",
            "Notice", "address_key", "address_state", "allow", "answer", "ask", "carry_over",
-           "claim", "confirming", "consented", "duration", "playing", "rearm", "seat_of",
+           "claim", "confirming", "consented", "duration", "playing", "rearm", "recipient", "seat_of",
            "subscribe", "subscription", "unask", "unconfirmed", "unsubscribe"]

@@ -25,6 +25,7 @@ from ..protocol import ProtocolError
 from .clock import HANDOVER_AFTER, stamp
 from .games import GameCache
 from .live import LiveGame
+from .notices import Notices
 from .runtime import Runtime, cancel_all
 from .seats import Seating
 from .talk import Talk
@@ -41,12 +42,13 @@ class Deadlines:
     """The deadlines of the turn-based games this process owns."""
 
     def __init__(self, rt: Runtime, games: GameCache, writer: Writer, talk: Talk,
-                 seating: Seating) -> None:
+                 seating: Seating, notices: Notices) -> None:
         self.rt = rt
         self.games = games
         self.w = writer
         self.talk = talk
         self.seating = seating
+        self.notices = notices
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.sweeper: asyncio.Task[None] | None = None
 
@@ -118,9 +120,12 @@ class Deadlines:
         """The seat that missed too many deadlines in a row goes to the bot (its player may take
         it back)."""
         try:  # as the seat's own (``by``): whether its player is connected does not matter
-            await self.seating.hand_to_bot(lg, seat, DEADLINE_BOT, {seat}, True, auto=True)
+            await self.seating.hand_to_bot(lg, seat, DEADLINE_BOT, {seat}, True, auto=True,
+                                           missed=HANDOVER_AFTER)
         except ProtocolError as exc:
             log.info("game %s: seat %d stays with its player (%s)", lg.id, seat, exc.message)
+            return
+        await self.notices.taken(lg, seat)  # (a player away for days reads it in their mail)
 
     def _due(self, lg: LiveGame, version: int) -> bool:
         """Whether the game is still at ``version``, a person's decision, its deadline past."""

@@ -64,7 +64,8 @@ class Hub:
         self.notices = Notices(rt, mailer, mail_after, pusher)  # emails, pushes (hub/notices.py)
         self.away = Away(rt, self.seating, self.talk, self.notices)  # absent players' seats
         self.follower = Follower(rt, self.cache, self.writer, self.talk, self.away)
-        self.deadlines = Deadlines(rt, self.cache, self.writer, self.talk, self.seating)
+        self.deadlines = Deadlines(rt, self.cache, self.writer, self.talk, self.seating,
+                                   self.notices)
         self.driver = Driver(rt, self.writer, self.talk, self.away, self.deadlines, bot_delay)
         self.expiry = Expiry(rt, waiting_expiry)
         self.hints = Hints(rt, self.rates.hints)  # the advisor (web/hub/hints.py)

@@ -15,10 +15,11 @@ import asyncio
 import logging
 import smtplib
 import time
+from email.message import EmailMessage
 from typing import Any
 
 from ...i18n import catalog
-from ..mail import Mailer, Notice, allow, ask, claim, rearm, unask, unconfirmed
+from ..mail import Mailer, Notice, allow, ask, claim, rearm, recipient, unask, unconfirmed
 from ..push import Gone, Keys, Pusher, PushFailed, drop, payload, server_keys, targets
 from .absence import unconnected
 from .clock import HANDOVER_AFTER
@@ -166,14 +167,38 @@ class Notices:
             return
         per_decision = lg.settings.move_deadline if lg.settings.turn_based else None
         msg = self.mailer.message(notice, lg.id, *self._names(lg, seat, notice.lang),
-                                  per_decision=per_decision, misses=HANDOVER_AFTER)
+                                  per_decision=per_decision, misses=HANDOVER_AFTER,
+                                  missed=lg.misses.get(seat, 0))
+        if await self._send(lg, seat, msg):
+            log.info("game %s: seat %d was told by email that it must decide", lg.id, seat)
+
+    async def taken(self, lg: LiveGame, seat: int) -> None:
+        """Tells the seat by email (if its owner confirmed an address for this game) that a bot
+        took it after :data:`HANDOVER_AFTER` deadlines missed in a row (web/hub/deadline.py, on
+        the game's owner, once per hand-over), and how to take it back."""
+        if self.mailer is None:
+            return
+        notice = await self.rt.db(recipient, self.rt.store.engine, lg.id, seat)
+        if notice is None or notice.email is None:
+            return
+        if not await self.rt.db(allow, self.rt.store.engine, notice.email, time.time()):
+            log.warning("game %s: seat %d's address had its emails for today", lg.id, seat)
+            return
+        gnome = catalog(notice.lang).raw("colours", lg.seats[seat].colours[0])
+        player = lg.owners.get(seat) or gnome  # (the seat bears the bot's name now)
+        msg = self.mailer.taken(notice, lg.id, gnome, player, HANDOVER_AFTER)
+        if await self._send(lg, seat, msg):
+            log.info("game %s: seat %d was told by email that a bot took it", lg.id, seat)
+
+    async def _send(self, lg: LiveGame, seat: int, msg: EmailMessage) -> bool:
+        assert self.mailer is not None
         try:
             await asyncio.to_thread(self.mailer.send, msg)
         except (OSError, smtplib.SMTPException) as exc:
             log.warning("game %s: the email to seat %d failed: %s", lg.id, seat, exc)
-            return
+            return False
         self.sent += 1
-        log.info("game %s: seat %d was told by email that it must decide", lg.id, seat)
+        return True
 
     async def _push(self, lg: LiveGame, seat: int) -> None:
         assert self.pusher is not None

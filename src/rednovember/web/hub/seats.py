@@ -66,9 +66,10 @@ class Seating:
         return seat
 
     async def hand_to_bot(self, lg: LiveGame, seat: int, bot: str, by: set[int],
-                          creator: bool, auto: bool = False) -> None:
-        """Gives a seat to a bot (``auto``: the server gives an absent player's, web/hub/away.py);
-        the chat says so when it was a player's."""
+                          creator: bool, auto: bool = False, missed: int = 0) -> None:
+        """Gives a seat to a bot (``auto``: the server gives an absent player's, web/hub/away.py,
+        or, ``missed``, one that let so many deadlines pass in a row, web/hub/deadline.py); the
+        chat says so when it was a player's."""
         if bot not in BOTS:
             raise ProtocolError("unknown_bot", f"unknown bot {bot!r}; known: {', '.join(sorted(BOTS))}")
         lg.check_seat(seat)
@@ -97,9 +98,10 @@ class Seating:
 
         old = await self.w.locked(lg, attempt)
         if old.kind == "human":
-            await self.talk.note(lg, seat, "to_bot", {"player": old.name or "",
-                                                      "colour": old.colours[0], "bot": bot,
-                                                      "auto": auto})
+            detail = {"player": old.name or "", "colour": old.colours[0], "bot": bot,
+                      "auto": auto}
+            await self.talk.note(lg, seat, "to_bot", {**detail, "missed": missed} if missed
+                                 else detail)
 
     def _check_gone(self, lg: LiveGame, seat: int) -> None:
         """Another's seat goes to a bot only once its player has been away for the grace, and

@@ -19,6 +19,15 @@ from .views import presence, push
 log = logging.getLogger("rednovember.web")
 
 
+
+def note_suffix(kind: str, detail: dict[str, Any]) -> str:
+    """How a server's note about a seat is worded (the page's away.js words it alike): a seat
+    given to a bot after its deadlines passed (``missed``), or because its player was away
+    (``auto``), or by a player."""
+    if kind == "to_bot" and detail.get("missed"):
+        return "_deadlines"
+    return "_auto" if detail.get("auto") else ""
+
 class Talk:
     """The chat of every live game of this process."""
 
@@ -76,7 +85,7 @@ class Talk:
         stored like the turn timer's, with its English sentence for pages that do not know the
         kind. A failure loses the note only."""
         cat = catalog("en")
-        key = f"away_chat_{kind}" + ("_auto" if detail.get("auto") else "")
+        key = f"away_chat_{kind}" + note_suffix(kind, detail)
         words = {"colour": cat.raw("colours", detail["colour"])}
         if "bot" in detail:
             words["bot"] = cat.raw("bot_levels", str(detail["bot"]))

@@ -125,7 +125,9 @@ export function awayLine(page, m) {
   li.className = "chat-system chat-away";
   // once the game is over nobody can take a seat back: the handover is told in the past
   const over = m.system === "to_bot" && page.summary?.status === "over" ? "_over" : "";
-  const key = `away_chat_${m.system}${m.auto ? "_auto" : ""}${over}`;
+  // a seat given away after its deadlines passed, or its player away, or by a player (talk.py)
+  const how = m.system === "to_bot" && m.missed ? "_deadlines" : m.auto ? "_auto" : "";
+  const key = `away_chat_${m.system}${how}${over}`;
   // the note's own name (the seat's then): a bot may hold the seat by now
   li.textContent = t("web", key, { player: playerName(m.player, m.for_seat),
     colour: raw("colours", m.colour || ""), bot: m.bot ? raw("bot_levels", m.bot) : "", missed: m.missed || 0 });
