@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -318,3 +319,35 @@ def test_a_confirmation_email_that_could_not_be_sent_asks_to_check_the_address(
         assert page.js_errors == []
     finally:
         server.stop()
+
+
+def test_too_many_addresses_are_refused_in_the_page_s_words_with_the_wait(
+        new_context: Callable[..., Any], tmp_path: Path, service: PushService,
+        inbox: Inbox) -> None:
+    """The refusal read "Slow down: too many messages. (too many unconfirmed email addresses:
+    at most 10 in 3600 s; try again in 3597 s)", the server's English in every language
+    (play-over-days audit, stop 55). It now says to try again in so many minutes, translated,
+    and in the language the page switches to."""
+    flags = [*mail_flags(inbox)[:6], "--limit-addresses-per-hour", "1"]
+    s = Server(tmp_path / "limited.db", extra=flags, limits=True).start()
+    try:
+        page, _ = seated_page(new_context, s.url, service.browser("bea"))
+        card = page.get_by_test_id("notices")
+        card.get_by_test_id("notice-email").fill("bea@example.org")
+        card.get_by_test_id("notice-email-save").click()
+        expect(card.get_by_test_id("notice-email-status")).to_contain_text(
+            "We sent a link to bea@example.org")
+        card.get_by_test_id("notice-email").fill("other@example.org")
+        card.get_by_test_id("notice-email-save").click()
+        why = card.get_by_test_id("notice-remote-why")
+        # (the hour is counted in clock-hour buckets: the wait is what is left of this one)
+        expect(why).to_have_text(re.compile(r"^Slow down: too many requests\. "
+                                            r"Try again in \d+ (min|s)\.$"))
+        why.scroll_into_view_if_needed()
+        shot(page, "notices_email_rate")
+        page.get_by_test_id("language-select").select_option("de")
+        expect(why).to_have_text(re.compile(r"^Langsamer: zu viele Anfragen\. "
+                                            r"Versuche es in \d+ (Min\.|s) wieder\.$"))
+        assert page.js_errors == []
+    finally:
+        s.stop()

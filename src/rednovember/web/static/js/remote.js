@@ -68,7 +68,7 @@ export class RemoteNotices {
     this.confirmation = null; // "failed": the confirmation email could not be sent (a typo?)
     this.unsent = false; // saved just now, and no confirmation email went (asked too recently)
     this.emailOf = null; // "seat:token" it was read for
-    this.problem = null; // a sentence saying what went wrong last
+    this.problem = null; // what went wrong last: () => its sentence in the page's language now
     this.pushing = false; // a push subscription under way
     this.pushWant = null; // while the player's click on the box is under way: what it asked for
     this.mailing = false; // an address on its way to the server
@@ -103,7 +103,8 @@ export class RemoteNotices {
       if (e.target.checked) await this.subscribe();
       else await this.unsubscribe();
     } catch (err) {
-      this.problem = e.target.checked ? raw("web", "notices_push_failed") : errorText(err);
+      const wanted = e.target.checked; // (the box is drawn anew meanwhile)
+      this.problem = () => (wanted ? raw("web", "notices_push_failed") : errorText(err));
       if (e.target.checked) markPushed(this.page.id, false);
     }
     this.pushing = false;
@@ -177,7 +178,7 @@ export class RemoteNotices {
     e.preventDefault();
     const address = this.part.querySelector("[data-testid=notice-email]").value.trim();
     if (!EMAIL.test(address)) {
-      this.problem = raw("web", "notices_email_bad");
+      this.problem = () => raw("web", "notices_email_bad");
       this.render(true);
       return;
     }
@@ -206,7 +207,7 @@ export class RemoteNotices {
       this.unsent = this.address === "unconfirmed" && !sent && this.confirmation === null;
       this.typed = false; // the field shows the address saved
     } catch (err) {
-      this.problem = err.code === "bad_message" ? raw("web", "notices_email_bad") : errorText(err);
+      this.problem = () => (err.code === "bad_message" ? raw("web", "notices_email_bad") : errorText(err));
     }
     this.mailing = false;
     this.mailed += 1;
@@ -228,7 +229,7 @@ export class RemoteNotices {
     const push = pushSupported() && !!s.push_key;
     const perm = typeof Notification === "undefined" ? "unsupported" : Notification.permission;
     const ticked = this.pushWant ?? (this.pushOn && perm === "granted");
-    const state = [push, s.mail, ticked, perm, this.email, this.address, this.confirmation, this.problem, lang()].join("|");
+    const state = [push, s.mail, ticked, perm, this.email, this.address, this.confirmation, this.problem?.(), lang()].join("|");
     if (!force && this.part.dataset.state === state) return;
     this.part.dataset.state = state;
     const input = this.part.querySelector("[data-testid=notice-email]");
@@ -246,6 +247,6 @@ export class RemoteNotices {
           ${this.email ? `<button class="btn small" type="button" data-remote="email-stop" data-testid="notice-email-stop">${esc(raw("web", "notices_email_stop"))}</button>` : ""}</div>
         ${this.email ? `<p class="${status === "notices_email_unsent" ? "warn" : "muted"}" data-testid="notice-email-status" data-address="${esc(this.address || "")}">${esc(t("web", status, { email: this.email }))}</p>` : ""}
       </form>` : ""}
-      ${this.problem ? `<p class="muted" role="status" data-testid="notice-remote-why">${esc(this.problem)}</p>` : ""}`;
+      ${this.problem ? `<p class="muted" role="status" data-testid="notice-remote-why">${esc(this.problem())}</p>` : ""}`;
   }
 }

@@ -38,13 +38,21 @@ export function retellToasts() {
   for (const el of document.querySelectorAll("#toasts > .toast")) if (texts.has(el)) tell(el);
 }
 
+// How long to wait before trying again, in words: "40 s", "12 min", "2 h".
+function waitText(seconds) {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 90) return t("web_lobby", "seconds", { n: s });
+  if (s < 5400) return t("web_lobby", "minutes", { n: Math.ceil(s / 60) });
+  return t("web_lobby", "hours", { n: Math.ceil(s / 3600) });
+}
+
 // Parameters of an error that are seats (0-based on the wire): shown as "Player n+1".
 const SEAT_PARAMS = new Set(["seat", "to_move"]);
 
 // A server error as a readable, translated sentence: the code's sentence, then the case's
 // (`detail` with its `params`); the server's English `message` only when neither is known.
 // An error's text in the page's language; `seatName` (seat -> "Bob") names the seat of its
-// parameters as `player` ("Player 2" without it).
+// parameters as `player` ("Player 2" without it), and a wait (`seconds`) reads as `wait`.
 export function errorText(err, seatName = null) {
   const code = err && err.code ? err.code : "internal";
   const key = `error_${code}`;
@@ -54,6 +62,7 @@ export function errorText(err, seatName = null) {
   if (detailKey && raw("web", detailKey) !== detailKey) {
     const params = {};
     for (const [k, v] of Object.entries(err.params || {})) params[k] = SEAT_PARAMS.has(k) && Number.isInteger(v) ? v + 1 : v;
+    if (Number.isFinite(err.params?.seconds)) params.wait = waitText(err.params.seconds);
     const seat = err.params?.seat;
     if (Number.isInteger(seat)) params.player = seatName ? seatName(seat) : t("ui", "player_long", { seat: seat + 1 });
     return `${base} ${t("web", detailKey, params)}`;
