@@ -130,6 +130,9 @@ def test_end_screen_tells_the_story(new_context: Any, rn_url: str, won: bool) ->
     shot(page, f"end-{name}-phone-overlay")
     page.get_by_test_id("read-story").click()
     expect(page.get_by_test_id("end-deaths")).to_be_in_viewport()  # the story, past the headline
+    # the overlay is done with (it stayed over the board: audit, stop 55); the end screen has
+    # its buttons
+    expect(page.get_by_test_id("end-overlay")).to_be_hidden()
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, f"end-{name}-phone")
     page.get_by_test_id("end-charts").screenshot(path=str(shot_path(f"end-{name}-phone-charts")))

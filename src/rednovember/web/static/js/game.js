@@ -360,8 +360,9 @@ export class GamePage {
   }
 
   // "Read the story" (the board's end overlay): the end screen in view (a phone's sheet opened on
-  // its tab first).
+  // its tab first), the overlay closed as "See the board" closes it (the end screen has its buttons).
   readStory() {
+    this.overlayClosed = true;
     this.mobile.tab = "options";
     this.mobile.open = true;
     this.render();
