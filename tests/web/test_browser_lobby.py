@@ -121,6 +121,8 @@ def test_seat_link_moves_the_seat_to_another_device(new_context: MakeContext,
     phone.click("[data-testid=seat-link-0]")
     dialog = phone.get_by_test_id("seat-link-dialog")
     expect(dialog).to_be_visible()
+    # the seat by its gnome and its player's name, not "Player 1" (audit, stop 55)
+    expect(dialog).to_contain_text(" plays Ada (Red, Blue, Green), as this device does.")
     url = phone.get_by_test_id("seat-link-url")
     expect(url).to_have_value(f"{phone.evaluate('() => location.origin')}/g/{gid}#seat={token}")
     phone.wait_for_function("() => { const i = document.querySelector('[data-testid=seat-link-qr]');"
@@ -141,6 +143,8 @@ def test_seat_link_moves_the_seat_to_another_device(new_context: MakeContext,
     laptop.on("pageerror", lambda e: errors.append(str(e)))
     laptop.goto(link)
     expect(laptop.get_by_test_id("seat-tab-0")).to_be_visible()
+    expect(laptop.get_by_test_id("toast").first).to_have_text(
+        re.compile(r"^This device now plays Ada \(Red, Blue, Green\)\."))
     assert laptop.evaluate("() => location.hash") == ""
     assert laptop.evaluate("() => location.pathname") == f"/g/{gid}"
     stored = json.loads(laptop.evaluate(f"() => localStorage.getItem('rn.game.{gid}')"))

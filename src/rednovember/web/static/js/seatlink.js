@@ -7,7 +7,7 @@ import { raw, t } from "./i18n.js";
 import { api, store } from "./net.js";
 import { esc } from "./svg.js";
 import { errorText, toast } from "./ui.js";
-import { seatTitle } from "./describe.js";
+import { seatColours, seatTitle } from "./describe.js";
 
 const FRAGMENT = /^#seat=([A-Za-z0-9_-]{16,128})$/;
 
@@ -29,8 +29,11 @@ export async function adoptSeatLink(gameId) {
   }
 }
 
+// The seat as its player knows it: the player's name and the gnomes' colours ("Ada (Green)").
 function seatName(seat, n) {
-  return seat ? seatTitle(seat) : t("ui", "player_long", { seat: n + 1 });
+  if (!seat) return t("ui", "player_long", { seat: n + 1 });
+  if (!seat.name) return seatTitle(seat);
+  return `${seat.name} (${seatColours(seat).map((c) => raw("colours", c)).join(", ")})`;
 }
 
 // Asks the server for the seat's link and shows it with its QR code.
