@@ -71,4 +71,4 @@ def test_issue18_learn_takes_a_lessons_number_from_the_menu(
     assert "Moving and the time track" in capsys.readouterr().out
     with pytest.raises(SystemExit) as exc:
         main(["learn", "12"])
-    assert exc.value.code == 2 and "1-10" in capsys.readouterr().err
+    assert exc.value.code == 2 and "1-11" in capsys.readouterr().err

@@ -30,7 +30,8 @@ COMMON = ["title", "intro", "open", "lessons", "puzzles", "goal", "step_of", "tr
           "next", "all", "right", "wrong", "solved", "lost", "show_solution", "solution_title",
           "solution_thinking", "solution_reached", "solution_missed", "solution_after",
           "puzzle_note", "off_path", "failed", "failed_cause", "why_odds", "why_doomed",
-          "why_odds_more", "why_play_first", "why_walk", "term_pick", "term_help", "term_prompt",
+          "why_odds_more", "why_play_first", "why_walk", "why_other_hatch",
+          "term_pick", "term_help", "term_prompt",
           "term_unknown", "term_next", "term_after_next", "term_after_menu", "term_after_retry",
           "term_after_solution", "term_after_quit", "term_after_unknown", "term_course_done",
           "term_pick_unknown", "term_status", "term_aboard", "term_tokens", "term_board", "term_none",
@@ -221,7 +222,7 @@ def test_terminal_lesson_right_wrong_back_and_goal(monkeypatch: pytest.MonkeyPat
 
 def test_terminal_lists_lessons_and_speaks_german(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_learn(["--lang", "de"], "8\nquatsch\nquit\n", monkeypatch, capsys)
+    out = run_learn(["--lang", "de"], "9\nquatsch\nquit\n", monkeypatch, capsys)
     assert "Lektionen:" in out and "Rätsel:" in out
     assert "6. Katastrophenmarker und der Geister-Zeitstein (tokens)" in out
     assert "== Das Ende der Partie ==" in out and "Hier kein Zug: quatsch" in out
@@ -474,3 +475,25 @@ def test_the_sea_lesson_says_what_the_engine_does() -> None:
     assert g.gnomes[0].alive and g.gnomes[0].room == 0 and g.decider == 0  # out there, next again
     g.apply(next(a for a in g.legal_actions() if a.kind == "no_action"))
     assert not g.gnomes[0].alive and ("death", 0, "air") in [e[:3] for e in g.log]
+
+
+def test_the_hatches_lesson_says_what_the_engine_does() -> None:
+    """Blocked hatches (§6 Unblock Hatch; the Crowbar, §7): a blocked hatch cannot be opened;
+    Unblock Hatch is the turn's action, one token of the player's choice goes on a success, and
+    the other stays; the lesson tells a wrong hatch and too few minutes apart."""
+    start = Session.start("hatches")
+    g, d = start.game, start.game.data
+    assert "open 5" not in [a.text(d) for a in g.legal_actions()]  # blocked: no way through
+    wrong = Session.replay("hatches", ["play crowbar", "unblock_hatch 3 4"])
+    assert (wrong.checks[-1].key, wrong.checks[-1].args) == ("why_other_hatch", {"room": 5})
+    short = Session.replay("hatches", ["play crowbar", "unblock_hatch 5 3"])
+    assert (short.checks[-1].key, short.checks[-1].args["need"]) == ("why_odds_more", 4)
+    early = Session.replay("hatches", ["unblock_hatch 5 9"])
+    assert early.checks[-1].key == "why_play_first"
+    freed = Session.replay("hatches", ["play crowbar", "unblock_hatch 5 4"])
+    g = freed.game
+    assert not g.blocked[d.hatch_between[(4, 5)]] and g.blocked[d.hatch_between[(3, 4)]]
+    assert g.decider == 0 and g.gnomes[0].keeper == 36  # the action ended the turn: 4 minutes
+    assert "open 5" in [a.text(d) for a in g.legal_actions()]
+    done = Session.replay("hatches", list(solution("hatches").plays))
+    assert done.reached and done.game.gnomes[0].room == 5

@@ -240,3 +240,38 @@ def test_on_a_phone_the_time_track_shows_the_keeper_of_the_lesson(sized: Any) ->
     assert page.evaluate(_IN_TRACK, "[data-testid=ghost]")
     track.screenshot(path=str(SHOTS / "learn-track-phone.png"))
     assert not page.js_errors
+
+
+def test_the_hatches_lesson_frees_the_hatch_the_player_picks(new_context: Any) -> None:
+    """Lesson 8 (Unblock Hatch, the Crowbar): each blocked hatch of the room has its own repair
+    box; freeing the wrong one is explained and taken back; the right one opens the way."""
+    page = _page(new_context(), "/learn/hatches")
+    plays(page, 0)
+    guide = page.locator("[data-testid=learn-guidance]")
+    expect(guide).to_contain_text("Play the Crowbar")
+    shot(page, "learn-hatches-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "learn-hatches-phone", full=True)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    act(page, "play crowbar", 1)
+    panel = page.locator("[data-testid=actions]")
+    # each box is titled by its hatch (it read "Unblock the hatch to room 5 with": a cut action)
+    expect(panel.locator("[data-testid=repair-unblock_hatch-5] strong")).to_have_text(
+        "Unblock the hatch to room 5")
+
+    def unblock(room: int, minutes: int, n: int) -> None:
+        panel.locator(f"[data-testid=repair-unblock_hatch-{room}-minutes]").fill(str(minutes))
+        panel.locator(f"[data-testid=repair-unblock_hatch-{room}-go]").click()
+        plays(page, n)
+
+    unblock(3, 4, 2)
+    check(page, "wrong", "the way you need is the one to room 5")
+    page.click("[data-testid=learn-back]")
+    plays(page, 1)
+    unblock(5, 4, 2)
+    check(page, "right", "the hatch to room 5 is free")
+    act(page, "open 5", 3)
+    act(page, "enter", 4)
+    act(page, "no_action", 5)
+    check(page, "goal", "The hatch to room 3 is still blocked")
+    assert not page.js_errors

@@ -236,7 +236,44 @@ SEA = Lesson(
            Step("enter9", _is("enter")), Step("action", _is("no_action"))),
 )
 
-# --- 8. the end of the game ----------------------------------------------------------------------
+# --- 8. blocked hatches and the Crowbar ---------------------------------------------------------
+def _unblocks(room: int, roll: int) -> Callable[[Action, Game], bool]:
+    """Unblock Hatch of the hatch to ``room``, its minutes plus the bonus played reaching ``roll``
+    (the die the lesson fixes)."""
+    enough = _repair_enough("unblock_hatch", roll)
+    return lambda a, g: a.arg == room and enough(a, g)
+
+
+def _hatch_why(room: int, roll: int) -> Why:
+    """Why an Unblock Hatch is not the one asked for: another hatch (the player picks which
+    token goes), else the odds."""
+    odds = _odds_why("unblock_hatch", roll)
+
+    def why(a: Action, g: Game) -> tuple[str, Args] | None:
+        if a.kind == "unblock_hatch" and a.arg != room:
+            return "why_other_hatch", {"room": room}
+        return odds(a, g)
+    return why
+
+
+HATCHES = Lesson(
+    "hatches", "lesson",
+    {"name": "Blocked hatches and the Crowbar",
+     "config": {"players": 1, "gnomes_per_player": 3, "seed": 9},
+     "position": {"gnomes": [{"room": 4, "keeper": 40, "hand": ["crowbar"]},
+                             {"room": 10, "keeper": 1, "hand": []},
+                             {"room": 9, "keeper": 1, "hand": []}],
+                  "blocked": [[4, 5], [3, 4]]},
+     "dice": [7], "event_deck": _respites()},
+    goal=lambda g: g.gnomes[0].room == 5 and _keeper(g) <= 34 and g.result is None,
+    solution=("play crowbar", "unblock_hatch 5 4", "open 5", "enter", "no_action"),
+    steps=(Step("crowbar", _is("play crowbar"), free=True, why=_play_first("crowbar")),
+           Step("unblock", _unblocks(5, 7), why=_hatch_why(5, 7)),
+           Step("open5", _is("open 5")), Step("enter5", _is("enter")),
+           Step("action", _is("no_action"))),
+)
+
+# --- 9. the end of the game ----------------------------------------------------------------------
 ENDING = Lesson(
     "ending", "lesson",
     {"name": "The end of the game", "config": {"players": 1, "gnomes_per_player": 3, "seed": 7},
@@ -293,6 +330,6 @@ MISSILE = Lesson(
 )
 
 LESSONS: dict[str, Lesson] = {x.id: x for x in (MOVING, WATER, FIRE, REPAIRS, EVENTS, TOKENS, SEA,
-                                                 ENDING)}
+                                                 HATCHES, ENDING)}
 PUZZLES: dict[str, Lesson] = {x.id: x for x in (HEAT, MISSILE)}
 ALL: dict[str, Lesson] = {**LESSONS, **PUZZLES}

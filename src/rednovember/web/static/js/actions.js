@@ -146,8 +146,7 @@ function repairGroup(model, key, list, ui, busy, suggest) {
   const sel = ui.minutes[key] ?? (suggest && list.some((x) => x.minutes === suggest.minutes) ? suggest.minutes : defaultMinutes(list));
   const a = list.find((x) => x.minutes === sel) || list[list.length - 1];
   const gid = key.replace(":", "-");
-  const title = kind === "unblock_hatch" ? t("actions", "unblock_hatch", { room: roomName(model, first.room), minutes: "…" }).replace(/\s*….*$/, "")
-    : kindName(kind);
+  const title = kind === "unblock_hatch" ? t("web", "unblock_title", { room: roomName(model, first.room) }) : kindName(kind);
   const target = a.minutes + (a.bonus || 0);
   let s = `<div class="repair${ui.pick === key ? " picked" : ""}" ${attrs({ "data-testid": `repair-${gid}`, "data-group": key })}>`;
   s += `<div class="repair-head"><strong>${esc(title)}</strong>`;
