@@ -222,7 +222,7 @@ def test_terminal_lesson_right_wrong_back_and_goal(monkeypatch: pytest.MonkeyPat
 
 def test_terminal_lists_lessons_and_speaks_german(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_learn(["--lang", "de"], "9\nquatsch\nquit\n", monkeypatch, capsys)
+    out = run_learn(["--lang", "de"], "10\nquatsch\nquit\n", monkeypatch, capsys)
     assert "Lektionen:" in out and "Rätsel:" in out
     assert "6. Katastrophenmarker und der Geister-Zeitstein (tokens)" in out
     assert "== Das Ende der Partie ==" in out and "Hier kein Zug: quatsch" in out
@@ -497,3 +497,23 @@ def test_the_hatches_lesson_says_what_the_engine_does() -> None:
     assert "open 5" in [a.text(d) for a in g.legal_actions()]
     done = Session.replay("hatches", list(solution("hatches").plays))
     assert done.reached and done.game.gnomes[0].room == 5
+
+
+def test_the_trading_lesson_says_what_the_engine_does() -> None:
+    """Trade Items (§6, R11): one minute, the turn's action; each side's player chooses that
+    side's gift (here Blue's, a decision of Blue's seat); an item played after the trade is
+    wasted, and the lesson says so."""
+    d = Session.start("trading").game.data
+    gift = Session.replay("trading", ["trade 1", "done"])
+    assert gift.game.decider == 1  # Blue's gift: Blue's decision
+    assert sorted(a.text(d) for a in gift.game.legal_actions()) == [
+        "done", "give crowbar", "give fire_extinguisher"]
+    kept = Session.replay("trading", ["trade 1", "give water_pump"])
+    assert kept.checks[-1].key == "trading_why_yours"
+    wasted = Session.replay("trading", ["trade 1", "done", "give fire_extinguisher", "done",
+                                        "play fire_extinguisher"])
+    assert wasted.checks[-1].key == "trading_why_end"
+    done = Session.replay("trading", list(solution("trading").plays))
+    g = done.game
+    assert done.reached and g.gnomes[0].keeper == 39  # one minute
+    assert [d.items[i].id for i in g.gnomes[1].hand] == ["crowbar"]

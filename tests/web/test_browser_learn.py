@@ -275,3 +275,32 @@ def test_the_hatches_lesson_frees_the_hatch_the_player_picks(new_context: Any) -
     act(page, "no_action", 5)
     check(page, "goal", "The hatch to room 3 is still blocked")
     assert not page.js_errors
+
+
+def test_the_trading_lesson_asks_blue_for_blue_s_gift(new_context: Any) -> None:
+    """Lesson 9 (Trade Items): the trade is Red's action; then Blue's gift is Blue's decision,
+    which the page asks for by Blue's name; an item played after the trade is explained."""
+    page = _page(new_context(), "/learn/trading")
+    plays(page, 0)
+    guide = page.locator("[data-testid=learn-guidance]")
+    expect(guide).to_contain_text("Trade with Blue")
+    act(page, "trade 1", 1)
+    check(page, "right", "The trade begins with your gift.")
+    act(page, "done", 2)
+    expect(guide).to_contain_text("Blue's gift")
+    expect(page.locator("[data-act='give fire_extinguisher']")).to_contain_text(
+        "Give Fire Extinguisher to Red")
+    shot(page, "learn-trading-gift-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "learn-trading-gift-phone", full=True)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    act(page, "give fire_extinguisher", 3)
+    check(page, "right", "The Fire Extinguisher is in Red's hand.")
+    act(page, "done", 4)
+    act(page, "play fire_extinguisher", 5)
+    check(page, "wrong", "An item works only in the turn it is played")
+    page.click("[data-testid=learn-back]")
+    plays(page, 4)
+    act(page, "end", 5)
+    check(page, "goal", "Red carries the Fire Extinguisher")
+    assert not page.js_errors

@@ -273,7 +273,26 @@ HATCHES = Lesson(
            Step("action", _is("no_action"))),
 )
 
-# --- 9. the end of the game ----------------------------------------------------------------------
+# --- 9. trading items --------------------------------------------------------------------------
+TRADING = Lesson(
+    "trading", "lesson",
+    {"name": "Trading items", "config": {"players": 1, "gnomes_per_player": 3, "seed": 10},
+     "position": {"gnomes": [{"room": 8, "keeper": 40, "hand": ["water_pump"]},
+                             {"room": 8, "keeper": 1, "hand": ["fire_extinguisher", "crowbar"]},
+                             {"room": 9, "keeper": 1, "hand": []}],
+                  "fire": [5]},
+     "event_deck": _respites()},
+    goal=lambda g: (g.data.item_index["fire_extinguisher"] in g.gnomes[0].hand
+                    and g.data.item_index["crowbar"] in g.gnomes[1].hand
+                    and g.data.item_index["water_pump"] in g.gnomes[0].hand
+                    and _keeper(g) < 40 and g.result is None),
+    solution=("trade 1", "done", "give fire_extinguisher", "done", "end"),
+    steps=(Step("trade", _is("trade 1")), Step("yours", _is("done")),
+           Step("gift", _is("give fire_extinguisher")), Step("gifted", _is("done")),
+           Step("end", _is("end"))),
+)
+
+# --- 10. the end of the game ---------------------------------------------------------------------
 ENDING = Lesson(
     "ending", "lesson",
     {"name": "The end of the game", "config": {"players": 1, "gnomes_per_player": 3, "seed": 7},
@@ -330,6 +349,6 @@ MISSILE = Lesson(
 )
 
 LESSONS: dict[str, Lesson] = {x.id: x for x in (MOVING, WATER, FIRE, REPAIRS, EVENTS, TOKENS, SEA,
-                                                 HATCHES, ENDING)}
+                                                 HATCHES, TRADING, ENDING)}
 PUZZLES: dict[str, Lesson] = {x.id: x for x in (HEAT, MISSILE)}
 ALL: dict[str, Lesson] = {**LESSONS, **PUZZLES}
