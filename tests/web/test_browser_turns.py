@@ -92,6 +92,14 @@ def clocked(db: Path, clock: FakeClock) -> AbstractContextManager[str]:
     return in_process(create_app(f"sqlite:///{db}", bot_delay=0.0, clock=clock))
 
 
+def _two_seats(api: httpx.Client) -> tuple[str, list[str]]:
+    """A new turn-based table of two seats (seed 20), Ada and Bo seated: its id and tokens."""
+    gid = api.post("/api/games", json={"players": 2, "seed": 20, "pace": "turn-based"}
+                   ).json()["game"]["id"]
+    return gid, [api.post(f"/api/games/{gid}/seats", json={"seat": s, "name": n}).json()["token"]
+                 for s, n in ((0, "Ada"), (1, "Bo"))]
+
+
 def test_the_deadlines_a_seat_missed_are_shown_not_only_in_a_tooltip(browser: Any,
                                                                      tmp_path: Path) -> None:
     """A seat that let a deadline pass has its deadline drawn in red: the page says why in words
@@ -99,10 +107,7 @@ def test_the_deadlines_a_seat_missed_are_shown_not_only_in_a_tooltip(browser: An
     inside one ("noch 1 | Tag")."""
     clock = FakeClock()
     with clocked(tmp_path / "days.db", clock) as url, httpx.Client(base_url=url) as api:
-        gid = api.post("/api/games", json={"players": 2, "seed": 20, "pace": "turn-based"}
-                       ).json()["game"]["id"]
-        tokens = [api.post(f"/api/games/{gid}/seats", json={"seat": s, "name": n}).json()["token"]
-                  for s, n in ((0, "Ada"), (1, "Bo"))]
+        gid, tokens = _two_seats(api)
 
         def missed() -> dict[str, Any] | None:  # a deadline passes until the seat to move has one
             g = api.get(f"/api/games/{gid}").json()
@@ -167,10 +172,7 @@ def test_the_table_talk_says_a_seat_went_to_the_bot_for_its_missed_deadlines(
     the player's page offers the seat back."""
     clock = FakeClock()
     with clocked(tmp_path / "handed.db", clock) as url, httpx.Client(base_url=url) as api:
-        gid = api.post("/api/games", json={"players": 2, "seed": 20, "pace": "turn-based"}
-                       ).json()["game"]["id"]
-        tokens = [api.post(f"/api/games/{gid}/seats", json={"seat": s, "name": n}).json()["token"]
-                  for s, n in ((0, "Ada"), (1, "Bo"))]
+        gid, tokens = _two_seats(api)
         victim = api.get(f"/api/games/{gid}").json()["deadline"]["seat"]
         other = {"Authorization": f"Bearer {tokens[1 - victim]}"}
 
