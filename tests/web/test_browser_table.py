@@ -146,6 +146,41 @@ def test_a_seat_is_never_taken_under_a_default_name(new_context: MakeContext) ->
     assert not page.js_errors, page.js_errors
 
 
+def test_a_player_renames_their_seat_and_the_others_see_it(new_context: MakeContext) -> None:
+    """A name typed wrong stayed for the whole game (audit, stop 55). "Rename" in one's own seat
+    row opens a dialog holding the name; the others' seat lists and the chat follow at once."""
+    ada = open_page(new_context(), "/")
+    gid = create_game(ada, players=3, seed=27)
+    take_seat(ada, 0, "Aad")
+    bea = open_page(new_context(), f"/g/{gid}")
+    take_seat(bea, 1, "Bea")
+    expect(bea.get_by_test_id("rename-0")).to_have_count(0)  # only one's own seat
+    ada.get_by_test_id("rename-0").click()
+    dialog = ada.get_by_test_id("rename-dialog")
+    expect(dialog).to_be_visible()
+    field = dialog.get_by_test_id("rename-name")
+    expect(field).to_have_value("Aad")
+    expect(field).to_be_focused()
+    field.fill("   ")
+    dialog.get_by_test_id("rename-save").click()
+    expect(dialog.get_by_test_id("rename-why")).to_have_text(
+        "Type your name first: the others see it at the table.")
+    field.fill("Ada")
+    expect(dialog.get_by_test_id("rename-why")).to_have_text("")  # typing clears the warning
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        ada.set_viewport_size(size)
+        ada.screenshot(path=str(SHOTS / f"table-rename-{label}.png"), animations="disabled")
+    ada.set_viewport_size(DESKTOP)
+    dialog.get_by_test_id("rename-save").click()
+    expect(dialog).to_be_hidden()
+    for page in (ada, bea):
+        expect(seat_row(page, 0)).to_contain_text("Ada")
+        expect(seat_row(page, 0)).not_to_contain_text("Aad")
+    expect(bea.get_by_test_id("chat-renamed")).to_have_text("Aad (Red) is now called Ada.")
+    assert ada.evaluate("() => localStorage.getItem('rn.name')") == "Ada"
+    assert not ada.js_errors and not bea.js_errors
+
+
 def test_another_players_seat_is_offered_to_a_bot_only_once_the_grace_is_over(
         browser: Any, server_factory: Callable[..., Server]) -> None:
     """The seats list offers "Give to a bot" for a player who left only when the server will

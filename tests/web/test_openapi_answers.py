@@ -106,7 +106,8 @@ def server_and_rules(http: httpx.Client) -> None:
 
 def play_a_game(http: httpx.Client, url: str) -> None:
     """A listed table of three: seats taken, an action made and undone, a chat line, email
-    notices, a seat link, a seat handed to a bot and taken back, then bots play it to the end."""
+    notices, a seat link, a new name, a seat handed to a bot and taken back, then bots play it to
+    the end."""
     made = http.post("/api/games", json={"players": 3, "listed": True, "seed": 5}).json()
     gid, creator = made["game"]["id"], made["creator_token"]
     assert gid in [g["id"] for g in http.get("/api/games").json()["games"]]
@@ -147,6 +148,9 @@ def play_a_game(http: httpx.Client, url: str) -> None:
     assert r.status_code == 200 and r.json()["subscriptions"] == 0, r.text
     http.post(f"/api/games/{gid}/seat-link", json={"origin": "https://rn.example"},
               headers=bearer(tokens[1]))
+    r = http.post(f"/api/games/{gid}/seats/1/name", json={"name": "Bea L."},
+                  headers=bearer(tokens[1]))
+    assert r.status_code == 200, r.text
     creator_says = {"X-Creator-Token": creator}
     http.post(f"/api/games/{gid}/seats/2/bot", json={"bot": "random"}, headers=creator_says)
     r = http.post(f"/api/games/{gid}/seats/2/reclaim", json={"name": "Cy again"},

@@ -91,6 +91,41 @@ def test_reclaim_over_http_and_only_with_the_seats_own_token(api: httpx.Client) 
     assert api.get(f"/api/games/{gid}/state", headers=auth(tokens[2])).json()["seat"] == 2
 
 
+def test_a_player_renames_their_own_seat_and_the_table_is_told(api: httpx.Client,
+                                                                ws_client: Connect) -> None:
+    """A name typed wrong could not be changed once the seat was taken (audit, stop 55). The
+    seat's own token renames it; everyone connected gets the new summary and a chat note; no
+    other token, no bad name, no bot's seat and no finished game."""
+    gid, tokens, creator = seated_game(api, 3)
+    watcher = ws_client(gid, [tokens[0]])
+    url = f"/api/games/{gid}/seats/1/name"
+    r = api.post(url, json={"name": "  Bea   Lu "}, headers=auth(tokens[1]))
+    assert r.status_code == 200, r.text
+    assert r.json()["game"]["seats"][1]["name"] == "Bea Lu"  # runs of spaces made one
+    assert api.get(f"/api/games/{gid}").json()["seats"][1]["name"] == "Bea Lu"
+    note = watcher.first(lambda m: m["type"] == "chat" and m["message"].get("system")
+                         == "renamed")["message"]
+    assert (note["for_seat"], note["old"], note["player"]) == (1, "P1", "Bea Lu")
+    assert note["text"].startswith("P1 (") and note["text"].endswith(") is now called Bea Lu.")
+    # the same name again: nothing changes, no second note
+    version = api.get(f"/api/games/{gid}").json()["version"]
+    assert api.post(url, json={"name": "Bea Lu"}, headers=auth(tokens[1])).status_code == 200
+    assert api.get(f"/api/games/{gid}").json()["version"] == version
+    # another seat's token, the creator's, none, a bad name: refused, nothing changed
+    for headers in (auth(tokens[0]), {"X-Creator-Token": creator}, {}):
+        assert api.post(url, json={"name": "Mallory"}, headers=headers).status_code == 401
+    for body in ({"name": ""}, {"name": "\u202eevil"}, {"name": "x" * 41}, {"nom": "x"}, {}):
+        assert api.post(url, json=body, headers=auth(tokens[1])).status_code == 422, body
+    assert api.post(f"/api/games/{gid}/seats/9/name", json={"name": "Bo"},
+                    headers=auth(tokens[1])).status_code == 404
+    assert api.get(f"/api/games/{gid}").json()["seats"][1]["name"] == "Bea Lu"
+    # a seat a bot plays: its token acts for nothing until it is taken back
+    assert api.post(f"/api/games/{gid}/seats/2/bot", json={"bot": "random"},
+                    headers=auth(tokens[2])).status_code == 200
+    assert api.post(f"/api/games/{gid}/seats/2/name", json={"name": "Cy"},
+                    headers=auth(tokens[2])).status_code == 401
+
+
 def test_the_owners_name_outlives_a_long_chat_and_a_restart(
         server_factory: Callable[..., Server], tmp_path: Path) -> None:
     """A seat handed to a bot bears its player's name as ``owner`` (the seat's own name is the

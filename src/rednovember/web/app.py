@@ -35,6 +35,7 @@ from .answers import (
     Legal,
     Played,
     Reclaimed,
+    Renamed,
     Replay,
     Save,
     SeatLink,
@@ -50,6 +51,7 @@ from .bodies import (
     BotBody,
     CreateGame,
     ReclaimBody,
+    RenameBody,
     SeatLinkBody,
     TakeSeat,
     UndoBody,
@@ -67,6 +69,7 @@ from .learn_api import add_routes as add_learn_routes
 from .limits import Limits, OpenSockets, client_key, client_message_window, message_window
 from .mail import Mailer
 from .mail_api import add_routes as add_mail_routes
+from .mail_api import own_seat
 from .mine import add_routes as add_my_games_routes
 from .protocol import ProtocolError
 from .push import Pusher
@@ -390,6 +393,21 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         name = player_name(body.name) if body and body.name else None
         await hub.reclaim(lg, seat, token, name)
         return {"ok": True, "seat": seat, "game": hub.summary(lg)}
+
+    @app.post("/api/games/{game_id}/seats/{seat}/name", responses={
+        **ok(Renamed), **errors("not_found", "unauthorised", "forbidden", "game_over",
+                                "rate_limited")})
+    async def rename_seat(game_id: str, seat: int, body: RenameBody, request: Request,
+                          authorization: Auth = None,
+                          x_seat_token: SeatTok = None) -> dict[str, Any]:
+        """The seat's player gives it another name (with the seat's own token; counted as
+        taking a seat for the per-client limit)."""
+        hub = await own_seat(hub_of(request), bearer, game_id, seat, authorization, x_seat_token)
+        name = player_name(body.name)
+        await hub.db(hub.rates.seats.check, client_of(request), time.time())
+        lg = await hub.get(game_id)
+        await hub.rename(lg, seat, name)
+        return {"ok": True, "game": hub.summary(lg)}
 
     @app.get("/api/games/{game_id}/export",
              responses={**ok(Save), **errors("not_found", "forbidden")})

@@ -190,6 +190,12 @@ class UndoBody(_Body):
     version: int | None = Field(None, ge=0, le=2**53)
 
 
+class RenameBody(_Body):
+    name: str = Field(..., min_length=1, max_length=MAX_NAME_CHARS,
+                      json_schema_extra={"pattern": PRINTABLE},
+                      description="the seat's new name, which the other players see")
+
+
 class BotBody(_Body):
     bot: Annotated[str, _one_of(tuple(sorted(BOTS)))] = Field(..., min_length=1, max_length=32)
 
@@ -206,5 +212,6 @@ class ReclaimBody(_Body):
                              json_schema_extra={"pattern": PRINTABLE})
 
 
-__all__ = ["ActBody", "BotBody", "CreateGame", "ReclaimBody", "SeatLinkBody", "TakeSeat",
+__all__ = ["ActBody", "BotBody", "CreateGame", "ReclaimBody", "RenameBody", "SeatLinkBody",
+           "TakeSeat",
            "UndoBody", "table_settings"]

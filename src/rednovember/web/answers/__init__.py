@@ -33,6 +33,7 @@ from .game import (
     Played,
     PushSeat,
     Reclaimed,
+    Renamed,
     SeatLink,
     SeatTaken,
     Summary,
@@ -51,5 +52,5 @@ def ok(model: type[BaseModel], status: int = 200) -> dict[int | str, dict[str, A
 
 __all__ = ["Bots", "Computing", "Created", "Data", "GameState", "Games", "Handed", "Languages",
            "LearnState", "Legal", "Lessons", "Meta", "MyGames", "Notices", "Notify", "NotifyInfo",
-           "Ok", "Played", "PushSeat", "Reclaimed", "Replay", "RulesReference", "Save", "SeatLink",
-           "SeatTaken", "Solution", "Story", "Summary", "Texts", "WinChance", "ok"]
+           "Ok", "Played", "PushSeat", "Reclaimed", "Renamed", "Replay", "RulesReference", "Save",
+           "SeatLink", "SeatTaken", "Solution", "Story", "Summary", "Texts", "WinChance", "ok"]

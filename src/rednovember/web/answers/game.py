@@ -155,6 +155,13 @@ class SeatTaken(Shape):
     game: Summary
 
 
+class Renamed(Shape):
+    """The seat bears its new name."""
+
+    ok: Literal[True]
+    game: Summary
+
+
 class Handed(Shape):
     """The seat is a bot's now."""
 
@@ -379,5 +386,5 @@ class PushSeat(Shape):
 __all__ = ["Action", "ActionWarning", "Activity", "Away", "Clock", "Config", "Created", "Deadline",
            "GameState", "Games", "GnomeResult", "Handed", "Legal", "Meets", "MyGame", "MyGames",
            "Notices", "Notify", "NotifyInfo", "Played", "PublicConfig", "PushSeat", "Reclaimed",
-           "Result", "Seat", "SeatLink", "SeatTaken", "Settings", "Suggestion", "Summary", "View",
-           "ViewGnome"]
+           "Renamed", "Result", "Seat", "SeatLink", "SeatTaken", "Settings", "Suggestion", "Summary",
+           "View", "ViewGnome"]

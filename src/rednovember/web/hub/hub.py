@@ -79,6 +79,7 @@ class Hub:
         self.apply_for = self.writer.apply_for
         self.take_seat, self.hand_to_bot = self.seating.take_seat, self.seating.hand_to_bot
         self.rematch, self.reclaim = self.seating.rematch, self.seating.reclaim
+        self.rename = self.seating.rename
         self.chat, self.ping = self.talk.chat, self.talk.ping
         self.note_timeout = self.talk.note_timeout
         self.summary, self.state, self.send_states = summary, state, send_states

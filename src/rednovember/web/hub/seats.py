@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 
 from ...bots import BOTS
 from .. import security
@@ -43,6 +44,28 @@ class Seating:
             return at, token
 
         return await self.w.locked(lg, attempt)
+
+    async def rename(self, lg: LiveGame, seat: int, name: str) -> None:
+        """The seat's player takes another name (checked by the caller: the seat's own token);
+        the chat says so."""
+        name = player_name(name)
+
+        async def attempt() -> str | None:
+            if lg.status == "over":
+                raise ProtocolError("game_over", "the game is over")
+            s = lg.seats[seat]
+            if s.kind != "human":
+                raise ProtocolError("forbidden", f"seat {seat} is played by a bot now: take it "
+                                                 "back first", "not_a_person", seat=seat)
+            if s.name == name:
+                return None
+            await self.w.change_seat(lg, replace(s, name=name))
+            return s.name or ""
+
+        old = await self.w.locked(lg, attempt)
+        if old is not None:
+            await self.talk.note(lg, seat, "renamed", {"player": name, "old": old,
+                                                       "colour": lg.seats[seat].colours[0]})
 
     @staticmethod
     def _free_seat(lg: LiveGame, seat: int | None, colour: str | None) -> int:

@@ -11,7 +11,7 @@ import { formatSeconds } from "./timer.js";
 import { playerName } from "./describe.js";
 
 const BOT = "heuristic"; // the bot the banner's button gives the seat to
-const NOTES = new Set(["away", "to_bot", "back", "deadline"]); // deadline: a turn-based table's (issue 20)
+const NOTES = new Set(["away", "to_bot", "back", "deadline", "renamed"]); // deadline: a turn-based table's (issue 20)
 
 export class AwayBanner {
   constructor(page) {
@@ -130,6 +130,7 @@ export function awayLine(page, m) {
   const key = `away_chat_${m.system}${how}${over}`;
   // the note's own name (the seat's then): a bot may hold the seat by now
   li.textContent = t("web", key, { player: playerName(m.player, m.for_seat),
-    colour: raw("colours", m.colour || ""), bot: m.bot ? raw("bot_levels", m.bot) : "", missed: m.missed || 0 });
+    colour: raw("colours", m.colour || ""), bot: m.bot ? raw("bot_levels", m.bot) : "", missed: m.missed || 0,
+    old: m.old || "" });
   return li;
 }

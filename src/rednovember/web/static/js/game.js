@@ -20,6 +20,7 @@ import { loadGame, stopLoading } from "./load.js";
 import { Show } from "./show.js";
 import { MobileLayout } from "./mobile.js";
 import { adoptSeatLink, openSeatLink } from "./seatlink.js";
+import { openRename } from "./rename.js";
 import { renderClock } from "./timer.js";
 import { absoluteUrl, url } from "./root.js";
 import { Advisor } from "./advisor.js";
@@ -442,7 +443,7 @@ export class GamePage {
   }
 
   onClick(e) {
-    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-reclaim],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result],[data-rematch],[data-seat-link],[data-pass-ready]");
+    const el = e.target.closest("[data-close-overlay],[data-act],[data-pick],[data-take],[data-reclaim],[data-bot],[data-manage-seats],[data-seat-tab],[data-minus],[data-plus],[data-help],[data-undo],[data-copy],#reconnect,[data-show-result],[data-rematch],[data-seat-link],[data-rename],[data-pass-ready]");
     if (!el || !this.root.contains(el)) return;
     if (el.disabled) return;
     if (el.dataset.passReady !== undefined) {
@@ -453,6 +454,8 @@ export class GamePage {
       this.render();
     } else if (el.dataset.seatLink !== undefined) {
       openSeatLink(this, Number(el.dataset.seatLink));
+    } else if (el.dataset.rename !== undefined) {
+      openRename(this, Number(el.dataset.rename));
     } else if (el.dataset.rematch !== undefined) {
       this.socket.send({ type: "rematch" });
     } else if (el.dataset.act !== undefined) {

@@ -8,6 +8,7 @@ import {
 } from "./describe.js";
 import { attrs, COLOURS, esc, gnomeGlyph } from "./svg.js";
 import { seatLinkButton } from "./seatlink.js";
+import { renameButton } from "./rename.js";
 
 function miniGnome(colour, fainted = false) {
   return `<svg class="mini-gnome" viewBox="-17 -36 34 40" aria-hidden="true">${gnomeGlyph(colour, { fainted })}</svg>`;
@@ -173,7 +174,7 @@ export function renderSeats(model, page, compact = false) {
     s += `<li class="${cls}" data-testid="seat-${seat.seat}" data-kind="${esc(seat.kind)}">
       <span class="seat-colours">${colours}</span>
       <span class="seat-label">${esc(seatTitle(seat))}</span>
-      <span class="seat-who">${seatWho(seat)}${mine ? ` <span class="badge mine">${esc(raw("web", "you"))}</span>` : ""}${mine && !model.over ? seatLinkButton(seat.seat) : ""}</span>
+      <span class="seat-who">${seatWho(seat)}${mine ? ` <span class="badge mine">${esc(raw("web", "you"))}</span>` : ""}${mine && !model.over ? seatLinkButton(seat.seat) : ""}${mine && !model.over && seat.kind === "human" ? renameButton(seat.seat) : ""}</span>
       <span class="seat-actions">${buttons}</span></li>`;
   }
   s += `</ul>`;
