@@ -18,10 +18,12 @@ import pytest
 from fastapi.testclient import TestClient
 from pgcluster import BACKEND, database_url
 from test_server_mail import Inbox
+from test_server_push import PushService
 
 from rednovember.web.app import create_app
 from rednovember.web.hub.live import Clock
 from rednovember.web.mail import Mailer
+from rednovember.web.push import Pusher
 from rednovember.web.store import GameRecord, Store
 from rednovember.web.tables import chat_message
 
@@ -392,6 +394,33 @@ def test_a_seat_away_for_days_is_told_its_missed_deadlines_and_that_a_bot_took_i
         assert "away too long" not in handed["text"]
         time.sleep(1.0)  # nothing more comes: the seat is the bot's, it waits for nobody
         assert len([m for m in inbox.messages if "a bot plays" in m["Subject"]]) == 1
+
+
+def test_a_browser_that_asked_for_pushes_is_told_that_a_bot_took_the_seat(
+        service: PushService, db_url: str, clock: FakeClock) -> None:
+    """The push side of the hand-over after three missed deadlines: the seat's browser gets a
+    notice of it (replacing its turn notice: the same tag), in the seat's language."""
+    pusher = Pusher(test_hosts=frozenset({service.host}))
+    with TestClient(create_app(db_url, bot_delay=0.0, clock=clock, pusher=pusher,
+                               mail_after=0.2)) as c:
+        gid, tokens = _turn_based_game(c)
+        victim = c.get(f"/api/games/{gid}").json()["deadline"]["seat"]
+        ada = service.browser("ada")
+        r = c.post(f"/api/games/{gid}/seats/{victim}/push", headers=_bearer(tokens[victim]),
+                   json={**ada.subscription(), "lang": "de"})
+        assert r.status_code == 200, r.text
+        while (s := c.get(f"/api/games/{gid}").json())["seats"][victim]["kind"] != "bot":
+            if s["deadline"] is None or s["deadline"]["missed"] >= 3:
+                time.sleep(0.02)
+            elif s["deadline"]["seat"] == victim:
+                _let_pass(c, clock, gid, db_url)
+            else:
+                _act_oneself(c, gid, tokens[1 - victim])
+        taken = until(lambda: [d for d in map(ada.read, service.at("ada"))
+                               if "Bot spielt deinen Platz" in d["title"]], "the push")
+        assert len(taken) == 1 and taken[0]["game"] == gid and taken[0]["url"] == f"g/{gid}"
+        assert "3 Fristen in Folge" in taken[0]["body"]
+        assert taken[0]["tag"] == f"rn-turn-{gid}"
 
 
 # --- restarts and several processes ---------------------------------------------------------------

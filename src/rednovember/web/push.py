@@ -110,6 +110,17 @@ def payload(lang: str, game_id: str, gnome: str, player: str) -> str:
                       ensure_ascii=False)
 
 
+def taken_payload(lang: str, game_id: str, gnome: str, player: str, misses: int) -> str:
+    """What the service worker shows when a bot took the seat after ``misses`` deadlines in a
+    row (the same tag: it replaces the seat's turn notice)."""
+    cat = catalog(lang)
+    return json.dumps({"title": cat.get("push", "taken_title"),
+                       "body": cat.get("push", "taken_body", player=player, gnome=gnome,
+                                       game=game_id, misses=misses),
+                       "url": f"g/{game_id}", "game": game_id, "tag": f"rn-turn-{game_id}"},
+                      ensure_ascii=False)
+
+
 class Gone(Exception):
     """The push service forgot the subscription (404 or 410): drop it."""
 
@@ -249,4 +260,4 @@ def targets(engine: Engine, game_id: str, seat: int) -> list[Target]:
 
 __all__ = ["PUSH_SERVICES", "Gone", "Keys", "MAX_PER_SEAT", "PushFailed", "Pusher", "Target", "add",
            "drop", "endpoint_pattern", "endpoint_problem", "payload", "remove", "server_keys",
-           "targets"]
+           "taken_payload", "targets"]

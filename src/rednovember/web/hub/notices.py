@@ -15,12 +15,13 @@ import asyncio
 import logging
 import smtplib
 import time
+from collections.abc import Callable
 from email.message import EmailMessage
 from typing import Any
 
 from ...i18n import catalog
 from ..mail import Mailer, Notice, allow, ask, claim, rearm, recipient, unask, unconfirmed
-from ..push import Gone, Keys, Pusher, PushFailed, drop, payload, server_keys, targets
+from ..push import Gone, Keys, Pusher, PushFailed, drop, payload, server_keys, taken_payload, targets
 from .absence import unconnected
 from .clock import HANDOVER_AFTER
 from .live import LiveGame
@@ -148,7 +149,8 @@ class Notices:
         if self.mailer is not None and notice.email is not None:
             await self._email(lg, seat, notice)
         if self.pusher is not None:
-            await self._push(lg, seat)
+            await self._push(lg, seat, lambda lang: payload(lang, lg.id,
+                                                            *self._names(lg, seat, lang)))
 
     def _names(self, lg: LiveGame, seat: int, lang: str) -> tuple[str, str]:
         """The seat's gnome that must decide (in ``lang``; a seat of two gnomes has two) and its
@@ -173,20 +175,31 @@ class Notices:
             log.info("game %s: seat %d was told by email that it must decide", lg.id, seat)
 
     async def taken(self, lg: LiveGame, seat: int) -> None:
-        """Tells the seat by email (if its owner confirmed an address for this game) that a bot
-        took it after :data:`HANDOVER_AFTER` deadlines missed in a row (web/hub/deadline.py, on
-        the game's owner, once per hand-over), and how to take it back."""
-        if self.mailer is None:
-            return
+        """Tells the seat (an email to an address its owner confirmed for this game, a push to
+        each browser it subscribed) that a bot took it after :data:`HANDOVER_AFTER` deadlines
+        missed in a row (web/hub/deadline.py, on the game's owner, once per hand-over), and how
+        to take it back."""
+        if self.mailer is not None:
+            await self._taken_email(lg, seat)
+        if self.pusher is not None:
+            await self._push(lg, seat, lambda lang: taken_payload(
+                lang, lg.id, *self._owner(lg, seat, lang), HANDOVER_AFTER), "a bot took it")
+
+    def _owner(self, lg: LiveGame, seat: int, lang: str) -> tuple[str, str]:
+        """The seat's gnome (in ``lang``) and the name of the player a bot took it from."""
+        gnome = catalog(lang).raw("colours", lg.seats[seat].colours[0])
+        return gnome, lg.owners.get(seat) or gnome  # (the seat bears the bot's name now)
+
+    async def _taken_email(self, lg: LiveGame, seat: int) -> None:
+        assert self.mailer is not None
         notice = await self.rt.db(recipient, self.rt.store.engine, lg.id, seat)
         if notice is None or notice.email is None:
             return
         if not await self.rt.db(allow, self.rt.store.engine, notice.email, time.time()):
             log.warning("game %s: seat %d's address had its emails for today", lg.id, seat)
             return
-        gnome = catalog(notice.lang).raw("colours", lg.seats[seat].colours[0])
-        player = lg.owners.get(seat) or gnome  # (the seat bears the bot's name now)
-        msg = self.mailer.taken(notice, lg.id, gnome, player, HANDOVER_AFTER)
+        msg = self.mailer.taken(notice, lg.id, *self._owner(lg, seat, notice.lang),
+                                HANDOVER_AFTER)
         if await self._send(lg, seat, msg):
             log.info("game %s: seat %d was told by email that a bot took it", lg.id, seat)
 
@@ -200,13 +213,14 @@ class Notices:
         self.sent += 1
         return True
 
-    async def _push(self, lg: LiveGame, seat: int) -> None:
+    async def _push(self, lg: LiveGame, seat: int, data_in: Callable[[str], str],
+                    told: str = "it must decide") -> None:
+        """Pushes to each browser the seat subscribed what ``data_in`` (its language) says."""
         assert self.pusher is not None
         keys = await self.keys()
         for target in await self.rt.db(targets, self.rt.store.engine, lg.id, seat):
-            data = payload(target.lang, lg.id, *self._names(lg, seat, target.lang))
             try:
-                await asyncio.to_thread(self.pusher.send, keys, target, data)
+                await asyncio.to_thread(self.pusher.send, keys, target, data_in(target.lang))
             except Gone:
                 await self.rt.db(drop, self.rt.store.engine, target.endpoint)
                 log.info("game %s: seat %d's push service forgot a subscription: dropped",
@@ -216,6 +230,6 @@ class Notices:
                 log.warning("game %s: a push to seat %d failed: %s", lg.id, seat, exc)
                 continue
             self.pushed += 1
-            log.info("game %s: seat %d was told by a push that it must decide", lg.id, seat)
+            log.info("game %s: seat %d was told by a push that %s", lg.id, seat, told)
 
 __all__ = ["MAIL_AFTER", "Notices"]
