@@ -222,7 +222,7 @@ def test_terminal_lesson_right_wrong_back_and_goal(monkeypatch: pytest.MonkeyPat
 
 def test_terminal_lists_lessons_and_speaks_german(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_learn(["--lang", "de"], "10\nquatsch\nquit\n", monkeypatch, capsys)
+    out = run_learn(["--lang", "de"], "11\nquatsch\nquit\n", monkeypatch, capsys)
     assert "Lektionen:" in out and "Rätsel:" in out
     assert "6. Katastrophenmarker und der Geister-Zeitstein (tokens)" in out
     assert "== Das Ende der Partie ==" in out and "Hier kein Zug: quatsch" in out
@@ -517,3 +517,23 @@ def test_the_trading_lesson_says_what_the_engine_does() -> None:
     g = done.game
     assert done.reached and g.gnomes[0].keeper == 39  # one minute
     assert [d.items[i].id for i in g.gnomes[1].hand] == ["crowbar"]
+
+
+def test_the_drawing_lesson_says_what_the_engine_does() -> None:
+    """Draw Items and R10 (amended, per room): one minute a card; after drawing in room 8 the
+    next turn offers no drawing there, while drawing in room 10 (Grog from the captain's stock)
+    is allowed, and then room 8 is open again."""
+    d = Session.start("drawing").game.data
+    drew = Session.replay("drawing", ["draw 2", "end"])
+    g = drew.game
+    assert g.gnomes[0].keeper == 38 and len(g.gnomes[0].hand) == 2
+    assert not [a for a in g.legal_actions() if a.kind == "draw"]  # R10: not in room 8 again
+    done = Session.replay("drawing", list(solution("drawing").plays))
+    g = done.game
+    assert done.reached and g.gnomes[0].keeper == 38  # the turn's minutes still to walk
+    g.apply(next(a for a in g.legal_actions() if a.text(d) == "end"))
+    for play in ("open 8", "enter"):
+        g.apply(next(a for a in g.legal_actions() if a.text(d) == play))
+    assert [a for a in g.legal_actions() if a.kind == "draw"]  # room 8 is open to it again
+    wasted = Session.replay("drawing", ["draw 2", "play aqualung"])
+    assert wasted.checks[-1].key == "drawing_why_end"

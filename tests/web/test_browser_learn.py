@@ -304,3 +304,26 @@ def test_the_trading_lesson_asks_blue_for_blue_s_gift(new_context: Any) -> None:
     act(page, "end", 5)
     check(page, "goal", "Red carries the Fire Extinguisher")
     assert not page.js_errors
+
+
+def test_the_drawing_lesson_offers_no_second_draw_in_the_same_room(new_context: Any) -> None:
+    """Lesson 10 (Draw Items, R10): after drawing in the Equipment Stores the next turn offers
+    no Draw Items there; the Captain's Cabin's Grog is offered."""
+    page = _page(new_context(), "/learn/drawing")
+    plays(page, 0)
+    panel = page.locator("[data-testid=actions]")
+    act(page, "draw 2", 1)
+    check(page, "right", "Two cards in your hand.")
+    act(page, "end", 2)
+    expect(page.locator("[data-testid=learn-guidance]")).to_contain_text(
+        "Draw Items is not offered in room 8 now")
+    expect(panel.locator("[data-act^='draw']")).to_have_count(0)
+    shot(page, "learn-drawing-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "learn-drawing-phone", full=True)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    act(page, "open 10", 3)
+    act(page, "enter", 4)
+    act(page, "draw 1", 5)
+    check(page, "goal", "Three minutes, three items.")
+    assert not page.js_errors

@@ -292,7 +292,22 @@ TRADING = Lesson(
            Step("end", _is("end"))),
 )
 
-# --- 10. the end of the game ---------------------------------------------------------------------
+# --- 10. drawing items and R10 ------------------------------------------------------------------
+DRAWING = Lesson(
+    "drawing", "lesson",
+    {"name": "Drawing items", "config": {"players": 1, "gnomes_per_player": 3, "seed": 11},
+     "position": {"gnomes": [{"room": 8, "keeper": 40, "hand": []},
+                             {"room": 3, "keeper": 1, "hand": []},
+                             {"room": 9, "keeper": 1, "hand": []}]},
+     "event_deck": _respites()},
+    goal=lambda g: (g.gnomes[0].room == 10 and len(g.gnomes[0].hand) == 3
+                    and g.data.item_index["grog"] in g.gnomes[0].hand and g.result is None),
+    solution=("draw 2", "end", "open 10", "enter", "draw 1"),
+    steps=(Step("draw2", _is("draw 2")), Step("end", _is("end")), Step("open10", _is("open 10")),
+           Step("enter10", _is("enter")), Step("grog", _is("draw 1"))),
+)
+
+# --- 11. the end of the game ---------------------------------------------------------------------
 ENDING = Lesson(
     "ending", "lesson",
     {"name": "The end of the game", "config": {"players": 1, "gnomes_per_player": 3, "seed": 7},
@@ -349,6 +364,6 @@ MISSILE = Lesson(
 )
 
 LESSONS: dict[str, Lesson] = {x.id: x for x in (MOVING, WATER, FIRE, REPAIRS, EVENTS, TOKENS, SEA,
-                                                 HATCHES, TRADING, ENDING)}
+                                                 HATCHES, TRADING, DRAWING, ENDING)}
 PUZZLES: dict[str, Lesson] = {x.id: x for x in (HEAT, MISSILE)}
 ALL: dict[str, Lesson] = {**LESSONS, **PUZZLES}
