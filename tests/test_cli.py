@@ -70,5 +70,5 @@ def test_issue18_learn_takes_a_lessons_number_from_the_menu(
     assert main(["learn", "1"]) == 0
     assert "Moving and the time track" in capsys.readouterr().out
     with pytest.raises(SystemExit) as exc:
-        main(["learn", "14"])
-    assert exc.value.code == 2 and "1-13" in capsys.readouterr().err
+        main(["learn", "15"])
+    assert exc.value.code == 2 and "1-14" in capsys.readouterr().err

@@ -20,9 +20,11 @@ from hypothesis import strategies as st
 from rednovember.cli import main
 from rednovember.i18n import catalog
 from rednovember.learn import ALL, LESSONS, PUZZLES, LessonError, Session
+from rednovember.learn.lessons import TRAPPED
 from rednovember.learn.solution import SCRIPT, TRIES, Solution, attempt, solution
 from rednovember.learn.terminal import run_learn as run_learn_cli
 from rednovember.rules.invariants import check
+from rednovember.rules.scenario import build
 from rednovember.web.learn_api import solution_info
 
 LANGS = ["en", "de", "fr", "pl", "ru", "es"]
@@ -222,7 +224,7 @@ def test_terminal_lesson_right_wrong_back_and_goal(monkeypatch: pytest.MonkeyPat
 
 def test_terminal_lists_lessons_and_speaks_german(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_learn(["--lang", "de"], "11\nquatsch\nquit\n", monkeypatch, capsys)
+    out = run_learn(["--lang", "de"], "12\nquatsch\nquit\n", monkeypatch, capsys)
     assert "Lektionen:" in out and "Rätsel:" in out
     assert "6. Katastrophenmarker und der Geister-Zeitstein (tokens)" in out
     assert "== Das Ende der Partie ==" in out and "Hier kein Zug: quatsch" in out
@@ -537,3 +539,26 @@ def test_the_drawing_lesson_says_what_the_engine_does() -> None:
     assert [a for a in g.legal_actions() if a.kind == "draw"]  # room 8 is open to it again
     wasted = Session.replay("drawing", ["draw 2", "play aqualung"])
     assert wasted.checks[-1].key == "drawing_why_end"
+
+
+def test_the_trapped_lesson_says_what_the_engine_does() -> None:
+    """Extinguish Fire (§6): a failure forces one move out at once, never into a burning room
+    without Grog or an Extinguisher; with no such room the gnome dies (trapped); and, as the
+    lesson warns, a gnome still in a burning room when its turn ends dies."""
+    failed = Session.replay("trapped", ["extinguish_fire 3"])
+    g, d = failed.game, failed.game.data
+    assert sorted(a.text(d) for a in g.legal_actions()) == ["exit 2", "exit 4", "exit 8"]
+    done = Session.replay("trapped", list(solution("trapped").plays))
+    assert done.reached and done.game.gnomes[0].room == 4 and done.game.gnomes[0].alive
+    # every neighbour burning: the same failure kills
+    spec = {**TRAPPED.spec, "position": {**TRAPPED.spec["position"], "fire": [2, 4, 5, 6, 7, 8]}}
+    g = build(spec)
+    g.apply(next(a for a in g.legal_actions() if a.text(g.data) == "extinguish_fire 3"))
+    assert not g.gnomes[0].alive and ("death", 0, "trapped") in [e[:3] for e in g.log]
+    # with Grog played the move out may lead into a burning room, where the turn's end kills
+    gnomes = [{**TRAPPED.spec["position"]["gnomes"][0], "hand": ["grog"]},
+              *TRAPPED.spec["position"]["gnomes"][1:]]
+    g = build({**TRAPPED.spec, "position": {**TRAPPED.spec["position"], "gnomes": gnomes}})
+    for play in ("play grog", "extinguish_fire 3", "exit 6"):
+        g.apply(next(a for a in g.legal_actions() if a.text(g.data) == play))
+    assert not g.gnomes[0].alive and ("death", 0, "fire") in [e[:3] for e in g.log]

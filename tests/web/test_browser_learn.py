@@ -327,3 +327,23 @@ def test_the_drawing_lesson_offers_no_second_draw_in_the_same_room(new_context: 
     act(page, "draw 1", 5)
     check(page, "goal", "Three minutes, three items.")
     assert not page.js_errors
+
+
+def test_the_trapped_lesson_forces_a_move_out_after_the_failure(new_context: Any) -> None:
+    """Lesson 11 (Extinguish Fire fails): the page then offers only the moves out into rooms
+    that do not burn, and the lesson explains them."""
+    page = _page(new_context(), "/learn/trapped")
+    plays(page, 0)
+    act(page, "extinguish_fire 3", 1)
+    check(page, "right", "The die showed 10")
+    panel = page.locator("[data-testid=actions]")
+    for room in (2, 4, 8):
+        expect(panel.locator(f"[data-act='exit {room}']")).to_be_visible()
+    expect(panel.locator("[data-act='exit 6']")).to_have_count(0)
+    shot(page, "learn-trapped-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "learn-trapped-phone", full=True)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    act(page, "exit 4", 2)
+    check(page, "goal", "it would have been trapped")
+    assert not page.js_errors

@@ -307,7 +307,22 @@ DRAWING = Lesson(
            Step("enter10", _is("enter")), Step("grog", _is("draw 1"))),
 )
 
-# --- 11. the end of the game ---------------------------------------------------------------------
+# --- 11. when the fire wins --------------------------------------------------------------------
+TRAPPED = Lesson(
+    "trapped", "lesson",
+    {"name": "When the fire wins", "config": {"players": 1, "gnomes_per_player": 3, "seed": 12},
+     "position": {"gnomes": [{"room": 5, "keeper": 40, "hand": []},
+                             {"room": 10, "keeper": 1, "hand": []},
+                             {"room": 9, "keeper": 1, "hand": []}],
+                  "fire": [5, 6, 7]},
+     "dice": [10], "event_deck": _respites()},
+    goal=lambda g: (g.gnomes[0].alive and g.gnomes[0].room not in (-1, 5) and _keeper(g) < 40
+                    and g.fire[5] and g.result is None),
+    solution=("extinguish_fire 3", "exit 4"),
+    steps=(Step("try", _is("extinguish_fire 3")), Step("out", _kind("exit"))),
+)
+
+# --- 12. the end of the game ---------------------------------------------------------------------
 ENDING = Lesson(
     "ending", "lesson",
     {"name": "The end of the game", "config": {"players": 1, "gnomes_per_player": 3, "seed": 7},
@@ -364,6 +379,6 @@ MISSILE = Lesson(
 )
 
 LESSONS: dict[str, Lesson] = {x.id: x for x in (MOVING, WATER, FIRE, REPAIRS, EVENTS, TOKENS, SEA,
-                                                 HATCHES, TRADING, DRAWING, ENDING)}
+                                                 HATCHES, TRADING, DRAWING, TRAPPED, ENDING)}
 PUZZLES: dict[str, Lesson] = {x.id: x for x in (HEAT, MISSILE)}
 ALL: dict[str, Lesson] = {**LESSONS, **PUZZLES}
