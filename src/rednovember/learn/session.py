@@ -100,6 +100,11 @@ class Session:
         return f"{lid}_{self.lesson.steps[step].key}", {}
 
     # --- playing ----------------------------------------------------------------------------------
+    def accepts(self, action: Action) -> bool:
+        """Whether this play would be a step the lesson asks for now (a lesson on its path)."""
+        return self.lesson.kind == "lesson" and self.off is None and \
+            self._match(action) is not None
+
     def _match(self, action: Action) -> int | None:
         """The step this play does: the next one, or a free step (an item play) further on."""
         nxt = self.next_step()

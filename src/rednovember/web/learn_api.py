@@ -98,17 +98,14 @@ def lesson_suggestions(s: Session) -> dict[str, dict[str, Any]]:
     lesson's pending steps would refuse that repair; then the fewest minutes they accept (after
     the suggested items), so a repair never starts at a choice the lesson then rejects. A repair
     the lesson asks for is the main choice (``best``)."""
-    g = s.game
-    out = suggestions(g)
-    pending = [st for i, st in enumerate(s.lesson.steps) if i not in s.done]
-    if s.lesson.kind != "lesson" or s.off is not None or not pending:
+    out = suggestions(s.game)
+    if s.lesson.kind != "lesson" or s.off is not None or s.next_step() is None:
         return out
-    for key, tip in out.items():
-        after = g.copy(keep_log=False)
-        for item in tip["items"]:
-            after.apply(parse_action(f"play {item}", g.data))
-        options = [a for a in after.legal_actions() if a.is_repair and repair_key(a) == key]
-        accepted = [a.minutes for a in options if any(st.wants(a, after) for st in pending)]
+    for key, tip in out.items():  # (the lesson's own judgement after the suggested items)
+        after = Session.replay(s.lesson.id, [*s.plays, *(f"play {i}" for i in tip["items"])])
+        options = [a for a in after.game.legal_actions()
+                   if a.is_repair and repair_key(a) == key]
+        accepted = [a.minutes for a in options if after.accepts(a)]
         if accepted and tip["minutes"] not in accepted:
             tip["minutes"] = min(accepted)
         tip["best"] = bool(accepted)
