@@ -35,6 +35,14 @@ def act(page: Any, text: str, n: int) -> None:
     plays(page, n)
 
 
+def sizes(page: Any, name: str) -> None:
+    """Screenshots of the page at desktop size, then the whole page at phone size."""
+    shot(page, f"{name}-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, f"{name}-phone", full=True)
+    page.set_viewport_size({"width": 1440, "height": 900})
+
+
 def check(page: Any, verdict: str, text: str) -> None:
     box = page.locator("[data-testid=learn-check]")
     expect(box).to_have_attribute("data-verdict", verdict)
@@ -249,10 +257,7 @@ def test_the_hatches_lesson_frees_the_hatch_the_player_picks(new_context: Any) -
     plays(page, 0)
     guide = page.locator("[data-testid=learn-guidance]")
     expect(guide).to_contain_text("Play the Crowbar")
-    shot(page, "learn-hatches-desktop")
-    page.set_viewport_size(PHONE)
-    shot(page, "learn-hatches-phone", full=True)
-    page.set_viewport_size({"width": 1440, "height": 900})
+    sizes(page, "learn-hatches")
     act(page, "play crowbar", 1)
     panel = page.locator("[data-testid=actions]")
     # each box is titled by its hatch (it read "Unblock the hatch to room 5 with": a cut action)
@@ -290,10 +295,7 @@ def test_the_trading_lesson_asks_blue_for_blue_s_gift(new_context: Any) -> None:
     expect(guide).to_contain_text("Blue's gift")
     expect(page.locator("[data-act='give fire_extinguisher']")).to_contain_text(
         "Give Fire Extinguisher to Red")
-    shot(page, "learn-trading-gift-desktop")
-    page.set_viewport_size(PHONE)
-    shot(page, "learn-trading-gift-phone", full=True)
-    page.set_viewport_size({"width": 1440, "height": 900})
+    sizes(page, "learn-trading-gift")
     act(page, "give fire_extinguisher", 3)
     check(page, "right", "The Fire Extinguisher is in Red's hand.")
     act(page, "done", 4)
@@ -318,10 +320,7 @@ def test_the_drawing_lesson_offers_no_second_draw_in_the_same_room(new_context: 
     expect(page.locator("[data-testid=learn-guidance]")).to_contain_text(
         "Draw Items is not offered in room 8 now")
     expect(panel.locator("[data-act^='draw']")).to_have_count(0)
-    shot(page, "learn-drawing-desktop")
-    page.set_viewport_size(PHONE)
-    shot(page, "learn-drawing-phone", full=True)
-    page.set_viewport_size({"width": 1440, "height": 900})
+    sizes(page, "learn-drawing")
     act(page, "open 10", 3)
     act(page, "enter", 4)
     act(page, "draw 1", 5)
@@ -340,10 +339,7 @@ def test_the_trapped_lesson_forces_a_move_out_after_the_failure(new_context: Any
     for room in (2, 4, 8):
         expect(panel.locator(f"[data-act='exit {room}']")).to_be_visible()
     expect(panel.locator("[data-act='exit 6']")).to_have_count(0)
-    shot(page, "learn-trapped-desktop")
-    page.set_viewport_size(PHONE)
-    shot(page, "learn-trapped-phone", full=True)
-    page.set_viewport_size({"width": 1440, "height": 900})
+    sizes(page, "learn-trapped")
     act(page, "exit 4", 2)
     check(page, "goal", "it would have been trapped")
     assert not page.js_errors
