@@ -75,7 +75,10 @@ def test_a_move_on_one_process_reaches_the_players_of_the_other(nodes: Start) ->
     gid = _new_game(a.url, seed=11)
     tokens = [take(httpx.Client(base_url=s.url), gid, i) for i, s in enumerate((a, b, a))]
     with WsClient(b.url, gid, [tokens[1]]) as watcher:
-        first = watcher.until(lambda m: m["type"] == "state")["version"]
+        # the last seat was taken on a: b's copy may hear of it only after this connection's
+        # first state (LISTEN/NOTIFY), so the move's state is told from the version a has now
+        first = httpx.get(f"{a.url}/api/games/{gid}", timeout=10).json()["version"]
+        watcher.first(lambda m: m["type"] == "state" and m["version"] == first)
         state = httpx.get(f"{a.url}/api/games/{gid}/state", timeout=10).json()
         mover = state["to_move"]
         st = httpx.get(f"{a.url}/api/games/{gid}/state", headers=auth(tokens[mover]),
