@@ -102,7 +102,8 @@ def lesson_suggestions(s: Session) -> dict[str, dict[str, Any]]:
     if s.lesson.kind != "lesson" or s.off is not None or s.next_step() is None:
         return out
     for key, tip in out.items():  # (the lesson's own judgement after the suggested items)
-        after = Session.replay(s.lesson.id, [*s.plays, *(f"play {i}" for i in tip["items"])])
+        after = Session.replay(s.lesson.id, [*s.plays, *(f"play {i}" for i in tip["items"])]) \
+            if tip["items"] else s
         options = [a for a in after.game.legal_actions()
                    if a.is_repair and repair_key(a) == key]
         accepted = [a.minutes for a in options if after.accepts(a)]

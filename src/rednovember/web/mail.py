@@ -266,12 +266,7 @@ def claim(engine: Engine, game_id: str, seat: int) -> Notice | None:
     with engine.begin() as c:
         if c.execute(update(mail_table).where(*where).values(sent=True)).rowcount != 1:
             return None
-        row = c.execute(select(mail_table.c.email, mail_table.c.lang, mail_table.c.unsub,
-                               mail_table.c.confirmed).where(
-            mail_table.c.game_id == game_id, mail_table.c.seat == seat)).one()
-        email = row.email if row.email and row.confirmed and _state(c, row.email) != "never" \
-            else None
-    return Notice(email, row.lang, row.unsub)
+        return _seat_notice(c, game_id, seat)
 
 
 def recipient(engine: Engine, game_id: str, seat: int) -> Notice | None:
@@ -279,12 +274,20 @@ def recipient(engine: Engine, game_id: str, seat: int) -> Notice | None:
     touching its turn notices' ``sent``: its address if its owner confirmed it for this game and
     did not refuse since, else None."""
     with engine.connect() as c:
-        row = c.execute(select(mail_table.c.email, mail_table.c.lang, mail_table.c.unsub,
-                               mail_table.c.confirmed).where(
-            mail_table.c.game_id == game_id, mail_table.c.seat == seat)).first()
-        if row is None or not row.email or not row.confirmed or _state(c, row.email) == "never":
-            return None
-    return Notice(row.email, row.lang, row.unsub)
+        notice = _seat_notice(c, game_id, seat)
+    return notice if notice is not None and notice.email is not None else None
+
+
+def _seat_notice(c: Connection, game_id: str, seat: int) -> Notice | None:
+    """The seat's notice (None: the seat asked for none): its address only if its owner
+    confirmed it for this game and did not refuse since."""
+    row = c.execute(select(mail_table.c.email, mail_table.c.lang, mail_table.c.unsub,
+                           mail_table.c.confirmed).where(
+        mail_table.c.game_id == game_id, mail_table.c.seat == seat)).first()
+    if row is None:
+        return None
+    email = row.email if row.email and row.confirmed and _state(c, row.email) != "never" else None
+    return Notice(email, row.lang, row.unsub)
 
 
 # --- the addresses: confirmed by their owners game by game, and counted (database threads) -----

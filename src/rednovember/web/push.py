@@ -102,21 +102,22 @@ class Target:
 
 def payload(lang: str, game_id: str, gnome: str, player: str) -> str:
     """What the service worker shows (static/sw/worker.js): no token, only the game's path."""
-    cat = catalog(lang)
-    return json.dumps({"title": cat.get("push", "title"),
-                       "body": cat.get("push", "body", player=player, gnome=gnome,
-                                       game=game_id),
-                       "url": f"g/{game_id}", "game": game_id, "tag": f"rn-turn-{game_id}"},
-                      ensure_ascii=False)
+    return _notice(lang, game_id, "title", "body", player=player, gnome=gnome)
 
 
 def taken_payload(lang: str, game_id: str, gnome: str, player: str, misses: int) -> str:
     """What the service worker shows when a bot took the seat after ``misses`` deadlines in a
     row (the same tag: it replaces the seat's turn notice)."""
+    return _notice(lang, game_id, "taken_title", "taken_body", player=player, gnome=gnome,
+                   misses=misses)
+
+
+def _notice(lang: str, game_id: str, title: str, body: str, **words: Any) -> str:
+    """A notice of ``game_id``: its title and body (keys of the catalog's ``push`` section, in
+    ``lang``), the game's path and the tag that makes each notice of a game replace the last."""
     cat = catalog(lang)
-    return json.dumps({"title": cat.get("push", "taken_title"),
-                       "body": cat.get("push", "taken_body", player=player, gnome=gnome,
-                                       game=game_id, misses=misses),
+    return json.dumps({"title": cat.get("push", title),
+                       "body": cat.get("push", body, game=game_id, **words),
                        "url": f"g/{game_id}", "game": game_id, "tag": f"rn-turn-{game_id}"},
                       ensure_ascii=False)
 

@@ -19,7 +19,6 @@ from .views import presence, push
 log = logging.getLogger("rednovember.web")
 
 
-
 def note_suffix(kind: str, detail: dict[str, Any]) -> str:
     """How a server's note about a seat is worded (the page's away.js words it alike): a seat
     given to a bot after its deadlines passed (``missed``), or because its player was away
@@ -27,6 +26,7 @@ def note_suffix(kind: str, detail: dict[str, Any]) -> str:
     if kind == "to_bot" and detail.get("missed"):
         return "_deadlines"
     return "_auto" if detail.get("auto") else ""
+
 
 class Talk:
     """The chat of every live game of this process."""
