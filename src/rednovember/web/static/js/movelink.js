@@ -10,7 +10,7 @@ import { raw, t } from "./i18n.js";
 import { store } from "./net.js";
 import { absoluteUrl } from "./root.js";
 import { esc } from "./svg.js";
-import { toast } from "./ui.js";
+import { keptDialog, toast } from "./ui.js";
 import { renderSVG } from "./uqr.js";
 
 const FRAGMENT = /^#move=([A-Za-z0-9_.~-]{1,20000})$/;
@@ -58,19 +58,9 @@ export function adoptMoveLink() {
 }
 
 function dialog() {
-  let d = document.getElementById("movelink-dialog");
-  if (d) return d;
-  d = document.createElement("dialog");
-  d.id = "movelink-dialog";
-  d.className = "seatlink-dialog";
-  d.dataset.testid = "move-dialog";
-  d.setAttribute("aria-labelledby", "movelink-title");
-  d.addEventListener("click", (e) => {
-    if (e.target === d || e.target.closest("[data-close]")) d.close();
-    else if (e.target.closest("[data-move-copy]")) copy(d);
+  return keptDialog("movelink-dialog", "move-dialog", "movelink-title", "seatlink-dialog", (e) => {
+    if (e.target.closest("[data-move-copy]")) copy(e.currentTarget);
   });
-  document.body.appendChild(d);
-  return d;
 }
 
 // Shows the link with all seats and its QR code (or why there is none: too long for one code).

@@ -5,9 +5,10 @@
 import { raw } from "./i18n.js";
 import { api } from "./net.js";
 import { esc } from "./svg.js";
-import { errorText } from "./ui.js";
+import { errorText, keptDialog } from "./ui.js";
 
 const MAX_NAME = 40; // characters (web/protocol.py MAX_NAME_CHARS)
+let shown = null; // the game page the dialog was last opened on (the dialog outlives a page)
 
 // The button in the holder's own seat row (panels.js), beside "Seat link".
 export function renameButton(seat) {
@@ -19,7 +20,8 @@ export function renameButton(seat) {
 export function openRename(page, seat) {
   if (!page.tokenFor(seat)) return;
   const info = (page.summary?.seats || []).find((s) => s.seat === seat);
-  const d = dialog(page);
+  shown = page;
+  const d = dialog();
   d.dataset.seat = String(seat);
   d.innerHTML = `<div class="dialog-head"><h2 id="rename-title">${esc(raw("web", "rename_title"))}</h2>
       <button type="button" class="btn ghost" data-close data-testid="rename-close" aria-label="${esc(raw("web", "close"))}">✕</button></div>
@@ -35,24 +37,15 @@ export function openRename(page, seat) {
   input.select();
 }
 
-function dialog(page) {
-  let d = document.getElementById("rename-dialog");
-  if (d) return d;
-  d = document.createElement("dialog");
-  d.id = "rename-dialog";
-  d.className = "seatlink-dialog rename-dialog";
-  d.dataset.testid = "rename-dialog";
-  d.setAttribute("aria-labelledby", "rename-title");
-  d.addEventListener("click", (e) => {
-    if (e.target === d || e.target.closest("[data-close]")) d.close();
-  });
-  d.addEventListener("input", () => { d.querySelector("[data-testid=rename-why]").textContent = ""; });
-  d.addEventListener("submit", (e) => {
-    e.preventDefault();
-    save(page, d);
-  });
-  document.body.appendChild(d);
-  return d;
+function dialog() {
+  return keptDialog("rename-dialog", "rename-dialog", "rename-title", "seatlink-dialog rename-dialog",
+    () => {}, (d) => {
+      d.addEventListener("input", () => { d.querySelector("[data-testid=rename-why]").textContent = ""; });
+      d.addEventListener("submit", (e) => {
+        e.preventDefault();
+        save(shown, d);
+      });
+    });
 }
 
 async function save(page, d) {

@@ -6,7 +6,7 @@
 import { raw, t } from "./i18n.js";
 import { api, store } from "./net.js";
 import { esc } from "./svg.js";
-import { errorText, toast } from "./ui.js";
+import { errorText, keptDialog, toast } from "./ui.js";
 import { seatColours, seatTitle } from "./describe.js";
 
 const FRAGMENT = /^#seat=([A-Za-z0-9_-]{16,128})$/;
@@ -50,19 +50,9 @@ export async function openSeatLink(page, seat) {
 }
 
 function dialog() {
-  let d = document.getElementById("seatlink-dialog");
-  if (d) return d;
-  d = document.createElement("dialog");
-  d.id = "seatlink-dialog";
-  d.className = "seatlink-dialog";
-  d.dataset.testid = "seat-link-dialog";
-  d.setAttribute("aria-labelledby", "seatlink-title");
-  d.addEventListener("click", (e) => {
-    if (e.target === d || e.target.closest("[data-close]")) d.close();
-    else if (e.target.closest("[data-seatlink-copy]")) copy(d);
+  return keptDialog("seatlink-dialog", "seat-link-dialog", "seatlink-title", "seatlink-dialog", (e) => {
+    if (e.target.closest("[data-seatlink-copy]")) copy(e.currentTarget);
   });
-  document.body.appendChild(d);
-  return d;
 }
 
 function showDialog(res, seatText) {

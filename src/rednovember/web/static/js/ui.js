@@ -70,3 +70,23 @@ export function errorText(err, seatName = null) {
   const english = lang() === "en" || text === key;
   return err && err.message && code !== "network" && english ? `${base} (${err.message})` : base;
 }
+
+// A <dialog> made on first use and kept in the body (the seat link, the move link, a new name),
+// titled by the element `titleId`: its ✕ ([data-close]) or a click on its backdrop closes it;
+// `onClick` gets the other clicks, and `setup(d)` adds what else it listens to, once.
+export function keptDialog(id, testid, titleId, className, onClick = () => {}, setup = () => {}) {
+  let d = document.getElementById(id);
+  if (d) return d;
+  d = document.createElement("dialog");
+  d.id = id;
+  d.className = className;
+  d.dataset.testid = testid;
+  d.setAttribute("aria-labelledby", titleId);
+  d.addEventListener("click", (e) => {
+    if (e.target === d || e.target.closest("[data-close]")) d.close();
+    else onClick(e);
+  });
+  setup(d);
+  document.body.appendChild(d);
+  return d;
+}
