@@ -163,6 +163,37 @@ def test_rematch_from_the_end_screen_keeps_the_seat(new_context: Any, rn_url: st
     assert state(page, seat=0)["status"] == "playing"
 
 
+def test_a_rename_after_the_rematch_renames_the_new_games_seat(new_context: Any,
+                                                               rn_url: str) -> None:
+    """The rename dialog outlives the page it was first opened on: Ada opened it during the game,
+    then played on, rematched in the same tab and renamed herself there. The new game's seat
+    takes the name; the finished game keeps the old one (the dialog once kept its first page)."""
+    with httpx.Client(base_url=rn_url, timeout=30) as api:
+        gid, token = _ada_and_two_bots(api)
+        ctx = new_context()
+        saved = json.dumps({"seats": {"0": token}})
+        ctx.add_init_script(f"localStorage.setItem('rn.game.{gid}', {json.dumps(saved)})")
+        page = _page(ctx, f"/g/{gid}")
+        page.get_by_test_id("rename-0").click()
+        page.get_by_test_id("rename-close").click()
+        expect(page.get_by_test_id("rename-dialog")).to_be_hidden()
+        _play_out(rn_url, gid, token)
+        page.get_by_test_id("close-overlay").click()
+        page.click("[data-testid=rematch]")
+        page.wait_for_url(re.compile(r"/g/(?!" + re.escape(gid) + r")[A-Za-z0-9_-]+$"))
+        nxt = page.url.rsplit("/", 1)[1]
+        page.get_by_test_id("rename-0").click()
+        dialog = page.get_by_test_id("rename-dialog")
+        expect(dialog.get_by_test_id("rename-name")).to_have_value("Ada0")  # take() adds the seat
+        dialog.get_by_test_id("rename-name").fill("Adele")
+        dialog.get_by_test_id("rename-save").click()
+        expect(dialog).to_be_hidden()
+        expect(page.get_by_test_id("seat-0")).to_contain_text("Adele")
+        assert api.get(f"/api/games/{nxt}").json()["seats"][0]["name"] == "Adele"
+        assert api.get(f"/api/games/{gid}").json()["seats"][0]["name"] == "Ada0"
+    assert not page.js_errors, page.js_errors
+
+
 def test_a_player_who_let_a_bot_finish_plays_the_rematch(new_context: Any, rn_url: str) -> None:
     """Ada hands her seat to a bot to see the end sooner: the end screen still offers her the
     rematch, and there she holds her seat again, named as before (not a table of bots that
