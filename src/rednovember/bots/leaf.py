@@ -71,13 +71,14 @@ def leaf_features(factors: list[tuple[int, float]]) -> list[float]:
     return out
 
 
-def leaf_factors(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[int, float]]:
+def leaf_factors(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS,
+                 an: Analysis | None = None) -> list[tuple[int, float]]:
     """The factors of :func:`evaluate`'s estimate for a game not over, each with its term (an
     index into :data:`LEAF_TERMS`): the tracks against the coming events, the tokens on the
     track against the gnomes' time, the tokens likely next, fires, blocked hatches, water, the
     dead and the items in hand."""
-    me = g.active if g.active >= 0 else 0
-    an = Analysis.of(g, player, me, w)
+    if an is None:
+        an = Analysis.of(g, player, g.active if g.active >= 0 else 0, w)
     data = g.data
     out: list[tuple[int, float]] = []
     length = data.track_length

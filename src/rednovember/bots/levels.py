@@ -45,6 +45,11 @@ fresh 4-player deals against the default's 51. ``search:reach`` (stop 41) rolls 
 gnome at every crew size (6 at 8 players in the default) on half the determinisations: at 8 players
 121 of 355 deals against the default's 107 (p 0.28), fewer Missile Launch! losses and more of the
 others (bots.md).
+``search:valued`` (stop 56) judges a rollout's end with a leaf learned from 65 public features
+(:mod:`rednovember.bots.value`), fitted to 40,000 games of the rollouts' own crew
+(``bench/fit_value.py``): it predicts that crew's outcomes much better than the product (held out,
+Brier 0.194 against 0.222) and won 286 of 400 four-player deals the default had played against its
+278 (p 0.57: not shown stronger; bots.md).
 
 The default guards Missile Control in Hardest only (``SearchLevel.guard``, stop 52): on
 all 600 Hardest deals the default had played, ``search:guard`` won 304 against its 296 (not shown
@@ -63,8 +68,8 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 ``search:double``, ``search:deep``, ``search:deeper``, ``search:ready``, ``search:guard``,
 ``search:long``, ``search:strata``, ``search:lean``, ``search:spend``, ``search:shades``,
 ``search:brace``, ``search:fitted``, ``search:floored``, ``search:sharp``, ``search:soft``,
-``search:jitter``, ``search:shake``, ``search:varied`` and ``search:reach`` are kept for the
-benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
+``search:jitter``, ``search:shake``, ``search:varied``, ``search:reach`` and ``search:valued`` are
+kept for the benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
 bench/results/bots.md stay reproducible.
 """
 
@@ -121,6 +126,10 @@ class SearchLevel:
     # heuristic's best plans often reach one task by several routes or with other items, and the
     # search then meets fewer different tasks than ``k``. 0: no cap
     per_task: int = 0
+    # a learned leaf (value.valued): an intercept, then a coefficient per feature of
+    # value.VALUE_FEATURES, fitted to the rollouts' crew's games (bench/fit_value.py). Empty: the
+    # plain leaf (or ``leaf``'s)
+    value: tuple[float, ...] = ()
 
     def horizon_for(self, gnomes: int) -> int:
         """The rollout horizon (minutes each gnome moves) with ``gnomes`` gnomes in the game."""
@@ -187,6 +196,21 @@ FITTED_LEAF = (2.581, 0.239, 1.675, 0.111, 2.880, 1.615, 0.000, 0.974, 1.691, 3.
 # track_soon=1 --floor token_on=1): the search's crew nearly always removes a placed token, so
 # an unconstrained fit learns that a token on the track hardly matters (bench/results/bots.md)
 FLOORED_LEAF = (3.550, 1.000, 1.320, 1.000, 3.783, 2.487, 0.000, 1.458, 0.684, 4.026, 2.189)
+
+# search:valued's leaf (stop 56): an intercept, then a coefficient per feature of
+# value.VALUE_FEATURES, fitted to 40,000 games of the rollouts' crew (bench/fit_value.py: deals
+# 100000-139999, 4 players; held out, Brier 0.194 against the plain leaf's 0.222)
+VALUED = (
+    4.93534, 0.284437, 0.226952, 0.0995515, 2.04616, 1.78651, -1.03089, -367.055, 0.516035,
+    -0.0269672, 10.0369, -0.0284837, -0.0250673, -0.102927, -0.00835442, -0.0768293,
+    -0.000709162, -5.73824, 0.273402, -1.0057, -1.21649, 0.0747349, -0.646827, -2.16668,
+    0.110617, -1.28002, -1.08265, 0.0651022, -0.38441, -0.0548761, -0.161015, -0.00140396,
+    -0.020462, -0.124348, 0.000360132, -0.172262, -0.0991676, -0.00213322, 0.171849, -0.106436,
+    -0.00056371, -0.107433, -0.0874476, -0.0435516, -2.34959, -0.0141688, 0.0105782, -0.0303156,
+    -0.0221395, -0.0528225, -0.0314265, -0.049809, -0.0469588, -0.0287181, -0.0128962,
+    -0.017801, 0.170372, -0.0162834, -0.0053789, -0.0123875, -0.0269015, -0.0490101, -0.0215234,
+    0.188714, 0.0, 0.0490101,
+)
 
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
@@ -264,6 +288,9 @@ LEVELS: dict[str, SearchLevel] = {
     "varied": replace(_DEFAULT, per_task=2),
     # the names the default and search:strong of stops 28-51 were measured under (bots_strong,
     # bots_deeper): outside Hardest they play as the default and search:strong do
+    # bench only (stop 56): the default judging a rollout's end with the learned leaf
+    # (value.valued) instead of the plain product (bots.md)
+    "valued": replace(_DEFAULT, value=VALUED),
     "deep": _DEFAULT,
     "deeper": _STRONG,
 }

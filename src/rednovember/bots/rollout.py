@@ -14,6 +14,7 @@ from .heuristic import decide
 from .leaf import evaluate
 from .planning import Analysis, Plan, Weights
 from .plans import plan_turn, sound
+from .value import valued
 
 # --- rollouts ----------------------------------------------------------------------------------
 
@@ -92,7 +93,7 @@ def play_steps(sim: Game, steps: tuple[Action, ...]) -> bool:
 
 def rollout(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights,
             max_steps: int = 3000, leaf: tuple[float, ...] = (), power: float = 1.0,
-            temperature: float = 0.0) -> float | None:
+            temperature: float = 0.0, value: tuple[float, ...] = ()) -> float | None:
     """Play ``steps`` (None if one is not legal), then the heuristic until every keeper is at or
     below ``stop`` at the start of a turn (or the game ends); return
     :func:`rednovember.bots.leaf.evaluate`."""
@@ -108,4 +109,6 @@ def rollout(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Wei
                 break  # the gnome furthest back is past the horizon: so is everyone
         sim.apply(policy.act(sim))
         n += 1
+    if value:
+        return valued(sim, player, w, value)
     return evaluate(sim, player, w, leaf, power)

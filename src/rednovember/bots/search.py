@@ -109,9 +109,9 @@ class SearchBot:
         # the tests put a fake one here
         self.rollout: Rollout = rollout
         lv = self.level
-        if lv.leaf or lv.leaf_power != 1.0 or lv.rollout_temperature > 0.0:
+        if lv.leaf or lv.leaf_power != 1.0 or lv.rollout_temperature > 0.0 or lv.value:
             self.rollout = partial(rollout, leaf=lv.leaf, power=lv.leaf_power,
-                                   temperature=lv.rollout_temperature)
+                                   temperature=lv.rollout_temperature, value=lv.value)
 
     # -- the interface ---------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
