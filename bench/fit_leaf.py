@@ -60,14 +60,14 @@ def record(deal: int, players: int = 4, level: str = "default") -> dict[str, Any
     return {"deal": deal, "won": bool(g.result.won), "features": features, "plain": plain}
 
 
-def load(path: Path, test: bool) -> Rows:
-    """The rows of the test deals (number 0 modulo 3), or of the others."""
+def load(path: Path, test: bool, every: int = 3) -> Rows:
+    """The rows of the test deals (number 0 modulo ``every``), or of the others."""
     xs: list[list[float]] = []
     plain: list[float] = []
     ys: list[int] = []
     for line in path.read_text("utf-8").splitlines():
         r = json.loads(line)
-        if (r["deal"] % 3 == 0) != test:
+        if (r["deal"] % every == 0) != test:
             continue
         xs += r["features"]
         plain += r["plain"]

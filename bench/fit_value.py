@@ -33,6 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+import fit_leaf  # noqa: E402
 from distill import start  # noqa: E402  (bench/, beside this file)
 from fit_leaf import logistic, scores  # noqa: E402
 
@@ -64,17 +65,8 @@ def record(deal: int, players: int = 4) -> dict[str, Any]:
 
 
 def load(path: Path, test: bool) -> Rows:
-    """The rows of the test deals (number 0 modulo 5), or of the others."""
-    xs: list[list[float]] = []
-    plain: list[float] = []
-    ys: list[int] = []
-    for line in path.read_text("utf-8").splitlines():
-        r = json.loads(line)
-        if (r["deal"] % 5 == 0) != test:
-            continue
-        xs += r["features"]
-        plain += r["plain"]
-        ys += [int(r["won"])] * len(r["features"])
+    """The rows of the test deals (number 0 modulo 5), or of the others, as arrays."""
+    xs, plain, ys = fit_leaf.load(path, test, 5)
     return np.array(xs), np.array(plain), np.array(ys, dtype=float)
 
 

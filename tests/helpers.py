@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from rednovember.bots import make_bot
+from rednovember.bots.rollout import rollout
 from rednovember.rules import Action, ActionError, Config, Game, GameData, new_game, turn
 from rednovember.rules.invariants import check
 from rednovember.rules.serialize import to_dict
@@ -232,3 +233,18 @@ def bench_script(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def leaf_rollouts(bot: Any, **own: Any) -> list[tuple[float | None, float | None, float | None]]:
+    """On positions of a few heuristic games: the search ``bot``'s own rollout, the plain rollout
+    with the options ``own`` (a level's leaf) and without them, each from a copy."""
+    out = []
+    for seed in range(6):
+        g = heuristic_position(seed, 20, 60)
+        if g.result is not None:
+            continue
+        player = g.player_to_move
+        stop = max(gn.keeper for gn in g.on_track()) - 4
+        out.append(tuple(r(g.copy(keep_log=False), (), player, stop, bot.weights, **kw)
+                         for r, kw in ((bot.rollout, {}), (rollout, own), (rollout, {}))))
+    return out

@@ -7,7 +7,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from helpers import heuristic_position
+from helpers import heuristic_position, leaf_rollouts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -443,20 +443,9 @@ def test_a_leaf_level_scores_its_rollouts_with_its_own_leaf(name: str) -> None:
     assert replace(level, leaf=(), leaf_power=1.0) == LEVELS["deep"]
     bot = make_bot(f"search:{name}", 3)
     assert isinstance(bot, SearchBot) and f"search:{name}" not in BOTS
-    differs = 0
-    for seed in range(6):
-        g = heuristic_position(seed, 20, 60)
-        if g.result is not None:
-            continue
-        player = g.player_to_move
-        stop = max(gn.keeper for gn in g.on_track()) - 4
-        fitted = bot.rollout(g.copy(keep_log=False), (), player, stop, bot.weights)
-        own = rollout(g.copy(keep_log=False), (), player, stop, bot.weights, leaf=level.leaf,
-                      power=level.leaf_power)
-        plain = rollout(g.copy(keep_log=False), (), player, stop, bot.weights)
-        assert fitted == own
-        differs += fitted != plain
-    assert differs > 0
+    triples = leaf_rollouts(bot, leaf=level.leaf, power=level.leaf_power)
+    assert all(got == own for got, own, _plain in triples)
+    assert any(got != plain for got, _own, plain in triples)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -7,14 +7,13 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from helpers import bench_script, heuristic_position
+from helpers import bench_script, heuristic_position, leaf_rollouts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rednovember.bots import BOTS, make_bot
 from rednovember.bots.leaf import LEAF_TERMS, leaf_factors, leaf_features
 from rednovember.bots.levels import LEVELS
-from rednovember.bots.rollout import rollout
 from rednovember.bots.search import SearchBot
 from rednovember.bots.value import KEY_ROOMS, VALUE_FEATURES, value_features, valued
 
@@ -87,19 +86,9 @@ def test_search_valued_scores_its_rollouts_with_the_learned_leaf() -> None:
     assert replace(level, value=()) == LEVELS["deep"]  # the leaf is all it changes
     bot = make_bot("search:valued", 3)
     assert isinstance(bot, SearchBot) and "search:valued" not in BOTS
-    differs = 0
-    for seed in range(6):
-        g = heuristic_position(seed, 20, 60)
-        if g.result is not None:
-            continue
-        player = g.player_to_move
-        stop = max(gn.keeper for gn in g.on_track()) - 4
-        got = bot.rollout(g.copy(keep_log=False), (), player, stop, bot.weights)
-        own = rollout(g.copy(keep_log=False), (), player, stop, bot.weights, value=level.value)
-        plain = rollout(g.copy(keep_log=False), (), player, stop, bot.weights)
-        assert got == own
-        differs += got != plain
-    assert differs > 0
+    triples = leaf_rollouts(bot, value=level.value)
+    assert all(got == own for got, own, _plain in triples)
+    assert any(got != plain for got, _own, plain in triples)
 
 
 def test_the_fit_recovers_a_known_model_on_features_of_any_scale() -> None:
