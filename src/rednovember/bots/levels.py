@@ -286,11 +286,11 @@ LEVELS: dict[str, SearchLevel] = {
     # bench only (stop 41): the default with at most two candidates per task (varied): 51 of 75
     # fresh 4-player deals against the default's 51 (bots.md)
     "varied": replace(_DEFAULT, per_task=2),
-    # the names the default and search:strong of stops 28-51 were measured under (bots_strong,
-    # bots_deeper): outside Hardest they play as the default and search:strong do
     # bench only (stop 56): the default judging a rollout's end with the learned leaf
     # (value.valued) instead of the plain product (bots.md)
     "valued": replace(_DEFAULT, value=VALUED),
+    # the names the default and search:strong of stops 28-51 were measured under (bots_strong,
+    # bots_deeper): outside Hardest they play as the default and search:strong do
     "deep": _DEFAULT,
     "deeper": _STRONG,
 }
