@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -131,6 +130,12 @@ def scores(beta: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, float
             float(np.mean((p - y) ** 2)))
 
 
+def logit(p: np.ndarray | list[float]) -> np.ndarray:
+    """The log-odds of ``p`` as a one-column matrix (clipped away from 0 and 1)."""
+    q = np.clip(np.asarray(p, dtype=float), 1e-6, 1 - 1e-6)
+    return np.log(q / (1 - q))[:, None]
+
+
 def floors(given: tuple[str, ...]) -> np.ndarray:
     """The lowest coefficient of each term, from ``TERM=VALUE`` strings (0 for the rest)."""
     out = np.zeros(len(LEAF_TERMS))
@@ -148,10 +153,6 @@ def fit(path: Path, floor: tuple[str, ...] = ()) -> None:
     xs, ys = np.array(train_x), np.array(train_y, dtype=float)
     tx, ty = np.array(test_x), np.array(test_y, dtype=float)
     beta = nonnegative(xs, ys, floors(floor))
-
-    def logit(v: list[float]) -> np.ndarray:
-        return np.array([[math.log(max(p, 1e-6) / max(1 - p, 1e-6))] for p in v])
-
     plain = logistic(logit(train_plain), ys, ridge=0.0)
     print(f"train: {len(ys)} turn starts, test: {len(ty)} (deals whose number is 0 modulo 3)")
     for name, b, x_train, x_test in (("plain leaf, recalibrated", plain, logit(train_plain),

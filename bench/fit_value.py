@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import fit_leaf  # noqa: E402
 from distill import start  # noqa: E402  (bench/, beside this file)
-from fit_leaf import logistic, scores  # noqa: E402
+from fit_leaf import logistic, logit, scores  # noqa: E402
 
 from rednovember.bots.leaf import evaluate  # noqa: E402
 from rednovember.bots.planning import DEFAULT_WEIGHTS  # noqa: E402
@@ -76,12 +76,6 @@ def fit_value(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     mu, sd = x.mean(0), x.std(0) + 1e-9
     beta = logistic((x - mu) / sd, y)
     return np.concatenate([[beta[0] - float(np.sum(beta[1:] * mu / sd))], beta[1:] / sd])
-
-
-def logit(p: np.ndarray) -> np.ndarray:
-    """The log-odds of ``p`` as a one-column matrix (clipped away from 0 and 1)."""
-    q = np.clip(p, 1e-6, 1 - 1e-6)
-    return np.log(q / (1 - q))[:, None]
 
 
 def fit(path: Path) -> None:

@@ -50,17 +50,30 @@ def evaluate(g: Game, player: int, w: Weights = DEFAULT_WEIGHTS,
     then a coefficient per term of :data:`LEAF_TERMS`) the logistic of its weighted
     :func:`leaf_features`."""
     if g.result is not None:
-        mine = [gn for gn in g.gnomes if gn.player == player]
-        abandoned = bool(mine) and all(gn.abandoned for gn in mine)
-        return 1.0 if g.result.won != abandoned else 0.0
+        return final_value(g, player)
     factors = leaf_factors(g, player, w)
     if leaf:
-        z = leaf[0] + sum(c * x for c, x in zip(leaf[1:], leaf_features(factors), strict=True))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        return weighted_logistic(leaf, leaf_features(factors))
     v = 1.0
     for _term, f in factors:
         v *= f
     return v if power == 1.0 else v**power
+
+
+def final_value(g: Game, player: int) -> float:
+    """A game over as a leaf scores it for seat ``player``: 1 won, 0 lost (a seat whose gnomes
+    all abandoned ship counts the crew's result the other way round)."""
+    assert g.result is not None
+    mine = [gn for gn in g.gnomes if gn.player == player]
+    abandoned = bool(mine) and all(gn.abandoned for gn in mine)
+    return 1.0 if g.result.won != abandoned else 0.0
+
+
+def weighted_logistic(coef: tuple[float, ...], features: list[float]) -> float:
+    """The logistic of ``coef``'s intercept (its first entry) plus the rest weighing
+    ``features`` one each, its argument clamped to [-30, 30]."""
+    z = coef[0] + sum(c * x for c, x in zip(coef[1:], features, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def leaf_features(factors: list[tuple[int, float]]) -> list[float]:

@@ -8,11 +8,9 @@ key rooms' fire, water and nearest gnome, the items in hand by kind, the keepers
 
 from __future__ import annotations
 
-import math
-
 from ..rules import Game
 from .facts import visible_hand
-from .leaf import LEAF_TERMS, leaf_factors, leaf_features
+from .leaf import LEAF_TERMS, final_value, leaf_factors, leaf_features, weighted_logistic
 from .planning import DEFAULT_WEIGHTS, Analysis, Weights
 
 # the rooms whose fire, water and nearest gnome are features of their own: the three track
@@ -73,8 +71,5 @@ def valued(g: Game, player: int, w: Weights, coef: tuple[float, ...]) -> float:
     feature of :data:`VALUE_FEATURES`) judges it: the logistic of the weighted
     :func:`value_features`; a game over is 1 won, 0 lost (as in the plain leaf)."""
     if g.result is not None:
-        mine = [gn for gn in g.gnomes if gn.player == player]
-        abandoned = bool(mine) and all(gn.abandoned for gn in mine)
-        return 1.0 if g.result.won != abandoned else 0.0
-    z = coef[0] + sum(c * x for c, x in zip(coef[1:], value_features(g, player, w), strict=True))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        return final_value(g, player)
+    return weighted_logistic(coef, value_features(g, player, w))
