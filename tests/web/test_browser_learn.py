@@ -4,6 +4,7 @@ solution, and screenshots of a lesson and a puzzle at desktop and phone size."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from browsertools import SHOTS, _page, expect, shot
@@ -293,8 +294,14 @@ def test_the_trading_lesson_asks_blue_for_blue_s_gift(new_context: Any) -> None:
     check(page, "right", "The trade begins with your gift.")
     act(page, "done", 2)
     expect(guide).to_contain_text("Blue's gift")
-    expect(page.locator("[data-act='give fire_extinguisher']")).to_contain_text(
-        "Give Fire Extinguisher to Red")
+    give = page.locator("[data-act='give fire_extinguisher']")
+    expect(give).to_contain_text("Give Fire Extinguisher to Red")
+    # the step's play is the main choice, not "Done giving"; Blue (deciding) is outlined
+    expect(give).to_have_class(re.compile(r"\bprimary\b"))
+    expect(page.locator("[data-testid=actions] [data-act='done']")).not_to_have_class(
+        re.compile(r"\bprimary\b"))
+    expect(page.get_by_test_id("crew-gnome-1")).to_have_class(re.compile(r"\bactive\b"))
+    expect(page.get_by_test_id("crew-gnome-0")).not_to_have_class(re.compile(r"\bactive\b"))
     sizes(page, "learn-trading-gift")
     act(page, "give fire_extinguisher", 3)
     check(page, "right", "The Fire Extinguisher is in Red's hand.")

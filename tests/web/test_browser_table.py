@@ -392,6 +392,11 @@ def test_trade_answer_is_not_called_your_turn(new_context: MakeContext) -> None:
     expect(text).to_contain_text("Your decision")
     expect(text).to_contain_text(f"on {active.capitalize()}'s turn")
     expect(text).not_to_contain_text("Your turn")
+    # the crew card outlines the gnome whose player decides, not the turn's gnome
+    decider = page.evaluate("() => window.rnGame.state().view.decider")
+    expect(page.get_by_test_id(f"crew-gnome-{decider}")).to_have_class(re.compile(r"\bactive\b"))
+    others = page.locator(".crew-gnome.active")
+    expect(others).to_have_count(1)
     shots(page, "trade-banner")
 
 

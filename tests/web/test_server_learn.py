@@ -59,6 +59,21 @@ def test_a_lessons_log_begins_at_its_position(api: httpx.Client) -> None:
     assert [e[0] for e in st["state"]["log"]] == ["turn", "open"]
 
 
+def test_the_plays_a_lesson_wants_are_named(api: httpx.Client) -> None:
+    """``wanted``: the legal plays the lesson's step accepts now (the page's main choice): the
+    trading lesson's gift step wants Blue's Fire Extinguisher given, not "done"; nothing is
+    wanted off the path, in a puzzle, or once the goal is reached."""
+    assert play(api, "trading", [])["wanted"] == ["trade 1"]
+    gift = play(api, "trading", ["trade 1", "done"])
+    assert gift["guidance"]["key"] == "trading_gift" and gift["wanted"] == ["give fire_extinguisher"]
+    assert {"done", "give fire_extinguisher"} <= {a["text"] for a in gift["state"]["actions"]}
+    assert play(api, "trading", ["trade 1", "done", "give fire_extinguisher"])["wanted"] == ["done"]
+    assert play(api, "moving", [], "open 8")["wanted"] == []  # off the path
+    assert play(api, "heat", [])["wanted"] == []  # a puzzle
+    done = play(api, "trading", list(LESSONS["trading"].solution))
+    assert done["status"] == "goal" and done["wanted"] == []
+
+
 @pytest.mark.parametrize(("body", "status", "code"), [
     ({"plays": [], "action": "open 4"}, 409, "illegal"),
     ({"plays": ["open 5", "open 5"]}, 409, "illegal"),

@@ -68,6 +68,7 @@ def learn_state(s: Session, check: dict[str, Any] | None = None) -> dict[str, An
         "lesson": lesson_info(s.lesson.id), "plays": list(s.plays), "status": status,
         "guidance": {"key": key, "args": args}, "check": check,
         "step": s.next_step(), "steps_done": sorted(s.done), "off_path": s.off is not None,
+        "wanted": wanted(s) if your_turn else [],
         "state": {
             "type": "state", "game": f"learn-{s.lesson.id}", "seat": PLAYER,
             "version": len(s.plays), "status": "over" if g.is_over else "playing", "view": view,
@@ -91,6 +92,11 @@ def lesson_log(g: Game) -> list[Any]:
     log = log_for(g, PLAYER)
     arranged = [i for i, e in enumerate(log) if e[0] == "scenario"]
     return log[arranged[-1] + 1:] if arranged else log
+
+
+def wanted(s: Session) -> list[str]:
+    """The legal plays (text forms) the lesson's step accepts now: the page's main choice."""
+    return [a.text(s.game.data) for a in s.game.legal_actions() if s.accepts(a)]
 
 
 def lesson_suggestions(s: Session) -> dict[str, dict[str, Any]]:

@@ -46,6 +46,8 @@ class LearnState(Shape):
     step: int | None
     steps_done: list[int]
     off_path: bool
+    wanted: list[str] = Field(description="the legal plays the lesson's step accepts now (the "
+                              "page makes them the main choice); empty off the path and in puzzles")
     state: GameState
 
 

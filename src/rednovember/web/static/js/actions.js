@@ -231,9 +231,16 @@ function actionSection(model, state, g, ui, busy) {
     const note = a.kind === "end" ? "" : costNote(a);
     const label = actionText(model, toLocal(a)) + (note ? ` (${note})` : "");
     const extra = a.kind === "abandon" ? `data-confirm="${esc(raw("web", "confirm_abandon"))}"` : "";
-    s += button(a, label, `${dis} ${extra}`, a.kind === "end" ? "btn primary" : a.kind === "abandon" ? "btn danger" : "btn", model);
+    const cls = isMain(state, a, a.kind === "end") ? "btn primary" : a.kind === "abandon" ? "btn danger" : "btn";
+    s += button(a, label, `${dis} ${extra}`, cls, model);
   }
   return s + `</div>${warnList(model, g.others)}</div>`;
+}
+
+// Whether a button is the main (primary) choice: in a lesson on its path the plays its step
+// accepts (state.wanted, set by learn.js), else the section's usual one (``usual``).
+function isMain(state, a, usual) {
+  return state.wanted ? state.wanted.includes(a.text) : usual;
 }
 
 function decisionSection(model, state, g, busy) {
@@ -241,7 +248,7 @@ function decisionSection(model, state, g, busy) {
   const dis = busy ? "disabled" : "";
   let s = `<div class="act-group decide" data-testid="decision"><h4>${esc(raw("ui", "section_decide"))}</h4><div class="btn-row">`;
   for (const a of g.decisions) {
-    const cls = a.kind === "done" ? "btn primary" : a.kind === "yield" ? "btn danger" : "btn";
+    const cls = isMain(state, a, a.kind === "done") ? "btn primary" : a.kind === "yield" ? "btn danger" : "btn";
     s += button(a, actionText(model, toLocal(a)), dis, cls, model);
   }
   return s + `</div>${warnList(model, g.decisions)}</div>`;

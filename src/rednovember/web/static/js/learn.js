@@ -228,6 +228,12 @@ export class LearnPage {
       <p>${esc(raw("learn", s.reached ? "solution_reached" : "solution_missed"))}</p><ol>${rows}</ol></div>`;
   }
 
+  // The state with the plays the lesson's step accepts as the main choice (none: the page's usual)
+  withWanted(st) {
+    const wanted = this.lesson.wanted || [];
+    return wanted.length ? { ...st, wanted } : st;
+  }
+
   renderPlay() {
     const st = this.lesson.state, model = this.model();
     const targets = st.your_turn ? boardTargets(model, st.actions || []) : { rooms: {}, hatches: {}, gnomes: {} };
@@ -239,7 +245,7 @@ export class LearnPage {
     box.hidden = !st.your_turn;
     const focusKey = document.activeElement?.dataset?.minutes;
     box.innerHTML = `<div class="actions-head"><h3>${esc(raw("web", "actions_title"))}</h3></div>`
-      + (st.your_turn ? renderActions(model, st, this.ui, this.busy) : "");
+      + (st.your_turn ? renderActions(model, this.withWanted(st), this.ui, this.busy) : "");
     if (focusKey) box.querySelector(`input[data-minutes="${CSS.escape(focusKey)}"]`)?.focus();
     this.root.querySelector("#crew").innerHTML = renderCrew(model);
     const log = st.log || [];

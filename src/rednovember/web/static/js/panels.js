@@ -29,7 +29,9 @@ export function renderCrew(model) {
     const status = !g.alive ? raw("ui", "dead") : g.abandoned ? raw("ui", "abandoned")
       : g.fainted ? raw("ui", "fainted") : "";
     const where = g.alive && !g.abandoned ? roomShort(model, g.room) : "";
-    const active = v.active === g.number && !v.result;
+    // outlined: the gnome whose player must decide now (a trade's gift or a defence is another
+    // gnome's decision during the active gnome's turn)
+    const active = (v.decider ?? v.active) === g.number && !v.result;
     let hand;
     if (g.hand === null || g.hand === undefined) {
       hand = Array.from({ length: g.hand_size || 0 }, () => `<span class="card-back" title="${esc(raw("web", "hidden_card"))}"></span>`).join("")
