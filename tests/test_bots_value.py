@@ -16,6 +16,8 @@ from rednovember.bots.leaf import LEAF_TERMS, leaf_factors, leaf_features
 from rednovember.bots.levels import LEVELS
 from rednovember.bots.search import SearchBot
 from rednovember.bots.value import KEY_ROOMS, VALUE_FEATURES, value_features, valued
+from rednovember.rules import Config, Game, new_game
+from rednovember.rules.state import MOVE
 
 fit_value = bench_script("fit_value")
 
@@ -81,11 +83,15 @@ def test_a_game_over_is_judged_by_its_result(seed: int) -> None:
     assert valued(g, 0, SearchBot(0).weights, coef) == (1.0 if g.result.won else 0.0)
 
 
-def test_search_valued_scores_its_rollouts_with_the_learned_leaf() -> None:
-    level = LEVELS["valued"]
-    assert replace(level, value=()) == LEVELS["deep"]  # the leaf is all it changes
-    bot = make_bot("search:valued", 3)
-    assert isinstance(bot, SearchBot) and "search:valued" not in BOTS
+@pytest.mark.parametrize("name", ["valued", "valued5", "valued8"])
+def test_search_valued_scores_its_rollouts_with_the_learned_leaf(name: str) -> None:
+    """search:valued (fitted at 4 players), search:valued5 and search:valued8 (fitted at 5 and
+    8): a coefficient per feature, and the leaf is all they change."""
+    level = LEVELS[name]
+    assert len(level.value) == len(VALUE_FEATURES) + 1
+    assert replace(level, value=()) == LEVELS["deep"]
+    bot = make_bot(f"search:{name}", 3)
+    assert isinstance(bot, SearchBot) and f"search:{name}" not in BOTS
     triples = leaf_rollouts(bot, value=level.value)
     assert all(got == own for got, own, _plain in triples)
     assert any(got != plain for got, _own, plain in triples)
@@ -108,3 +114,34 @@ def test_a_recorded_game_gives_a_row_per_third_turn_start() -> None:
     assert all(len(f) == len(VALUE_FEATURES) for f in row["features"])
     assert all(0.0 <= p <= 1.0 for p in row["plain"])
     assert fit_value.record(12, 3) == row  # the crew and the deal are fixed: the same game
+
+
+def eight_gnome_position(seed: int, moves: int) -> Game:
+    """An 8-player standard game after at least ``moves`` heuristic moves, at a turn's start
+    with a choice (where the search searches)."""
+    g = new_game(Config(players=8, seed=seed))
+    bot = make_bot("heuristic", seed)
+    done = 0
+    while done < moves or g.phase != MOVE or len(g.legal_actions()) < 2:
+        g.apply(bot.choose(g))
+        done += 1
+    return g
+
+
+def test_the_default_judges_eight_gnomes_rollouts_by_the_eight_player_leaf() -> None:
+    """Issue 21, stop 57: with eight gnomes ``search`` and ``search:strong`` roll out with the
+    leaf learned from eight-player games (search:valued8's) and choose what search:valued8
+    chooses; with fewer gnomes they keep the plain product, and search:deep is unchanged."""
+    for name in ("default", "strong"):
+        level = LEVELS[name]
+        assert level.value_for(8) == LEVELS["valued8"].value
+        assert all(level.value_for(n) == () for n in range(1, 8))
+    assert LEVELS["deep"].crew_value == () and LEVELS["deep"].value_for(8) == ()
+    g = eight_gnome_position(5, 40)
+    assert g.result is None and len(g.legal_actions()) > 1
+    default, valued8 = make_bot("search", 3), make_bot("search:valued8", 3)
+    assert isinstance(default, SearchBot)
+    assert default.choose(g.copy()) == valued8.choose(g.copy())
+    assert default.searches == 1  # the choice was searched, with rollouts
+    assert default._rollout_for(g) is not default.rollout
+    assert default._rollout_for(heuristic_position(2, 20, 40)) is default.rollout

@@ -49,7 +49,11 @@ others (bots.md).
 (:mod:`rednovember.bots.value`), fitted to 40,000 games of the rollouts' own crew
 (``bench/fit_value.py``): it predicts that crew's outcomes much better than the product (held out,
 Brier 0.194 against 0.222) and won 286 of 400 four-player deals the default had played against its
-278 (p 0.57: not shown stronger; bots.md).
+278 (p 0.57: not shown stronger; bots.md). ``search:valued5`` and ``search:valued8`` (stop 57) are
+the same leaf fitted to five- and eight-player games of that crew, for those crew sizes: at 5
+players 163 of 350 deals against the default's 141 (sign p 0.09; +2.0 points without the first 94
+deals, where the default had lost more than its share); at 8 players 144 of 315 against 99 (sign p
+0.0003), so the default has judged eight gnomes' rollouts with it since (``crew_value``).
 
 The default guards Missile Control in Hardest only (``SearchLevel.guard``, stop 52): on
 all 600 Hardest deals the default had played, ``search:guard`` won 304 against its 296 (not shown
@@ -68,9 +72,9 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 ``search:double``, ``search:deep``, ``search:deeper``, ``search:ready``, ``search:guard``,
 ``search:long``, ``search:strata``, ``search:lean``, ``search:spend``, ``search:shades``,
 ``search:brace``, ``search:fitted``, ``search:floored``, ``search:sharp``, ``search:soft``,
-``search:jitter``, ``search:shake``, ``search:varied``, ``search:reach`` and ``search:valued`` are
-kept for the benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
-bench/results/bots.md stay reproducible.
+``search:jitter``, ``search:shake``, ``search:varied``, ``search:reach``, ``search:valued``,
+``search:valued5`` and ``search:valued8`` are kept for the benchmark only (not in
+:data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
 """
 
 from __future__ import annotations
@@ -130,6 +134,16 @@ class SearchLevel:
     # value.VALUE_FEATURES, fitted to the rollouts' crew's games (bench/fit_value.py). Empty: the
     # plain leaf (or ``leaf``'s)
     value: tuple[float, ...] = ()
+    # a learned leaf for a crew of so many gnomes, in ``value``'s place there: (gnomes,
+    # coefficients) pairs (value_for)
+    crew_value: tuple[tuple[int, tuple[float, ...]], ...] = ()
+
+    def value_for(self, gnomes: int) -> tuple[float, ...]:
+        """The learned leaf's coefficients with ``gnomes`` gnomes (empty: the plain leaf)."""
+        for n, coef in self.crew_value:
+            if n == gnomes:
+                return coef
+        return self.value
 
     def horizon_for(self, gnomes: int) -> int:
         """The rollout horizon (minutes each gnome moves) with ``gnomes`` gnomes in the game."""
@@ -212,10 +226,46 @@ VALUED = (
     0.188714, 0.0, 0.0490101,
 )
 
+# search:valued5's leaf: the same features fitted to 40,000 five-player games of the rollouts'
+# crew (bench/fit_value.py collect --players 5: deals 100000-139999; held out, Brier 0.131
+# against the plain leaf's 0.157)
+VALUED_5 = (
+    4.90872, 0.349756, 0.506833, 0.0948534, 1.14767, 2.41189, -1.61078, -498.009, -72.5678,
+    -0.195916, 4.62211, -0.0104353, 0.000199459, -0.0752463, 0.0163387, -0.0713389, 0.0175917,
+    -4.67353, 0.215237, 0.469725, -0.933662, 0.0578111, -0.111315, -1.88889, 0.0990958, -0.594097,
+    -0.743457, 0.0469601, -0.0161282, -0.0261104, -0.14225, -0.00194625, -0.0666815, -0.199852,
+    0.000791325, -0.172184, -0.144468, -0.00295823, 0.0675761, -0.103451, -0.00110224, -0.120179,
+    -0.525451, -1.56493, -3.19871, 0.00876087, 0.00907921, 0.00412491, -0.0113369, -0.0459272,
+    -0.0300658, -0.0234067, -0.0164759, -0.000562051, 0.00809225, -0.0122279, 0.219183, -0.0219882,
+    -0.0109796, -0.000111584, -0.0361517, -0.05154, -0.0180205, 0.182217, 0.0, 0.05154,
+)
+
+# search:valued8's leaf: the same features fitted to 30,000 eight-player games of the rollouts'
+# crew (bench/fit_value.py collect --players 8 --games 30000: deals 100000-129999; held out,
+# Brier 0.0979 against the plain leaf's 0.1266)
+VALUED_8 = (
+    5.61723, 0.192376, 0.424854, 0.0755754, 1.04992, 2.34923, 0.0957736, -246.824, -23.6187,
+    0.0677882, 2.07303, -0.0127594, 0.0087194, -0.102863, 0.00618787, -0.0761164, 0.00980647,
+    -5.93441, 0.267919, 0.186966, -1.18391, 0.0711559, -0.069631, -2.287, 0.119154, -0.464873,
+    -1.0953, 0.0627859, -0.124061, 0.0687719, -0.20682, -0.00188352, 0.0468412, -0.221865,
+    0.000271685, -0.225991, -0.165744, -0.00339155, 0.174343, -0.267194, -0.000278955, -0.0716369,
+    -0.202124, -0.552416, -1.65282, 0.000258793, 0.0357619, 0.00408692, -0.0100369, -0.0112159,
+    -0.0252148, -0.00306267, -0.00138256, -0.0291548, 0.0187942, 0.0165862, 0.207543, 0.0347079,
+    -0.0309327, 0.0164289, -0.03552, -0.0359699, -0.0228281, 0.237577, 0.0, 0.0359699,
+)
+
+# The default since stop 57 of issue 21 judges a rollout's end with eight gnomes by the leaf
+# learned from eight-player games (search:valued8): with eight gnomes a rollout gives each about
+# one turn (crew_minutes), so the leaf decides more. On 8-player deals 200-514 it won 144 of 315
+# against search:deep's 99 (97 deals alone against 52, sign p 0.0003; bots.md); search:strong
+# likewise (not measured). Other crew sizes keep the plain product (at 5 players the learned
+# leaf's lead was not shown: p 0.09).
+_CREW_VALUES = ((8, VALUED_8),)
+
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
-    "default": _GUARDED,
-    "strong": replace(_STRONG, guard=_HARDEST_GUARD),
+    "default": replace(_GUARDED, crew_value=_CREW_VALUES),
+    "strong": replace(_STRONG, guard=_HARDEST_GUARD, crew_value=_CREW_VALUES),
     # bench only, not offered: the search of before issue 10, and the first default of issue 10
     "v1": SearchLevel(4, 10, 8),
     "v2": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
@@ -289,6 +339,12 @@ LEVELS: dict[str, SearchLevel] = {
     # bench only (stop 56): the default judging a rollout's end with the learned leaf
     # (value.valued) instead of the plain product (bots.md)
     "valued": replace(_DEFAULT, value=VALUED),
+    # bench only (stop 57): the learned leaf fitted to five-player games, for five players: 163
+    # of 350 deals against the default's 141 (p 0.09, bots.md)
+    "valued5": replace(_DEFAULT, value=VALUED_5),
+    # the learned leaf fitted to eight-player games, for eight players: what the default does
+    # with eight gnomes since stop 57 (its games, bots_valued58, were measured under this name)
+    "valued8": replace(_DEFAULT, value=VALUED_8),
     # the names the default and search:strong of stops 28-51 were measured under (bots_strong,
     # bots_deeper): outside Hardest they play as the default and search:strong do
     "deep": _DEFAULT,

@@ -23,7 +23,10 @@ to keep or discard) — it
    otherwise an estimate of the chance to win from the tracks, tokens against the gnomes' time,
    fires, water, the crew), adds ``prior`` times the heuristic's own value gap to its best plan (in
    lost games: with a few determinisations the rollouts are noisy, and a plan the heuristic rates
-   far lower must beat it clearly) and takes the candidate with the best score.
+   far lower must beat it clearly) and takes the candidate with the best score. With eight
+   gnomes the default and ``search:strong`` score it instead with a leaf learned from
+   eight-player games of the rollouts' crew (:func:`rednovember.bots.value.valued`,
+   ``SearchLevel.crew_value``; issue 21, stop 57).
 
 It then follows the chosen plan step by step (open, enter, items, the action); anything else —
 forced steps, single options, the items window after the action, a trade's gifts — is the
@@ -112,6 +115,12 @@ class SearchBot:
         if lv.leaf or lv.leaf_power != 1.0 or lv.rollout_temperature > 0.0 or lv.value:
             self.rollout = partial(rollout, leaf=lv.leaf, power=lv.leaf_power,
                                    temperature=lv.rollout_temperature, value=lv.value)
+        # a crew size with a learned leaf of its own rolls out with it (SearchLevel.crew_value)
+        self._sized: dict[int, Rollout] = {
+            n: partial(rollout, leaf=lv.leaf, power=lv.leaf_power,
+                       temperature=lv.rollout_temperature, value=coef)
+            for n, coef in lv.crew_value}
+        self._own = self.rollout
 
     # -- the interface ---------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
@@ -136,6 +145,13 @@ class SearchBot:
         if action not in legal:  # cannot happen; never return an illegal action
             action = safe_action(legal)
         return action
+
+    def _rollout_for(self, game: Game) -> Rollout:
+        """The rollout for ``game``'s crew size: its own learned leaf's, else :attr:`rollout`
+        (always :attr:`rollout` once something else was put there, as the tests' fakes are)."""
+        if self.rollout is not self._own:
+            return self.rollout
+        return self._sized.get(len(game.gnomes), self.rollout)
 
     def _weights_for(self, game: Game) -> Weights:
         """The bot's weights, with the coming tokens weighed only in the level's variants."""
@@ -225,6 +241,7 @@ class SearchBot:
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         keeper = max((gn.keeper for gn in game.on_track()), default=0)
         stop = keeper - lv.horizon_for(len(game.gnomes))
+        roll = self._rollout_for(game)
         i = 0
         while True:
             if deadline is None:
@@ -234,7 +251,7 @@ class SearchBot:
                 break
             twin = self._sample(game, player, seed, i)
             for c, steps in enumerate(candidates):
-                v = self.rollout(twin.copy(keep_log=False), steps, player, stop, self.weights)
+                v = roll(twin.copy(keep_log=False), steps, player, stop, self.weights)
                 if v is not None:
                     total[c] += v
                     count[c] += 1
@@ -252,6 +269,7 @@ class SearchBot:
         lv = self.level
         keeper = max((gn.keeper for gn in game.on_track()), default=0)
         stop = keeper - lv.horizon_for(len(game.gnomes))
+        roll = self._rollout_for(game)
         total = [0.0] * len(candidates)
         count = [0] * len(candidates)
         alive = list(range(len(candidates)))
@@ -265,7 +283,7 @@ class SearchBot:
             for _ in range(add):
                 twin = self._sample(game, player, seed, i)
                 for c in alive:
-                    v = self.rollout(twin.copy(keep_log=False), candidates[c], player, stop,
+                    v = roll(twin.copy(keep_log=False), candidates[c], player, stop,
                                 self.weights)
                     if v is not None:
                         total[c] += v
