@@ -1,4 +1,4 @@
-"""Learn to play over HTTP (docs/protocol.md §3.8): the lessons and puzzles, a play checked by the
+"""Learn to play over HTTP (docs/protocol.md §3.7): the lessons and puzzles, a play checked by the
 lesson, and a puzzle's solution as the search bot plays it; the pages /learn and /learn/{id}.
 
 Stateless: the browser keeps the plays made so far and sends them with each new play; the server

@@ -1,6 +1,6 @@
 // Learn to play: the list of lessons and puzzles (/learn) and one lesson (/learn/{id}): the board,
 // the time track and the actions of the game page, played against POST /api/learn/{id}
-// (docs/protocol.md §3.8). The page keeps only the plays made so far; the server rebuilds the
+// (docs/protocol.md §3.7). The page keeps only the plays made so far; the server rebuilds the
 // lesson from them and checks each new play. "Try again" is an empty list, "Take back" drops one.
 
 import { lang, raw, t } from "./i18n.js";
