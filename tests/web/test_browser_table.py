@@ -395,8 +395,7 @@ def test_trade_answer_is_not_called_your_turn(new_context: MakeContext) -> None:
     # the crew card outlines the gnome whose player decides, not the turn's gnome
     decider = page.evaluate("() => window.rnGame.state().view.decider")
     expect(page.get_by_test_id(f"crew-gnome-{decider}")).to_have_class(re.compile(r"\bactive\b"))
-    others = page.locator(".crew-gnome.active")
-    expect(others).to_have_count(1)
+    expect(page.locator(".crew-gnome.active")).to_have_count(1)
     shots(page, "trade-banner")
 
 

@@ -82,11 +82,20 @@ from ..rules import Action, Game
 from ..rules.state import DECIDE, MOVE, OPENED
 from .facts import SEED_MASK, decision_seed, public_twin
 from .heuristic import best_plans, decide, safe_action
-from .levels import LEVELS
+from .levels import LEVELS, SearchLevel
 from .planning import DEFAULT_WEIGHTS, Analysis, Plan, Weights
 from .plans import WASTE_CHANCE, repair_chance, with_minutes
 from .rollout import Rollout, rollout
 from .strata import stratify
+
+
+def level_rollout(lv: SearchLevel, value: tuple[float, ...]) -> Rollout:
+    """The rollout with ``lv``'s leaf options and the learned leaf ``value`` (empty: the plain
+    product); the plain rollout itself when none of them changes anything."""
+    if lv.leaf or lv.leaf_power != 1.0 or lv.rollout_temperature > 0.0 or value:
+        return partial(rollout, leaf=lv.leaf, power=lv.leaf_power,
+                       temperature=lv.rollout_temperature, value=value)
+    return rollout
 
 
 class SearchBot:
@@ -110,17 +119,11 @@ class SearchBot:
         self._key: tuple[int, int, int] | None = None
         self.searches = 0  # decisions searched (for benchmarks)
         # the tests put a fake one here
-        self.rollout: Rollout = rollout
-        lv = self.level
-        if lv.leaf or lv.leaf_power != 1.0 or lv.rollout_temperature > 0.0 or lv.value:
-            self.rollout = partial(rollout, leaf=lv.leaf, power=lv.leaf_power,
-                                   temperature=lv.rollout_temperature, value=lv.value)
+        self.rollout: Rollout = level_rollout(self.level, self.level.value)
+        self._own = self.rollout
         # a crew size with a learned leaf of its own rolls out with it (SearchLevel.crew_value)
         self._sized: dict[int, Rollout] = {
-            n: partial(rollout, leaf=lv.leaf, power=lv.leaf_power,
-                       temperature=lv.rollout_temperature, value=coef)
-            for n, coef in lv.crew_value}
-        self._own = self.rollout
+            n: level_rollout(self.level, self.level.value_for(n)) for n, _ in self.level.crew_value}
 
     # -- the interface ---------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:

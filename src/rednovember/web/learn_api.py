@@ -58,6 +58,7 @@ def learn_state(s: Session, check: dict[str, Any] | None = None) -> dict[str, An
     message has it (docs/protocol.md §5.2), for the learner's seat."""
     g = s.game
     your_turn = not g.is_over and not s.finished
+    legal = g.legal_actions() if your_turn else []
     view = g.view(PLAYER)
     if not your_turn:
         view["legal"] = []
@@ -68,13 +69,13 @@ def learn_state(s: Session, check: dict[str, Any] | None = None) -> dict[str, An
         "lesson": lesson_info(s.lesson.id), "plays": list(s.plays), "status": status,
         "guidance": {"key": key, "args": args}, "check": check,
         "step": s.next_step(), "steps_done": sorted(s.done), "off_path": s.off is not None,
-        "wanted": wanted(s) if your_turn else [],
+        "wanted": [a.text(g.data) for a in legal if s.accepts(a)],
         "state": {
             "type": "state", "game": f"learn-{s.lesson.id}", "seat": PLAYER,
             "version": len(s.plays), "status": "over" if g.is_over else "playing", "view": view,
             "to_move": -1 if g.is_over else g.player_to_move, "decider": g.decider,
             "your_turn": your_turn,
-            "actions": [action_info(a, g) for a in g.legal_actions()] if your_turn else [],
+            "actions": [action_info(a, g) for a in legal],
             "can_undo": bool(s.plays), "suggest": lesson_suggestions(s) if your_turn else {},
             "log_start": 0, "log": jsonable(lesson_log(g)), "result": result_info(g),
             "seats": [{"seat": PLAYER, "colour": colours[0], "colours": colours,
@@ -92,11 +93,6 @@ def lesson_log(g: Game) -> list[Any]:
     log = log_for(g, PLAYER)
     arranged = [i for i, e in enumerate(log) if e[0] == "scenario"]
     return log[arranged[-1] + 1:] if arranged else log
-
-
-def wanted(s: Session) -> list[str]:
-    """The legal plays (text forms) the lesson's step accepts now: the page's main choice."""
-    return [a.text(s.game.data) for a in s.game.legal_actions() if s.accepts(a)]
 
 
 def lesson_suggestions(s: Session) -> dict[str, dict[str, Any]]:
