@@ -83,9 +83,9 @@ def test_a_game_over_is_judged_by_its_result(seed: int) -> None:
     assert valued(g, 0, SearchBot(0).weights, coef) == (1.0 if g.result.won else 0.0)
 
 
-@pytest.mark.parametrize("name", ["valued", "valued5", "valued8"])
+@pytest.mark.parametrize("name", ["valued", "valued5", "valued6", "valued7", "valued8"])
 def test_search_valued_scores_its_rollouts_with_the_learned_leaf(name: str) -> None:
-    """search:valued (fitted at 4 players), search:valued5 and search:valued8 (fitted at 5 and
+    """search:valued (fitted at 4 players) and search:valued5 to search:valued8 (fitted at 5 to
     8): a coefficient per feature, and the leaf is all they change."""
     level = LEVELS[name]
     assert len(level.value) == len(VALUE_FEATURES) + 1
@@ -116,10 +116,10 @@ def test_a_recorded_game_gives_a_row_per_third_turn_start() -> None:
     assert fit_value.record(12, 3) == row  # the crew and the deal are fixed: the same game
 
 
-def eight_gnome_position(seed: int, moves: int) -> Game:
-    """An 8-player standard game after at least ``moves`` heuristic moves, at a turn's start
-    with a choice (where the search searches)."""
-    g = new_game(Config(players=8, seed=seed))
+def crew_position(players: int, seed: int, moves: int) -> Game:
+    """A standard game of ``players`` gnomes after at least ``moves`` heuristic moves, at a
+    turn's start with a choice (where the search searches)."""
+    g = new_game(Config(players=players, seed=seed))
     bot = make_bot("heuristic", seed)
     done = 0
     while done < moves or g.phase != MOVE or len(g.legal_actions()) < 2:
@@ -128,20 +128,23 @@ def eight_gnome_position(seed: int, moves: int) -> Game:
     return g
 
 
-def test_the_default_judges_eight_gnomes_rollouts_by_the_eight_player_leaf() -> None:
-    """Issue 21, stop 57: with eight gnomes ``search`` and ``search:strong`` roll out with the
-    leaf learned from eight-player games (search:valued8's) and choose what search:valued8
-    chooses; with fewer gnomes they keep the plain product, and search:deep is unchanged."""
+@pytest.mark.parametrize("players", [5, 8])
+def test_the_default_judges_five_and_eight_gnomes_rollouts_by_their_own_leaf(players: int) -> None:
+    """Issue 21: with eight gnomes (stop 57) and with five (stop 58) ``search`` and
+    ``search:strong`` roll out with the leaf learned from games of that crew size and choose what
+    search:valued8 or search:valued5 chooses; other crew sizes keep the plain product, and
+    search:deep is unchanged."""
+    learned = f"valued{players}"
     for name in ("default", "strong"):
         level = LEVELS[name]
-        assert level.value_for(8) == LEVELS["valued8"].value
-        assert all(level.value_for(n) == () for n in range(1, 8))
-    assert LEVELS["deep"].crew_value == () and LEVELS["deep"].value_for(8) == ()
-    g = eight_gnome_position(5, 40)
+        assert level.value_for(players) == LEVELS[learned].value != ()
+        assert all(level.value_for(n) == () for n in (1, 2, 3, 4, 6, 7))
+    assert LEVELS["deep"].crew_value == () and LEVELS["deep"].value_for(players) == ()
+    g = crew_position(players, 5, 40)
     assert g.result is None and len(g.legal_actions()) > 1
-    default, valued8 = make_bot("search", 3), make_bot("search:valued8", 3)
+    default, valued = make_bot("search", 3), make_bot(f"search:{learned}", 3)
     assert isinstance(default, SearchBot)
-    assert default.choose(g.copy()) == valued8.choose(g.copy())
+    assert default.choose(g.copy()) == valued.choose(g.copy())
     assert default.searches == 1  # the choice was searched, with rollouts
     assert default._rollout_for(g) is not default.rollout
-    assert default._rollout_for(heuristic_position(2, 20, 40)) is default.rollout
+    assert default._rollout_for(crew_position(4, 2, 20)) is default.rollout

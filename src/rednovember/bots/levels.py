@@ -53,7 +53,11 @@ Brier 0.194 against 0.222) and won 286 of 400 four-player deals the default had 
 the same leaf fitted to five- and eight-player games of that crew, for those crew sizes: at 5
 players 163 of 350 deals against the default's 141 (sign p 0.09; +2.0 points without the first 94
 deals, where the default had lost more than its share); at 8 players 144 of 315 against 99 (sign p
-0.0003), so the default has judged eight gnomes' rollouts with it since (``crew_value``).
+0.0003), so the default has judged eight gnomes' rollouts with it since (``crew_value``); at 5
+players, on 200 fresh deals (stop 58), 106 against 73 (sign p 0.001), and the default has
+judged five gnomes' rollouts with it since too. ``search:valued6`` and ``search:valued7``
+(stop 58) led by 7-8 points on the 100 deals of the 6- and 7-player cells, not shown (p 0.28 and
+0.32).
 
 The default guards Missile Control in Hardest only (``SearchLevel.guard``, stop 52): on
 all 600 Hardest deals the default had played, ``search:guard`` won 304 against its 296 (not shown
@@ -73,8 +77,9 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 ``search:long``, ``search:strata``, ``search:lean``, ``search:spend``, ``search:shades``,
 ``search:brace``, ``search:fitted``, ``search:floored``, ``search:sharp``, ``search:soft``,
 ``search:jitter``, ``search:shake``, ``search:varied``, ``search:reach``, ``search:valued``,
-``search:valued5`` and ``search:valued8`` are kept for the benchmark only (not in
-:data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
+``search:valued5``, ``search:valued6``, ``search:valued7`` and ``search:valued8`` are kept for the
+benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
+bench/results/bots.md stay reproducible.
 """
 
 from __future__ import annotations
@@ -240,6 +245,34 @@ VALUED_5 = (
     -0.0109796, -0.000111584, -0.0361517, -0.05154, -0.0180205, 0.182217, 0.0, 0.05154,
 )
 
+# search:valued6's leaf: the same features fitted to 20,000 six-player games of the rollouts'
+# crew (bench/fit_value.py collect --players 6 --games 20000: deals 100000-119999; held out,
+# Brier 0.0770 against the plain leaf's 0.0972)
+VALUED_6 = (
+    4.74812, 0.316687, 0.447829, 0.0901535, 1.13381, 2.36017, -1.71102, -361.293, -79.9992,
+    -0.0573175, 14.0101, -0.0278993, 0.0020566, -0.0821891, 0.0178445, -0.0647883, 0.0168529,
+    -4.97054, 0.228716, 0.257722, -1.17015, 0.0748997, -0.0437472, -1.97624, 0.10428, -0.466701,
+    -0.835296, 0.0511743, -0.0838337, -0.100443, -0.284354, -0.00153422, 0.0293871, -0.214365,
+    0.000165838, -0.267766, -0.293802, -0.00229013, 0.027747, -0.206454, -0.0013625, -0.0935591,
+    -0.502849, -1.65311, -2.3599, -0.000435446, -0.0193862, -0.0350276, -0.0220886, -0.0425338,
+    -0.00904753, -0.0662792, -0.0513205, -0.0731767, -0.00078909, -0.0578935, 0.171241, -0.0216968,
+    -0.0306541, 0.019902, -0.0356327, -0.00952436, -0.00203753, 0.238758, 0.0, 0.00952436,
+)
+
+# search:valued7's leaf: the same features fitted to 20,000 seven-player games of the rollouts'
+# crew (bench/fit_value.py collect --players 7 --games 20000: deals 100000-119999; held out,
+# Brier 0.0756 against the plain leaf's 0.0955)
+VALUED_7 = (
+    5.03489, 0.261166, 0.067506, 0.0853664, 1.04749, 2.30572, -1.17837, -309.738, -74.9892,
+    0.0686136, -1.60948, -0.0295559, 0.000332912, -0.0814049, 0.0138355, -0.0707002, 0.011497,
+    -5.01693, 0.212541, 0.0478056, -1.22434, 0.0812274, 0.00177034, -2.0951, 0.113693, -0.404868,
+    -1.03217, 0.0571775, -0.112324, -0.0374582, -0.176315, -0.00236089, -0.112003, -0.229144,
+    0.00141382, -0.28567, -0.230547, -0.00418794, 0.0339131, -0.151591, -0.00115784, -0.0514292,
+    -0.501521, -1.61337, -2.03317, 0.0367884, 0.0393365, 0.0419449, 0.0299655, -0.000498123,
+    -0.00894482, 0.00587356, -0.0031883, -0.00362724, 0.0326913, -0.0274045, 0.258583, 0.034038,
+    -0.0359925, 0.0242586, -0.0347799, -0.0303892, -0.0292292, 0.179061, 0.0, 0.0303892,
+)
+
 # search:valued8's leaf: the same features fitted to 30,000 eight-player games of the rollouts'
 # crew (bench/fit_value.py collect --players 8 --games 30000: deals 100000-129999; held out,
 # Brier 0.0979 against the plain leaf's 0.1266)
@@ -257,10 +290,12 @@ VALUED_8 = (
 # The default since stop 57 of issue 21 judges a rollout's end with eight gnomes by the leaf
 # learned from eight-player games (search:valued8): with eight gnomes a rollout gives each about
 # one turn (crew_minutes), so the leaf decides more. On 8-player deals 200-514 it won 144 of 315
-# against search:deep's 99 (97 deals alone against 52, sign p 0.0003; bots.md); search:strong
-# likewise (not measured). Other crew sizes keep the plain product (at 5 players the learned
-# leaf's lead was not shown: p 0.09).
-_CREW_VALUES = ((8, VALUED_8),)
+# against search:deep's 99 (97 deals alone against 52, sign p 0.0003; bots.md). Since stop 58
+# likewise with five gnomes (search:valued5): on fresh 5-player deals 350-549 it won 106 of 200
+# against search:deep's 73 (68 deals alone against 35, sign p 0.001), after 163 of 350 against
+# 141 on deals 0-349. search:strong likewise (not measured). Other crew sizes keep the plain
+# product.
+_CREW_VALUES = ((5, VALUED_5), (8, VALUED_8))
 
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
@@ -339,12 +374,19 @@ LEVELS: dict[str, SearchLevel] = {
     # bench only (stop 56): the default judging a rollout's end with the learned leaf
     # (value.valued) instead of the plain product (bots.md)
     "valued": replace(_DEFAULT, value=VALUED),
-    # bench only (stop 57): the learned leaf fitted to five-player games, for five players: 163
-    # of 350 deals against the default's 141 (p 0.09, bots.md)
+    # the learned leaf fitted to five-player games, for five players: what the default does with
+    # five gnomes since stop 58 (its games, bots_valued58 and bots_valued5b, were measured under
+    # this name)
     "valued5": replace(_DEFAULT, value=VALUED_5),
     # the learned leaf fitted to eight-player games, for eight players: what the default does
     # with eight gnomes since stop 57 (its games, bots_valued58, were measured under this name)
     "valued8": replace(_DEFAULT, value=VALUED_8),
+    # bench only (stop 58): the learned leaf fitted to six-player games, for six players: 31 of
+    # the 100 deals of the 6-player cell against the default's 23 (p 0.28, bots.md)
+    "valued6": replace(_DEFAULT, value=VALUED_6),
+    # bench only (stop 58): the learned leaf fitted to seven-player games, for seven players: 29
+    # of the 100 deals of the 7-player cell against the default's 22 (p 0.32, bots.md)
+    "valued7": replace(_DEFAULT, value=VALUED_7),
     # the names the default and search:strong of stops 28-51 were measured under (bots_strong,
     # bots_deeper): outside Hardest they play as the default and search:strong do
     "deep": _DEFAULT,

@@ -23,10 +23,10 @@ to keep or discard) — it
    otherwise an estimate of the chance to win from the tracks, tokens against the gnomes' time,
    fires, water, the crew), adds ``prior`` times the heuristic's own value gap to its best plan (in
    lost games: with a few determinisations the rollouts are noisy, and a plan the heuristic rates
-   far lower must beat it clearly) and takes the candidate with the best score. With eight
-   gnomes the default and ``search:strong`` score it instead with a leaf learned from
-   eight-player games of the rollouts' crew (:func:`rednovember.bots.value.valued`,
-   ``SearchLevel.crew_value``; issue 21, stop 57).
+   far lower must beat it clearly) and takes the candidate with the best score. With five or
+   eight gnomes the default and ``search:strong`` score it instead with a leaf learned from
+   games of the rollouts' crew of that size (:func:`rednovember.bots.value.valued`,
+   ``SearchLevel.crew_value``; issue 21, stops 57-58).
 
 It then follows the chosen plan step by step (open, enter, items, the action); anything else —
 forced steps, single options, the items window after the action, a trade's gifts — is the
