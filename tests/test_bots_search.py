@@ -331,7 +331,7 @@ def test_the_default_guards_missile_control_in_hardest_only() -> None:
     top = [p.steps for p in best_plans(standard, standard.player_to_move, DEFAULT_WEIGHTS, limit=12)
            if p.steps[0] in standard.legal_actions()]
     assert _first_candidates("default", standard) == top
-    # (and, since stop 57, the eight-player learned leaf: test_bots_value.py)
+    # (and, since stops 57-58, the five- and eight-player learned leaves: test_bots_value.py)
     assert LEVELS["default"] == replace(LEVELS["deep"], guard=frozenset({"hardest"}),
                                         crew_value=LEVELS["default"].crew_value)
     assert LEVELS["strong"] == replace(LEVELS["deeper"], guard=frozenset({"hardest"}),

@@ -57,7 +57,7 @@ deals, where the default had lost more than its share); at 8 players 144 of 315 
 players, on 200 fresh deals (stop 58), 106 against 73 (sign p 0.001), and the default has
 judged five gnomes' rollouts with it since too. ``search:valued6`` and ``search:valued7``
 (stop 58) led by 7-8 points on the 100 deals of the 6- and 7-player cells, not shown (p 0.28 and
-0.32).
+0.32); on 100 fresh 6-player deals ``search:valued6`` and the default won 27 each.
 
 The default guards Missile Control in Hardest only (``SearchLevel.guard``, stop 52): on
 all 600 Hardest deals the default had played, ``search:guard`` won 304 against its 296 (not shown
@@ -382,7 +382,8 @@ LEVELS: dict[str, SearchLevel] = {
     # with eight gnomes since stop 57 (its games, bots_valued58, were measured under this name)
     "valued8": replace(_DEFAULT, value=VALUED_8),
     # bench only (stop 58): the learned leaf fitted to six-player games, for six players: 31 of
-    # the 100 deals of the 6-player cell against the default's 23 (p 0.28, bots.md)
+    # the 100 deals of the 6-player cell against the default's 23 (p 0.28), then 27 of 100 fresh
+    # deals against 27 (bots.md)
     "valued6": replace(_DEFAULT, value=VALUED_6),
     # bench only (stop 58): the learned leaf fitted to seven-player games, for seven players: 29
     # of the 100 deals of the 7-player cell against the default's 22 (p 0.32, bots.md)
