@@ -68,6 +68,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 # heuristic and search are loaded before the workers fork, so editing the bots during a long run
 # cannot mix two versions in one table
+from rednovember._engine import pure_reason  # noqa: E402
 from rednovember.analysis.cluster import (  # noqa: E402
     DEFAULT_TIMEOUT,
     ClusterError,
@@ -122,6 +123,16 @@ def play_one(task: Task) -> dict[str, Any]:
     return {"won": g.result.won, "cause": g.result.cause, "wall": wall,
             "minutes": first - min(gn.keeper for gn in g.gnomes), "times": times,
             "searched": searched}
+
+
+def engine_line(reason: str) -> str:
+    """The line a run that plays games starts with: the engine, loudly when it is the pure one
+    (``reason``, from :func:`rednovember._engine.pure_reason`)."""
+    if not reason:
+        return "bench_bots.py: the compiled engine"
+    hint = "" if reason == "REDNOVEMBER_PURE=1" else " (rebuild: ./scripts/test.sh, or pip install -e .)"
+    return (f"bench_bots.py: WARNING: the pure-Python engine ({reason}): the same games, about six "
+            f"times slower{hint}")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -400,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.pair:
         print(pair_table(games_done, args.pair.split(","), args.seed))
         return 0
+    if args.plan or not args.collect:
+        print(engine_line(pure_reason()), file=sys.stderr, flush=True)
     with ExitStack() as stack:
         client = None
         if args.cluster and (args.plan or not args.collect):

@@ -46,6 +46,15 @@ def test_a_plan_plays_deal_by_deal_and_skips_the_games_kept() -> None:
         ("search", 3, 2, ()), ("search:v1", 3, 2, ())]
 
 
+def test_a_run_on_the_pure_engine_says_so_loudly() -> None:
+    bench = bench_script("bench_bots")
+    assert bench.engine_line("") == "bench_bots.py: the compiled engine"
+    line = bench.engine_line("the compiled engine is older than bots/levels.py")
+    assert line.startswith("bench_bots.py: WARNING: the pure-Python engine (the compiled engine "
+                           "is older than bots/levels.py)") and "./scripts/test.sh" in line
+    assert "rebuild" not in bench.engine_line("REDNOVEMBER_PURE=1")  # asked for, nothing to fix
+
+
 def test_every_searching_bot_keeps_its_games_one_by_one() -> None:
     bench = bench_script("bench_bots")
     for bot in ("search", "search:fast", "search:sharp", "oracle", "oracle:events", "oracle:dice"):

@@ -114,6 +114,13 @@ def test_a_source_changed_since_the_build_falls_back_to_pure_with_a_warning(tmp_
     edited = python(where, pure=False, path=tmp_path)
     assert edited.stdout.split()[0] == "pure"
     assert "StaleEngineWarning" in edited.stderr and "rules/legal.py" in edited.stderr
+    why = "import rednovember._engine as e; print(e.pure_reason())"
+    assert python(why, pure=False, path=tmp_path).stdout.strip() == \
+        "the compiled engine is older than rules/legal.py"
+    assert python(why, pure=True, path=tmp_path).stdout.strip() == "REDNOVEMBER_PURE=1"
+    legal.write_text(legal.read_text(encoding="utf-8").removesuffix("\n# edited\n"),
+                     encoding="utf-8")
+    assert python(why, pure=False, path=tmp_path).stdout.strip() == ""  # compiled again
 
 
 def _unpacked_sdist(tmp_path: Path, name: str) -> Path:

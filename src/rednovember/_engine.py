@@ -42,6 +42,23 @@ def kind() -> str:
     return "compiled" if isinstance(loader, importlib.machinery.ExtensionFileLoader) else "pure"
 
 
+def pure_reason() -> str:
+    """Why this process runs the pure-Python engine ("" when it runs the compiled one): a long
+    benchmark says so at its start (bench/bench_bots.py), since the games are the same but about
+    six times slower."""
+    if kind() == "compiled":
+        return ""
+    sources = _compiled_sources()
+    if sources is None:
+        return "no compiled engine is built"
+    if os.environ.get("REDNOVEMBER_PURE") == "1":
+        return "REDNOVEMBER_PURE=1"
+    stale = _stale(sources)
+    if stale:
+        return f"the compiled engine is older than {', '.join(stale)}"
+    return "the compiled engine could not be loaded"
+
+
 def _compiled_sources() -> dict[str, str] | None:
     """The sources the compiled engine was built from (relative path → SHA-256), or None."""
     try:
