@@ -57,7 +57,8 @@ deals, where the default had lost more than its share); at 8 players 144 of 315 
 players, on 200 fresh deals (stop 58), 106 against 73 (sign p 0.001), and the default has
 judged five gnomes' rollouts with it since too. ``search:valued6`` and ``search:valued7``
 (stop 58) led by 7-8 points on the 100 deals of the 6- and 7-player cells, not shown (p 0.28 and
-0.32); on 100 fresh 6-player deals ``search:valued6`` and the default won 27 each.
+0.32); on 100 fresh 6-player deals ``search:valued6`` and the default won 27 each, and on 100
+fresh 7-player deals (stop 59) ``search:valued7`` 29 against 26 (p 0.76).
 
 The default guards Missile Control in Hardest only (``SearchLevel.guard``, stop 52): on
 all 600 Hardest deals the default had played, ``search:guard`` won 304 against its 296 (not shown
@@ -293,8 +294,9 @@ VALUED_8 = (
 # against search:deep's 99 (97 deals alone against 52, sign p 0.0003; bots.md). Since stop 58
 # likewise with five gnomes (search:valued5): on fresh 5-player deals 350-549 it won 106 of 200
 # against search:deep's 73 (68 deals alone against 35, sign p 0.001), after 163 of 350 against
-# 141 on deals 0-349. search:strong likewise (not measured). Other crew sizes keep the plain
-# product.
+# 141 on deals 0-349, and on deals 550-749 (stop 59) 100 against 87 (p 0.22): over all 750, 212
+# deals alone against 144 (p 0.0004). search:strong likewise (not measured). Other crew sizes
+# keep the plain product.
 _CREW_VALUES = ((5, VALUED_5), (8, VALUED_8))
 
 LEVELS: dict[str, SearchLevel] = {
@@ -386,7 +388,8 @@ LEVELS: dict[str, SearchLevel] = {
     # deals against 27 (bots.md)
     "valued6": replace(_DEFAULT, value=VALUED_6),
     # bench only (stop 58): the learned leaf fitted to seven-player games, for seven players: 29
-    # of the 100 deals of the 7-player cell against the default's 22 (p 0.32, bots.md)
+    # of the 100 deals of the 7-player cell against the default's 22 (p 0.32), then 29 of 100
+    # fresh deals against 26 (stop 59, p 0.76; bots.md)
     "valued7": replace(_DEFAULT, value=VALUED_7),
     # the names the default and search:strong of stops 28-51 were measured under (bots_strong,
     # bots_deeper): outside Hardest they play as the default and search:strong do
