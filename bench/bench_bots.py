@@ -411,8 +411,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.pair:
         print(pair_table(games_done, args.pair.split(","), args.seed))
         return 0
-    if args.plan or not args.collect:
-        print(engine_line(pure_reason()), file=sys.stderr, flush=True)
     with ExitStack() as stack:
         client = None
         if args.cluster and (args.plan or not args.collect):
@@ -421,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
             except ClusterError as exc:
                 print(f"bench_bots.py: error: {exc}", file=sys.stderr)
                 return 2
+        if args.plan or not args.collect:  # games are played: on which engine
+            print(engine_line(pure_reason()), file=sys.stderr, flush=True)
         if args.plan:
             play_plan(args.plan, bots, args.seed, args.jobs, games_done, log, client)
         if not (args.collect or args.plan):
