@@ -42,21 +42,16 @@ def kind() -> str:
     return "compiled" if isinstance(loader, importlib.machinery.ExtensionFileLoader) else "pure"
 
 
+_why_pure = ""  # why choose() chose the pure engine ("" when it did not)
+
+
 def pure_reason() -> str:
-    """Why this process runs the pure-Python engine ("" when it runs the compiled one): a long
-    benchmark says so at its start (bench/bench_bots.py), since the games are the same but about
-    six times slower."""
+    """Why this process runs the pure-Python engine ("" when it runs the compiled one), as
+    :func:`choose` decided it: a long benchmark says so at its start (bench/bench_bots.py), since
+    the games are the same but about six times slower."""
     if kind() == "compiled":
         return ""
-    sources = _compiled_sources()
-    if sources is None:
-        return "no compiled engine is built"
-    if os.environ.get("REDNOVEMBER_PURE") == "1":
-        return "REDNOVEMBER_PURE=1"
-    stale = _stale(sources)
-    if stale:
-        return f"the compiled engine is older than {', '.join(stale)}"
-    return "the compiled engine could not be loaded"
+    return _why_pure or "the compiled engine could not be loaded"
 
 
 def _compiled_sources() -> dict[str, str] | None:
@@ -107,18 +102,18 @@ class _PureFinder(importlib.abc.MetaPathFinder):
 
 def choose() -> None:
     """Decide once per process, before any compiled module is imported."""
+    global _why_pure
     if any(isinstance(f, _PureFinder) for f in sys.meta_path):
         return
     sources = _compiled_sources()
     if sources is None:  # a pure build (no C compiler), or the sources of a checkout
+        _why_pure = "no compiled engine is built"
         return
-    pure = os.environ.get("REDNOVEMBER_PURE") == "1"
-    if not pure:
-        stale = _stale(sources)
-        if stale:
-            warnings.warn(f"the compiled rules engine is older than {', '.join(stale)}: using the "
-                          "pure-Python engine (rebuild with ./scripts/test.sh, or pip install -e .)",
-                          StaleEngineWarning, stacklevel=3)
-            pure = True
-    if pure:
+    if os.environ.get("REDNOVEMBER_PURE") == "1":
+        _why_pure = "REDNOVEMBER_PURE=1"
+    elif stale := _stale(sources):
+        _why_pure = f"the compiled engine is older than {', '.join(stale)}"
+        warnings.warn(f"{_why_pure}: using the pure-Python engine (rebuild with ./scripts/test.sh, "
+                      "or pip install -e .)", StaleEngineWarning, stacklevel=3)
+    if _why_pure:
         sys.meta_path.insert(0, _PureFinder(sources))
