@@ -500,6 +500,45 @@ def test_two_processes_on_one_database_decide_nothing_twice(db_url: str,
         assert decided == (version + 3, actions + 3)
 
 
+def test_two_processes_tell_a_seat_once_that_a_bot_took_it(inbox: Inbox, db_url: str,
+                                                            clock: FakeClock) -> None:
+    """Both processes have a mailer and hold the game while its seat misses three deadlines in
+    a row: the seat is handed to the bot once, and one email says so (the hand-over and its
+    notice are the owner's; on SQLite, where each process thinks it owns every game, the other
+    one's hand-over is refused as stale and sends nothing)."""
+    def mailer() -> Mailer:
+        return Mailer.from_url(inbox.url, "crew@rn.example",  # type: ignore[attr-defined]
+                               "https://rn.example")
+
+    with TestClient(create_app(db_url, bot_delay=0.0, clock=clock, mailer=mailer(),
+                               mail_after=0.2)) as a, \
+            TestClient(create_app(db_url, bot_delay=0.0, clock=clock, mailer=mailer(),
+                                  mail_after=0.2)) as b:
+        gid, tokens = _turn_based_game(a)
+        assert b.get(f"/api/games/{gid}").json()["status"] == "playing"  # b holds a copy
+        victim = a.get(f"/api/games/{gid}").json()["deadline"]["seat"]
+        r = a.post(f"/api/games/{gid}/seats/{victim}/notify", headers=_bearer(tokens[victim]),
+                   json={"email": "ada@example.org", "lang": "en"})
+        assert r.status_code == 200, r.text
+        _confirm_by_mail(a, inbox, "ada@example.org")
+        while (s := a.get(f"/api/games/{gid}").json())["seats"][victim]["kind"] != "bot":
+            if s["deadline"] is None or s["deadline"]["missed"] >= 3:  # the seat goes now
+                time.sleep(0.02)
+            elif s["deadline"]["seat"] == victim:
+                _let_pass(a, clock, gid, db_url)
+            else:
+                _act_oneself(a, gid, tokens[1 - victim])
+        if BACKEND == "postgresql":  # (on SQLite b's copy learns of it only on its next write)
+            until(lambda: b.get(f"/api/games/{gid}").json()["seats"][victim]["kind"] == "bot",
+                  "b's copy of the hand-over")
+        until(lambda: [m for m in inbox.messages if "a bot plays" in m["Subject"]],
+              "the email that a bot took the seat")
+        time.sleep(1.5)  # (a second email would come now)
+        taken = [m for m in inbox.messages if "a bot plays" in m["Subject"]]
+        assert len(taken) == 1 and taken[0]["To"] == "ada@example.org"
+    assert len(_system_lines(db_url, gid, "to_bot")) == 1
+
+
 @pytest.mark.skipif(BACKEND == "postgresql", reason="one process owns a game on PostgreSQL")
 def test_a_copy_refused_its_deadline_move_keeps_the_misses_it_reloaded(db_url: str,
                                                                        clock: FakeClock) -> None:
