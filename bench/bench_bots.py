@@ -68,7 +68,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 # heuristic and search are loaded before the workers fork, so editing the bots during a long run
 # cannot mix two versions in one table
-from rednovember._engine import pure_reason  # noqa: E402
+from rednovember._engine import FORCED, pure_reason  # noqa: E402
 from rednovember.analysis.cluster import (  # noqa: E402
     DEFAULT_TIMEOUT,
     ClusterError,
@@ -130,7 +130,7 @@ def engine_line(reason: str) -> str:
     (``reason``, from :func:`rednovember._engine.pure_reason`)."""
     if not reason:
         return "bench_bots.py: the compiled engine"
-    hint = "" if reason == "REDNOVEMBER_PURE=1" else " (rebuild: ./scripts/test.sh, or pip install -e .)"
+    hint = "" if reason == FORCED else " (rebuild: ./scripts/test.sh, or pip install -e .)"
     return (f"bench_bots.py: WARNING: the pure-Python engine ({reason}): the same games, about six "
             f"times slower{hint}")
 

@@ -43,6 +43,7 @@ def kind() -> str:
 
 
 _why_pure = ""  # why choose() chose the pure engine ("" when it did not)
+FORCED = "REDNOVEMBER_PURE=1"  # that reason when the environment asked for the pure engine
 
 
 def pure_reason() -> str:
@@ -110,7 +111,7 @@ def choose() -> None:
         _why_pure = "no compiled engine is built"
         return
     if os.environ.get("REDNOVEMBER_PURE") == "1":
-        _why_pure = "REDNOVEMBER_PURE=1"
+        _why_pure = FORCED
     elif stale := _stale(sources):
         _why_pure = f"the compiled engine is older than {', '.join(stale)}"
         warnings.warn(f"{_why_pure}: using the pure-Python engine (rebuild with ./scripts/test.sh, "
