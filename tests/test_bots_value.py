@@ -148,3 +148,15 @@ def test_the_default_judges_five_and_eight_gnomes_rollouts_by_their_own_leaf(pla
     assert default.searches == 1  # the choice was searched, with rollouts
     assert default._rollout_for(g) is not default.rollout
     assert default._rollout_for(crew_position(4, 2, 20)) is default.rollout
+
+
+def test_search_valstrong_is_search_strong_with_the_four_player_leaf() -> None:
+    """search:valstrong (stop 60, bench only): search:strong's budget, guard and crew leaves,
+    with the learned leaf judging the crew sizes without a leaf of their own."""
+    level = LEVELS["valstrong"]
+    assert level.value == LEVELS["valued"].value
+    assert replace(level, value=()) == LEVELS["strong"]
+    assert level.value_for(4) == LEVELS["valued"].value
+    assert level.value_for(5) == LEVELS["valued5"].value
+    bot = make_bot("search:valstrong", 3)
+    assert isinstance(bot, SearchBot) and "search:valstrong" not in BOTS

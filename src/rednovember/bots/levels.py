@@ -58,7 +58,10 @@ players, on 200 fresh deals (stop 58), 106 against 73 (sign p 0.001), and the de
 judged five gnomes' rollouts with it since too. ``search:valued6`` and ``search:valued7``
 (stop 58) led by 7-8 points on the 100 deals of the 6- and 7-player cells, not shown (p 0.28 and
 0.32); on 100 fresh 6-player deals ``search:valued6`` and the default won 27 each, and on 100
-fresh 7-player deals (stop 59) ``search:valued7`` 29 against 26 (p 0.76).
+fresh 7-player deals (stop 59) ``search:valued7`` 29 against 26 (p 0.76). ``search:valstrong``
+(stop 60) is ``search:strong`` with the learned leaf at four players too: 63 of 100 fresh
+4-player deals against ``search:deep``'s 67 (p 0.65), and ``search:strong`` itself at 5 players
+won 46 of 100 deals against the default's 48 (p 0.89): a larger budget buys nothing with either leaf.
 
 The default guards Missile Control in Hardest only (``SearchLevel.guard``, stop 52): on
 all 600 Hardest deals the default had played, ``search:guard`` won 304 against its 296 (not shown
@@ -78,9 +81,9 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 ``search:long``, ``search:strata``, ``search:lean``, ``search:spend``, ``search:shades``,
 ``search:brace``, ``search:fitted``, ``search:floored``, ``search:sharp``, ``search:soft``,
 ``search:jitter``, ``search:shake``, ``search:varied``, ``search:reach``, ``search:valued``,
-``search:valued5``, ``search:valued6``, ``search:valued7`` and ``search:valued8`` are kept for the
-benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
-bench/results/bots.md stay reproducible.
+``search:valued5``, ``search:valued6``, ``search:valued7``, ``search:valued8`` and
+``search:valstrong`` are kept for the benchmark only (not in :data:`rednovember.bots.base.BOTS`),
+so the comparisons in bench/results/bots.md stay reproducible.
 """
 
 from __future__ import annotations
@@ -391,6 +394,9 @@ LEVELS: dict[str, SearchLevel] = {
     # of the 100 deals of the 7-player cell against the default's 22 (p 0.32), then 29 of 100
     # fresh deals against 26 (stop 59, p 0.76; bots.md)
     "valued7": replace(_DEFAULT, value=VALUED_7),
+    # bench only (stop 60): search:strong judging four gnomes' rollouts with the learned leaf
+    # (value.valued): 63 of 100 fresh 4-player deals against search:deep's 67 (bots.md)
+    "valstrong": replace(_STRONG, guard=_HARDEST_GUARD, value=VALUED, crew_value=_CREW_VALUES),
     # the names the default and search:strong of stops 28-51 were measured under (bots_strong,
     # bots_deeper): outside Hardest they play as the default and search:strong do
     "deep": _DEFAULT,
