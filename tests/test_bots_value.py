@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from rednovember.bots import BOTS, make_bot
 from rednovember.bots.leaf import LEAF_TERMS, leaf_factors, leaf_features
 from rednovember.bots.levels import LEVELS
+from rednovember.bots.rollout import rollout
 from rednovember.bots.search import SearchBot
 from rednovember.bots.value import KEY_ROOMS, VALUE_FEATURES, value_features, valued
 from rednovember.rules import Config, Game, new_game
@@ -148,6 +150,10 @@ def test_the_default_judges_five_and_eight_gnomes_rollouts_by_their_own_leaf(pla
     assert default.searches == 1  # the choice was searched, with rollouts
     assert default._rollout_for(g) is not default.rollout
     assert default._rollout_for(crew_position(4, 2, 20)) is default.rollout
+    # a rollout put in its place (the tests' fakes) rolls out at every crew size
+    fake = partial(rollout, value=LEVELS["valued"].value)
+    default.rollout = fake
+    assert default._rollout_for(g) is fake and default.rollout is fake
 
 
 def test_search_valstrong_is_search_strong_with_the_four_player_leaf() -> None:

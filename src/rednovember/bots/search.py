@@ -118,9 +118,7 @@ class SearchBot:
         self._plan: list[Action] = []
         self._key: tuple[int, int, int] | None = None
         self.searches = 0  # decisions searched (for benchmarks)
-        # the tests put a fake one here
-        self.rollout: Rollout = level_rollout(self.level, self.level.value)
-        self._own = self.rollout
+        self._rollout: Rollout = level_rollout(self.level, self.level.value)
         # a crew size with a learned leaf of its own rolls out with it (SearchLevel.crew_value)
         self._sized: dict[int, Rollout] = {
             n: level_rollout(self.level, self.level.value_for(n)) for n, _ in self.level.crew_value}
@@ -149,12 +147,20 @@ class SearchBot:
             action = safe_action(legal)
         return action
 
+    @property
+    def rollout(self) -> Rollout:
+        """The rollout of the crew sizes without a learned leaf of their own."""
+        return self._rollout
+
+    @rollout.setter
+    def rollout(self, fn: Rollout) -> None:
+        """Roll out with ``fn`` at every crew size (the tests put their fakes here)."""
+        self._rollout = fn
+        self._sized = {}
+
     def _rollout_for(self, game: Game) -> Rollout:
-        """The rollout for ``game``'s crew size: its own learned leaf's, else :attr:`rollout`
-        (always :attr:`rollout` once something else was put there, as the tests' fakes are)."""
-        if self.rollout is not self._own:
-            return self.rollout
-        return self._sized.get(len(game.gnomes), self.rollout)
+        """The rollout for ``game``'s crew size: its own learned leaf's, else :attr:`rollout`."""
+        return self._sized.get(len(game.gnomes), self._rollout)
 
     def _weights_for(self, game: Game) -> Weights:
         """The bot's weights, with the coming tokens weighed only in the level's variants."""
