@@ -185,6 +185,51 @@ def test_the_search_levels_count_their_plans_and_determinisations() -> None:
     assert not {"search:double", "search:deep", "search:deeper", "search:v4"} & set(BOTS)
 
 
+def _eight_gnomes_at_a_turn(seed: int) -> Game:
+    """An 8-player game at the start of a turn with at least 16 plans to search."""
+    rnd = random.Random(seed)
+    for _ in range(40):
+        g = new_game(Config(players=8, seed=rnd.randrange(1 << 30)))
+        bot = make_bot("heuristic", seed)
+        for _ in range(rnd.randrange(20, 80)):
+            if g.is_over:
+                break
+            g.apply(bot.choose(g))
+        wide = make_bot("search:strong61", 5)
+        assert isinstance(wide, SearchBot)
+        if (not g.is_over and g.phase == MOVE
+                and len(wide._candidates(g, g, g.player_to_move, g.legal_actions())) >= 16):
+            return g
+    raise AssertionError("no 8-player position with 16 plans")
+
+
+def test_strong_searches_as_the_default_from_six_gnomes_on() -> None:
+    """Issue 21, stop 62: search:strong's 16 plans and rounds of 15, 33, 65 took 2.05 s once at
+    8 players and won no more there (41 of 100 deals against the default's 47), so from six
+    gnomes on it is the default; up to five it keeps its own budget."""
+    strong = LEVELS["strong"]
+    for gnomes in (6, 7, 8):
+        assert strong.for_crew(gnomes) == LEVELS["default"]
+    for gnomes in (1, 3, 4, 5):
+        assert strong.for_crew(gnomes) is strong and strong.k == 16
+    assert LEVELS["strong61"].for_crew(8).k == 16  # the level bots_strong8's games replay with
+    g = _eight_gnomes_at_a_turn(3)
+    calls: list[tuple[Action, ...]] = []
+
+    def fake(sim: Game, steps: tuple[Action, ...], player: int, stop: int, w: Weights) -> float:
+        calls.append(steps)
+        return 0.5
+
+    for name, plans, rollouts in (("search:strong", 12, 456), ("search:strong61", 16, 764)):
+        bot = make_bot(name, 5)
+        assert isinstance(bot, SearchBot)
+        bot.rollout = fake
+        bot.level = replace(bot.level, gap=1e9)  # always search
+        calls.clear()
+        bot.choose(g)
+        assert (len(set(calls)), len(calls)) == (plans, rollouts)
+
+
 def _rollout_args(name: str, g: Game) -> set[tuple[int, Weights]]:
     """The (stop, weights) pairs bot ``name`` hands its rollouts while searching at ``g``."""
     bot = make_bot(name, 5)
@@ -334,8 +379,9 @@ def test_the_default_guards_missile_control_in_hardest_only() -> None:
     # (and, since stops 57-58, the five- and eight-player learned leaves: test_bots_value.py)
     assert LEVELS["default"] == replace(LEVELS["deep"], guard=frozenset({"hardest"}),
                                         crew_value=LEVELS["default"].crew_value)
-    assert LEVELS["strong"] == replace(LEVELS["deeper"], guard=frozenset({"hardest"}),
-                                       crew_value=LEVELS["default"].crew_value)
+    assert LEVELS["strong61"] == replace(LEVELS["deeper"], guard=frozenset({"hardest"}),
+                                         crew_value=LEVELS["default"].crew_value)
+    assert LEVELS["strong"] == replace(LEVELS["strong61"], crew_budget=(6, 12, (12, 26, 52)))
 
 
 def test_search_shades_tries_its_best_repairs_with_fewer_minutes() -> None:

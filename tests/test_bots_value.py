@@ -157,11 +157,11 @@ def test_the_default_judges_five_and_eight_gnomes_rollouts_by_their_own_leaf(pla
 
 
 def test_search_valstrong_is_search_strong_with_the_four_player_leaf() -> None:
-    """search:valstrong (stop 60, bench only): search:strong's budget, guard and crew leaves,
+    """search:valstrong (stop 60, bench only): search:strong61's budget, guard and crew leaves,
     with the learned leaf judging the crew sizes without a leaf of their own."""
     level = LEVELS["valstrong"]
     assert level.value == LEVELS["valued"].value
-    assert replace(level, value=()) == LEVELS["strong"]
+    assert replace(level, value=()) == LEVELS["strong61"]
     assert level.value_for(4) == LEVELS["valued"].value
     assert level.value_for(5) == LEVELS["valued5"].value
     bot = make_bot("search:valstrong", 3)

@@ -81,9 +81,9 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 ``search:long``, ``search:strata``, ``search:lean``, ``search:spend``, ``search:shades``,
 ``search:brace``, ``search:fitted``, ``search:floored``, ``search:sharp``, ``search:soft``,
 ``search:jitter``, ``search:shake``, ``search:varied``, ``search:reach``, ``search:valued``,
-``search:valued5``, ``search:valued6``, ``search:valued7``, ``search:valued8`` and
-``search:valstrong`` are kept for the benchmark only (not in :data:`rednovember.bots.base.BOTS`),
-so the comparisons in bench/results/bots.md stay reproducible.
+``search:valued5``, ``search:valued6``, ``search:valued7``, ``search:valued8``,
+``search:valstrong`` and ``search:strong61`` are kept for the benchmark only (not in
+:data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
 """
 
 from __future__ import annotations
@@ -146,6 +146,18 @@ class SearchLevel:
     # a learned leaf for a crew of so many gnomes, in ``value``'s place there: (gnomes,
     # coefficients) pairs (value_for)
     crew_value: tuple[tuple[int, tuple[float, ...]], ...] = ()
+    # from a crew of so many gnomes on, this many candidates and these rounds instead: (gnomes,
+    # k, rounds). A gnome more makes every rollout dearer, so a wide level searches there as
+    # the default does, to keep every decision under 2 s (for_crew). None: ``k`` and ``rounds``
+    # at every crew size.
+    crew_budget: tuple[int, int, tuple[int, ...]] | None = None
+
+    def for_crew(self, gnomes: int) -> SearchLevel:
+        """The level as it searches with ``gnomes`` gnomes in the game (``crew_budget``)."""
+        if self.crew_budget is None or gnomes < self.crew_budget[0]:
+            return self
+        _, k, rounds = self.crew_budget
+        return replace(self, k=k, rounds=rounds, crew_budget=None)
 
     def value_for(self, gnomes: int) -> tuple[float, ...]:
         """The learned leaf's coefficients with ``gnomes`` gnomes (empty: the plain leaf)."""
@@ -302,10 +314,17 @@ VALUED_8 = (
 # keep the plain product.
 _CREW_VALUES = ((5, VALUED_5), (8, VALUED_8))
 
+# search:strong until stop 61 of issue 21: 16 plans and rounds of 15, 33, 65 at every crew size.
+# At 8 players (deals 200-299) it won 41 against the default's 47 (p 0.44) and one decision took
+# 2.05 s with both cores busy; at 5 players 46 of 100 against 48, 1.56 s at worst (bots.md).
+_STRONG_61 = replace(_STRONG, guard=_HARDEST_GUARD, crew_value=_CREW_VALUES)
+
 LEVELS: dict[str, SearchLevel] = {
     "fast": SearchLevel(3, 6, 6),
     "default": replace(_GUARDED, crew_value=_CREW_VALUES),
-    "strong": replace(_STRONG, guard=_HARDEST_GUARD, crew_value=_CREW_VALUES),
+    # since stop 62: from six gnomes on it searches (and so plays) as the default does, which was
+    # no weaker at 8 players and stays under the default's 1.2 s a decision there
+    "strong": replace(_STRONG_61, crew_budget=(6, _DEFAULT.k, _DEFAULT.rounds)),
     # bench only, not offered: the search of before issue 10, and the first default of issue 10
     "v1": SearchLevel(4, 10, 8),
     "v2": SearchLevel(5, 20, 10, gap=15.0, prior=0.3),
@@ -401,4 +420,7 @@ LEVELS: dict[str, SearchLevel] = {
     # bots_deeper): outside Hardest they play as the default and search:strong do
     "deep": _DEFAULT,
     "deeper": _STRONG,
+    # bench only: search:strong as it was until stop 61, wide at every crew size (the 8-player
+    # games of bots_strong8 were played by it under the name search:strong)
+    "strong61": _STRONG_61,
 }

@@ -54,7 +54,9 @@ name               k    n / rounds  horizon  gap    prior  time per searched dec
    the tokens likely next in every variant (``search:v4`` in Hardest only).
 .. [#] Measured as ``search:deeper`` (bench/results/bots.md, stop 28): 130 ms mean over all
    decisions, about 1.7 times ``search``, and **no stronger**: 135 of 200 fresh 4-player deals
-   against ``search``'s 139.
+   against ``search``'s 139. From six gnomes on it searches with ``search``'s 12 plans and
+   rounds (``SearchLevel.crew_budget``, stop 62): wider, it took 2.05 s once at 8 players and won
+   no more (41 of 100 deals against 47).
 .. [#quiet] Stop 30 of issue 21: compiled, on a quiet core, 20 fresh 4-player deals (600-619); the
    worst of all their decisions 43, 103 and 163 ms.
 .. [*] 10 minutes up to 5 gnomes, fewer with more (``crew_minutes``: 8 at 6, 7 at 7, 6 at 8),
@@ -106,7 +108,8 @@ class SearchBot:
         if level not in LEVELS:
             raise ValueError(f"unknown search level {level!r}; known: {', '.join(LEVELS)}")
         base = LEVELS[level]
-        self.level = base if iterations is None else replace(base, n=iterations, rounds=())
+        self.level = base if iterations is None else replace(base, n=iterations, rounds=(),
+                                                             crew_budget=None)
         self.name = "search" if level == "default" else f"search:{level}"
         if budget_ms is not None:
             self.name = f"search:ms={budget_ms:g}"
@@ -213,13 +216,13 @@ class SearchBot:
 
     def _candidates(self, game: Game, view: Game, player: int, legal: list[Action]) -> list[Plan]:
         """The heuristic's ``k`` best plans for this turn (on the seat's view), legal here."""
-        if self.level.per_task:
-            plans = varied(best_plans(view, player, self.weights), self.level.k,
-                           self.level.per_task)
-        elif not played(game, self.level.guard):
-            plans = best_plans(view, player, self.weights, limit=self.level.k)
+        lv = self.level.for_crew(len(game.gnomes))
+        if lv.per_task:
+            plans = varied(best_plans(view, player, self.weights), lv.k, lv.per_task)
+        elif not played(game, lv.guard):
+            plans = best_plans(view, player, self.weights, limit=lv.k)
         else:
-            plans = guarded(view, player, self.weights, self.level.k)
+            plans = guarded(view, player, self.weights, lv.k)
         plans = [p for p in plans if p.steps and p.steps[0] in legal]
         if self.level.fewer:
             plans += shaded(view, plans, legal, self.level.fewer, self.level.shade_plans)
@@ -230,7 +233,7 @@ class SearchBot:
                       seed: int) -> Action | None:
         first = decide(view, player, self.weights)
         options = [first] + [a for a in legal if a != first]
-        options = options[: self.level.k]
+        options = options[: self.level.for_crew(len(game.gnomes)).k]
         if len(options) < 2:
             return first
         self.searches += 1
@@ -242,9 +245,9 @@ class SearchBot:
                 seed: int, bias: list[float] | None = None) -> list[float]:
         """Each candidate's mean rollout value plus its ``bias``; -1 for one never scored."""
         bias = bias or [0.0] * len(candidates)
-        if self.level.rounds and self.budget_ms is None:
+        lv = self.level.for_crew(len(game.gnomes))
+        if lv.rounds and self.budget_ms is None:
             return self._halving(game, player, candidates, seed, bias)
-        lv = self.level
         total = [0.0] * len(candidates)
         count = [0] * len(candidates)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
@@ -275,7 +278,7 @@ class SearchBot:
         stay), so the budget goes to telling the close ones apart. A dropped candidate keeps the
         score it had, lowered below every candidate still in: the winner is always among the
         last round's."""
-        lv = self.level
+        lv = self.level.for_crew(len(game.gnomes))
         keeper = max((gn.keeper for gn in game.on_track()), default=0)
         stop = keeper - lv.horizon_for(len(game.gnomes))
         roll = self._rollout_for(game)
