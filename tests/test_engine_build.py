@@ -6,7 +6,9 @@ compiler giving a pure build, and a wheel built from the sdist carrying the comp
 from __future__ import annotations
 
 import json
+import mmap
 import os
+import runpy
 import shutil
 import subprocess
 import sys
@@ -188,3 +190,26 @@ def test_without_a_c_compiler_the_build_is_pure_python(tmp_path: Path) -> None:
     installed = tmp_path / "installed"
     zipfile.ZipFile(wheel).extractall(installed)
     assert python(GAME, pure=False, path=installed).stdout.split()[0] == "pure"
+
+
+def test_a_rebuild_never_writes_into_a_module_a_running_process_has_mapped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An editable rebuild (``./scripts/test.sh`` after a pull, beside a running server) puts each
+    compiled module in place with setup.py's build_ext, whose copy (setuptools') removes the old
+    file before writing the new one: the server's mapping of the old file keeps the old code,
+    where writing into that file would change the code under it."""
+    import setuptools
+    from setuptools.dist import Distribution
+
+    monkeypatch.setattr(setuptools, "setup", lambda **_: None)
+    build = runpy.run_path(str(ROOT / "setup.py"))["BuildEngine"](Distribution())
+    loaded, built = tmp_path / "state.so", tmp_path / "build" / "state.so"
+    built.parent.mkdir()
+    loaded.write_bytes(b"old!" * 4096)
+    built.write_bytes(b"new!" * 4096)
+    built.chmod(0o755)
+    with loaded.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        assert build.copy_file(str(built), str(loaded)) == (str(loaded), True)
+        assert mapped[:8] == b"old!old!" and mapped[-4:] == b"old!"
+    assert loaded.read_bytes() == built.read_bytes() and loaded.stat().st_mode & 0o777 == 0o755
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build", "state.so"]  # no temp left
