@@ -166,3 +166,16 @@ def test_search_valstrong_is_search_strong_with_the_four_player_leaf() -> None:
     assert level.value_for(5) == LEVELS["valued5"].value
     bot = make_bot("search:valstrong", 3)
     assert isinstance(bot, SearchBot) and "search:valstrong" not in BOTS
+
+
+def test_search_short4_and_short5_roll_out_shorter_with_the_learned_leaves() -> None:
+    """search:short4 and search:short5 (stop 62, bench only): rollouts of 7 and 6 minutes a gnome
+    at four and five players (the default's 10), judged by the learned leaf of that crew size,
+    with more determinisations; otherwise the default."""
+    short4, short5, default = LEVELS["short4"], LEVELS["short5"], LEVELS["default"]
+    assert (short4.horizon_for(4), short5.horizon_for(5), default.horizon_for(5)) == (7, 6, 10)
+    assert short4.value_for(4) == LEVELS["valued"].value
+    assert short5.value_for(5) == LEVELS["valued5"].value == default.value_for(5)
+    assert short5.rollouts(12) > default.rollouts(12) and short4.rollouts(12) > default.rollouts(12)
+    assert replace(short5, crew_minutes=50, rounds=default.rounds) == default
+    assert not {"search:short4", "search:short5"} & set(BOTS)

@@ -62,6 +62,9 @@ fresh 7-player deals (stop 59) ``search:valued7`` 29 against 26 (p 0.76). ``sear
 (stop 60) is ``search:strong`` with the learned leaf at four players too: 63 of 100 fresh
 4-player deals against ``search:deep``'s 67 (p 0.65), and ``search:strong`` itself at 5 players
 won 46 of 100 deals against the default's 48 (p 0.89): a larger budget buys nothing with either leaf.
+``search:short4`` and ``search:short5`` (stop 62) roll out 7 and 6 minutes a gnome at 4 and 5
+players (not 10) with the learned leaf of that crew size and more determinisations, at about the
+default's time, to leave more to the leaf and less to the rollouts' noise (bots.md).
 
 The default guards Missile Control in Hardest only (``SearchLevel.guard``, stop 52): on
 all 600 Hardest deals the default had played, ``search:guard`` won 304 against its 296 (not shown
@@ -82,8 +85,9 @@ candidates instead of 8. ``search:double`` is ``search:v4`` with twice the deter
 ``search:brace``, ``search:fitted``, ``search:floored``, ``search:sharp``, ``search:soft``,
 ``search:jitter``, ``search:shake``, ``search:varied``, ``search:reach``, ``search:valued``,
 ``search:valued5``, ``search:valued6``, ``search:valued7``, ``search:valued8``,
-``search:valstrong`` and ``search:strong61`` are kept for the benchmark only (not in
-:data:`rednovember.bots.base.BOTS`), so the comparisons in bench/results/bots.md stay reproducible.
+``search:valstrong``, ``search:short4``, ``search:short5`` and ``search:strong61`` are kept for
+the benchmark only (not in :data:`rednovember.bots.base.BOTS`), so the comparisons in
+bench/results/bots.md stay reproducible.
 """
 
 from __future__ import annotations
@@ -420,6 +424,16 @@ LEVELS: dict[str, SearchLevel] = {
     # bots_deeper): outside Hardest they play as the default and search:strong do
     "deep": _DEFAULT,
     "deeper": _STRONG,
+    # bench only (stop 62): five gnomes' rollouts of 6 minutes a gnome (crew_minutes 30, not 50)
+    # judged by their learned leaf, with half again the determinisations (about the default's
+    # time): with a leaf fitted to how the rollouts' crew fares, a shorter rollout leaves less to
+    # the rollouts' noise and more to the leaf (bots.md)
+    "short5": replace(_GUARDED, crew_value=_CREW_VALUES, crew_minutes=30, rounds=(18, 39, 78)),
+    # bench only (stop 62): short5's idea at four players: the learned 4-player leaf
+    # (search:valued) judging rollouts of 7 minutes a gnome (crew_minutes 28), with 40% more
+    # determinisations: 69 of 100 fresh 4-player deals against search:deep's 67 and
+    # search:valued's 74 (bots.md)
+    "short4": replace(_DEFAULT, value=VALUED, crew_minutes=28, rounds=(17, 37, 74)),
     # bench only: search:strong as it was until stop 61, wide at every crew size (the 8-player
     # games of bots_strong8 were played by it under the name search:strong)
     "strong61": _STRONG_61,
