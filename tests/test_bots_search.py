@@ -188,6 +188,8 @@ def test_the_search_levels_count_their_plans_and_determinisations() -> None:
 def _eight_gnomes_at_a_turn(seed: int) -> Game:
     """An 8-player game at the start of a turn with at least 16 plans to search."""
     rnd = random.Random(seed)
+    wide = make_bot("search:strong61", 5)
+    assert isinstance(wide, SearchBot)
     for _ in range(40):
         g = new_game(Config(players=8, seed=rnd.randrange(1 << 30)))
         bot = make_bot("heuristic", seed)
@@ -195,8 +197,6 @@ def _eight_gnomes_at_a_turn(seed: int) -> Game:
             if g.is_over:
                 break
             g.apply(bot.choose(g))
-        wide = make_bot("search:strong61", 5)
-        assert isinstance(wide, SearchBot)
         if (not g.is_over and g.phase == MOVE
                 and len(wide._candidates(g, g, g.player_to_move, g.legal_actions())) >= 16):
             return g

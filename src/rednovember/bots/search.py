@@ -224,8 +224,8 @@ class SearchBot:
         else:
             plans = guarded(view, player, self.weights, lv.k)
         plans = [p for p in plans if p.steps and p.steps[0] in legal]
-        if self.level.fewer:
-            plans += shaded(view, plans, legal, self.level.fewer, self.level.shade_plans)
+        if lv.fewer:
+            plans += shaded(view, plans, legal, lv.fewer, lv.shade_plans)
         return plans
 
     # -- event choices ---------------------------------------------------------------------------
@@ -247,7 +247,7 @@ class SearchBot:
         bias = bias or [0.0] * len(candidates)
         lv = self.level.for_crew(len(game.gnomes))
         if lv.rounds and self.budget_ms is None:
-            return self._halving(game, player, candidates, seed, bias)
+            return self._halving(lv, game, player, candidates, seed, bias)
         total = [0.0] * len(candidates)
         count = [0] * len(candidates)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
@@ -271,14 +271,14 @@ class SearchBot:
         return [(total[c] / count[c] if count[c] else -1.0) + bias[c]
                 for c in range(len(candidates))]
 
-    def _halving(self, game: Game, player: int, candidates: list[tuple[Action, ...]],
-                 seed: int, bias: list[float]) -> list[float]:
+    def _halving(self, lv: SearchLevel, game: Game, player: int,
+                 candidates: list[tuple[Action, ...]], seed: int,
+                 bias: list[float]) -> list[float]:
         """Sequential halving: every candidate still in meets the same new determinisations each
         round (common random numbers); after a round the worse half is dropped (at least two
         stay), so the budget goes to telling the close ones apart. A dropped candidate keeps the
         score it had, lowered below every candidate still in: the winner is always among the
-        last round's."""
-        lv = self.level.for_crew(len(game.gnomes))
+        last round's. ``lv`` is the level as it searches with this game's crew."""
         keeper = max((gn.keeper for gn in game.on_track()), default=0)
         stop = keeper - lv.horizon_for(len(game.gnomes))
         roll = self._rollout_for(game)
