@@ -225,6 +225,14 @@ def oracle_table(cells: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def sign_p(only_a: int, only_b: int) -> float:
+    """The two-sided sign test's p-value for ``only_a`` against ``only_b`` deals won by one bot
+    only (McNemar's exact test); 1 when no deal was won by one only."""
+    m = only_a + only_b
+    tail = sum(math.comb(m, j) for j in range(min(only_a, only_b) + 1)) / 2 ** m if m else 1.0
+    return min(1.0, 2 * tail)
+
+
 def paired(rows: dict[tuple[str, int, int], dict[str, Any]], a: str, b: str, players: int,
            variants: tuple[str, ...], seed: int) -> dict[str, Any]:
     """Bots ``a`` and ``b`` on the deals both played (games.jsonl): wins, deals won by one only,
@@ -236,14 +244,13 @@ def paired(rows: dict[tuple[str, int, int], dict[str, Any]], a: str, b: str, pla
     only_a = sum(1 for i in both if ia[i] and not ib[i])
     only_b = sum(1 for i in both if ib[i] and not ia[i])
     m = only_a + only_b
-    tail = sum(math.comb(m, j) for j in range(min(only_a, only_b) + 1)) / 2 ** m if m else 1.0
     n = len(both)
     diff = (only_a - only_b) / n if n else 0.0
     # the paired difference's 95% interval (normal approximation for matched proportions)
     half = 1.96 * math.sqrt(max(0.0, m - (only_a - only_b) ** 2 / n)) / n if n else 1.0
     return {"a": a, "b": b, "players": players, "variants": list(variants), "deals": n,
             "wins_a": sum(ia[i] for i in both), "wins_b": sum(ib[i] for i in both),
-            "only_a": only_a, "only_b": only_b, "p_sign": min(1.0, 2 * tail),
+            "only_a": only_a, "only_b": only_b, "p_sign": sign_p(only_a, only_b),
             "diff": diff, "diff_ci95": [diff - half, diff + half]}
 
 
