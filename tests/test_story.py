@@ -43,7 +43,11 @@ def test_the_story_agrees_with_the_final_state(games: list[Game]) -> None:
         start_space = g.data.start_spaces[g.config.gnomes]
         assert s["start"] == start_space
         lowest = min(gn.keeper for gn in g.gnomes)
-        assert s["minutes"] == (start_space if g.result.won else start_space - lowest)
+        rear = max(gn.keeper for gn in g.gnomes if gn.alive and not gn.abandoned)
+        if g.result.won:
+            assert s["minutes"] == start_space
+        else:  # the crew's time when it ended: its rear keeper, never a gnome run ahead
+            assert start_space - rear <= s["minutes"] <= start_space - lowest
         assert s["turns"] == g.turn and s["steps"] == len(g.history)
         last = s["timeline"][-1]
         assert last["tracks"] == g.tracks and last["minute"] == s["minutes"]
@@ -146,3 +150,19 @@ def test_abandon_comrades_is_in_the_story_with_who_won() -> None:
     assert rows[0]["abandoned"] and rows[0]["won"] is False and rows[0]["actions"] == 1
     assert rows[1]["won"] is True and rows[2]["won"] is True
     assert s["minutes"] == s["start"]
+
+
+def test_a_lost_game_survives_to_its_rear_keeper_not_to_a_gnome_run_ahead() -> None:
+    """R9: Missile Launch! on space 11 strikes when the last keeper passes it; a gnome already on
+    space 0 does not make the end screen say the crew survived every minute."""
+    g = arrange()
+    g.gnomes[0].keeper, g.gnomes[1].keeper, g.gnomes[2].keeper = 12, 9, 0
+    g.tokens[g.data.tokens.index("missile_launch")] = 11
+    _from_here(g)
+    g.apply_text("no_action")  # 12 -> 11: not past the token yet
+    assert g.result is None
+    g.apply_text("no_action")  # 11 -> 10: every keeper is past it
+    assert g.result is not None and g.result.cause == "missile_launch"
+    s = game_story(g)
+    start_space = g.data.start_spaces[3]
+    assert s["minutes"] == start_space - 10 and s["timeline"][-1]["minute"] == start_space - 10

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from rednovember.analysis.analyse_cli import text_lines
-from rednovember.analysis.turning import GameAnalysis, analyse, good_news, headline
+from rednovember.analysis.turning import GameAnalysis, analyse, clause, good_news, headline
 from rednovember.analysis.winchance import BATCH, MIN_ROLLOUTS, precise_enough, win_chance
 from rednovember.bots import make_bot, play_out
 from rednovember.rules import Config, Game, new_game
@@ -232,3 +232,14 @@ def test_a_swing_no_news_explains_is_credited_to_the_crews_moves() -> None:
     assert result.sentence(tp, "en") == \
         "Minute 1 (space 59): the crew's own moves (no card or die explains it): 48% → 66%"
     assert "nichts Besonderes" not in result.sentence(tp, "de")
+
+
+def test_a_turning_point_lists_its_news_as_clauses_without_their_exclamation_marks() -> None:
+    """Audit, stop 64: "… room 4 Reactor Room!; Asphyxiation …" and "… space 20!: 56% → 2%". A
+    clause loses its closing stop or "!" (and the Spanish "¡" that opened it), not a name's "!"."""
+    assert clause("The fire spreads to room 4!") == "The fire spreads to room 4"
+    assert clause("The Missile Launch! token is placed on space 20!") == (
+        "The Missile Launch! token is placed on space 20")
+    assert clause("¡Fuego en la sala 4!") == "Fuego en la sala 4"
+    assert clause("Saca un 3 — ¡éxito!") == "Saca un 3 — éxito"
+    assert clause("Rolled 3.  ") == "Rolled 3" and clause("Rolled 3") == "Rolled 3"

@@ -6,6 +6,7 @@ Debian's Chromium and the session's real server (fixtures in conftest.py)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -142,6 +143,37 @@ def test_ping_mode_does_not_act_and_long_press_opens_the_menu_on_a_phone(new_con
     shot(bea, "pings-marker-phone")
     bea.locator(".col-board").screenshot(path=str(SHOTS / "pings-marker-board-phone.png"),
                                          animations="disabled")
+    bea.set_viewport_size(DESKTOP)
+    assert not ada.js_errors and not bea.js_errors
+
+
+def test_on_a_phone_the_ping_menu_opens_above_the_sheet_of_tabs(new_context: Any,
+                                                                 rn_url: str) -> None:
+    """Audit, stop 64: a long press just above a phone's open sheet opened the menu under the
+    sheet, and a tap on "I'll go here" hit the sheet's tab instead. The menu now opens above."""
+    ada, bea, _ = _table(new_context, rn_url, seed=5)
+    bea.set_viewport_size(PHONE)
+    sheet = bea.locator(".col-side")
+    expect(sheet).to_have_css("position", "fixed")
+    expect(sheet).not_to_have_class(re.compile(r"\bcollapsed\b"))  # open, over the board
+    box = sheet.bounding_box()
+    assert box
+    # room 4, on the board's lowest row: a menu below the press would reach under the sheet
+    target = bea.locator("[data-testid=board] [data-testid=room-4]")
+    spot = target.bounding_box()
+    assert spot
+    point = {"clientX": spot["x"] + spot["width"] / 2, "clientY": spot["y"] + spot["height"] - 8,
+             "pointerType": "touch", "isPrimary": True, "bubbles": True}
+    target.dispatch_event("pointerdown", point)
+    menu = bea.get_by_test_id("ping-menu")
+    expect(menu).to_be_visible()
+    target.dispatch_event("pointerup", point)
+    shown = menu.bounding_box()
+    assert shown and shown["y"] >= 0 and shown["y"] + shown["height"] <= box["y"], (shown, box)
+    shot(bea, "pings-menu-above-sheet-phone")
+    bea.get_by_test_id("ping-go").click()  # a tap the sheet would have taken
+    expect(ada.locator("[data-testid=chat-message][data-kind=ping]").last).to_contain_text(
+        "Bea: I'll go here — ")
     bea.set_viewport_size(DESKTOP)
     assert not ada.js_errors and not bea.js_errors
 

@@ -165,7 +165,7 @@ def test_a_player_renames_their_seat_and_the_others_see_it(new_context: MakeCont
     dialog.get_by_test_id("rename-save").click()
     expect(dialog.get_by_test_id("rename-why")).to_have_text(
         "Type your name first: the others see it at the table.")
-    field.fill("Ada")
+    field.fill("Ada L.")
     expect(dialog.get_by_test_id("rename-why")).to_have_text("")  # typing clears the warning
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         ada.set_viewport_size(size)
@@ -176,8 +176,9 @@ def test_a_player_renames_their_seat_and_the_others_see_it(new_context: MakeCont
     for page in (ada, bea):
         expect(seat_row(page, 0)).to_contain_text("Ada")
         expect(seat_row(page, 0)).not_to_contain_text("Aad")
-    expect(bea.get_by_test_id("chat-renamed")).to_have_text("Aad (Red) is now called Ada.")
-    assert ada.evaluate("() => localStorage.getItem('rn.name')") == "Ada"
+    # the name's own stop ends the sentence: one stop, not two
+    expect(bea.get_by_test_id("chat-renamed")).to_have_text("Aad (Red) is now called Ada L.")
+    assert ada.evaluate("() => localStorage.getItem('rn.name')") == "Ada L."
     assert not ada.js_errors and not bea.js_errors
 
 

@@ -12,6 +12,7 @@ import httpx
 from webtools import Server, WsClient, auth, new_game, seated_game, take
 
 from rednovember.web.chat import HISTORY
+from rednovember.web.hub.talk import one_stop
 from rednovember.web.store import Store
 
 Connect = Callable[..., WsClient]
@@ -192,3 +193,11 @@ def test_errors_carry_a_detail_and_parameters(api: httpx.Client, ws_client: Conn
     r = api.post(f"/api/games/{gid}/seats", json={"seat": 1, "name": "Z"})
     assert r.json()["error"] == {"code": "seat_taken", "detail": "taken", "params": {"seat": 1},
                                  "message": r.json()["error"]["message"]}
+
+
+def test_a_note_that_ends_in_a_name_with_a_stop_keeps_one_stop() -> None:
+    """Renamed to "Ada L.", the note read "… is now called Ada L.." (audit, stop 64)."""
+    assert one_stop("Aad (Red) is now called Ada L..") == "Aad (Red) is now called Ada L."
+    assert one_stop("Aad (Red) is now called Wow!.") == "Aad (Red) is now called Wow!"
+    assert one_stop("Aad (Red) is now called Ada.") == "Aad (Red) is now called Ada."
+    assert one_stop(".") == "."

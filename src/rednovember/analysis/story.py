@@ -10,9 +10,13 @@ What it holds (JSON-ready; docs/protocol.md describes the endpoint that serves i
     ``won`` and ``cause`` (as ``Game.result``) and, per gnome, whether its player ``won``
     (a gnome that abandoned its comrades wins exactly when the crew loses).
 ``start``, ``minutes``
-    the time track's start space (the minutes the crew has) and the minutes survived: the start
-    space minus the lowest keeper space any gnome reached (all of them in a won game), the same
-    figure as ``rednovember simulate``'s ``mean_minutes``.
+    the time track's start space (the minutes the crew has) and the minutes survived: all of them
+    in a won game; in a lost one the minute the game ended, the start space minus the space of
+    the keeper furthest back still on the track (the crew's time: a token strikes when that keeper
+    passes it), or of the last keeper the log saw walk if that is later (an event of its walk).
+    A gnome that ran ahead to the last space does not make a lost game "survive" to the end, so
+    this is not ``rednovember simulate``'s ``mean_minutes`` (the time track used: the start space
+    minus the lowest keeper).
 ``turns``, ``steps``
     turns begun and actions applied.
 ``deaths``
@@ -59,6 +63,13 @@ class StoryError(ValueError):
 def _sample(g: Game, minute: int, turn: int) -> dict[str, Any]:
     return {"minute": minute, "turn": turn, "tracks": list(g.tracks),
             "fires": sum(g.fire), "floods": sum(1 for w in g.water if w)}
+
+
+def _rear(g: Game, default: int) -> int:
+    """The space of the keeper furthest back among the gnomes still on the track (alive, not
+    abandoned): where the crew's time stands; ``default`` when none is."""
+    spaces = [gn.keeper for gn in g.gnomes if gn.alive and not gn.abandoned]
+    return max(spaces) if spaces else default
 
 
 def game_story(game: Game) -> dict[str, Any]:
@@ -125,7 +136,7 @@ def game_story(game: Game) -> dict[str, Any]:
     result = g.result
     if result is None:  # pragma: no cover - the same actions end the replayed game
         raise StoryError("the replayed game did not end")
-    minutes = start if result.won else start - min(gn.keeper for gn in g.gnomes)
+    minutes = start if result.won else start - min(space, _rear(g, space))
     timeline.append(_sample(g, minutes, turn))
     for row, gn in zip(per, g.gnomes, strict=True):
         row.update(alive=gn.alive, abandoned=gn.abandoned, won=outcome(g, gn.number))

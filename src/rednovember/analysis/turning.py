@@ -97,7 +97,7 @@ class GameAnalysis:
         """The turning point in words, e.g. "Minute 31 (space 29): Fire in the Engine room: 48% →
         22%" (the time track's space beside the minute: the game's log names spaces)."""
         cat = catalog(lang)
-        what = cat.join(describe_entry(e, self.game, lang, self.seat).rstrip(". ")
+        what = cat.join(clause(describe_entry(e, self.game, lang, self.seat))
                          for _, e in tp.entries) or cat.raw("analyse", "quiet")
         return cat.get("analyse", "swing", minute=tp.minute, space=self.space(tp.minute),
                        what=what, before=percent(tp.before, lang), after=percent(tp.after, lang))
@@ -121,6 +121,18 @@ class GameAnalysis:
                          "entries": [plain(e) for _, e in t.entries],
                          "text": self.sentence(t, lang)} for t in self.turning],
         }
+
+
+def clause(sentence: str) -> str:
+    """A log sentence as one clause of a list: without its closing stop or exclamation mark
+    (and the ¡ that opens a Spanish one, wherever it stands: "— ¡éxito!"), so "Fire in room 4!;
+    …: 40% → 15%" reads "Fire in room 4; …: 40% → 15%" (winchart.js's ``clause`` alike)."""
+    text = sentence.rstrip(". ")
+    if not text.endswith("!"):
+        return text
+    text = text.rstrip("! ")
+    opened = text.rfind("¡")
+    return text[:opened] + text[opened + 1:] if opened >= 0 else text
 
 
 def percent(x: float, lang: str = DEFAULT) -> str:

@@ -28,6 +28,12 @@ def note_suffix(kind: str, detail: dict[str, Any]) -> str:
     return "_auto" if detail.get("auto") else ""
 
 
+def one_stop(text: str) -> str:
+    """A sentence that ends in a name ending in a stop ("… is now called Ada L.") keeps one stop
+    (away.js's ``oneStop`` alike)."""
+    return text[:-1] if len(text) > 1 and text[-1] == "." and text[-2] in ".!?…" else text
+
+
 class Talk:
     """The chat of every live game of this process."""
 
@@ -89,7 +95,7 @@ class Talk:
         words = {"colour": cat.raw("colours", detail["colour"])}
         if "bot" in detail:
             words["bot"] = cat.raw("bot_levels", str(detail["bot"]))
-        text = cat.get("web", key, **{**detail, **words})
+        text = one_stop(cat.get("web", key, **{**detail, **words}))
         try:
             await self._add_line(lg, server_for(seat), None, text, kind, detail)
         except ProtocolError:

@@ -129,8 +129,15 @@ export function awayLine(page, m) {
   const how = m.system === "to_bot" && m.missed ? "_deadlines" : m.auto ? "_auto" : "";
   const key = `away_chat_${m.system}${how}${over}`;
   // the note's own name (the seat's then): a bot may hold the seat by now
-  li.textContent = t("web", key, { player: playerName(m.player, m.for_seat),
+  const text = t("web", key, { player: playerName(m.player, m.for_seat),
     colour: raw("colours", m.colour || ""), bot: m.bot ? raw("bot_levels", m.bot) : "", missed: m.missed || 0,
     old: m.old || "" });
+  li.textContent = oneStop(text);
   return li;
+}
+
+// A sentence that ends in a name ending in a stop ("… is now called Ada L.") keeps one stop, as
+// talk.py's English line does.
+export function oneStop(text) {
+  return text.replace(/([.!?…])\.$/u, "$1");
 }

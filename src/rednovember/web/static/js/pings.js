@@ -328,6 +328,13 @@ export class Pings {
     this.press = null;
   }
 
+  // The top of a phone's sheet of tabs (fixed at the window's foot, over the board), or Infinity.
+  sheetTop() {
+    const side = document.querySelector(".col-side");
+    if (!side || getComputedStyle(side).position !== "fixed") return Infinity;
+    return side.getBoundingClientRect().top;
+  }
+
   openMenu(target, x, y) {
     const ctx = this.page.model();
     if (!ctx || !this.seated()) return;
@@ -344,7 +351,10 @@ export class Pings {
     const w = this.menu.offsetWidth, h = this.menu.offsetHeight;
     let left = x - box.left + 8, top = y - box.top + 8;
     left = Math.max(4, Math.min(left, box.width - w - 4));
-    if (top + h > box.height - 4) top = Math.max(4, y - box.top - h - 8);
+    // below the press if it fits above whatever covers the column's foot: the window's edge, or
+    // a phone's sheet of tabs (fixed over the board); else above the press (audit, stop 64)
+    const floor = Math.min(box.bottom, window.innerHeight, this.sheetTop()) - box.top;
+    if (top + h > floor - 4) top = Math.max(4, Math.max(0, -box.top) + 4, y - box.top - h - 8);
     this.menu.style.left = `${left}px`;
     this.menu.style.top = `${top}px`;
     this.menu.querySelector("button").focus({ preventScroll: true });

@@ -114,7 +114,7 @@ export class WinChart {
   }
 
   sentence(tp) {
-    const what = (tp.entries || []).map((e) => describeEntry(this.model, e).replace(/[\s.]+$/u, "")).join(raw("meta", "list_sep"))
+    const what = (tp.entries || []).map((e) => clause(describeEntry(this.model, e))).join(raw("meta", "list_sep"))
       || raw("analyse", "quiet");
     return t("analyse", "swing", { minute: tp.minute, space: tp.space, what, before: pct(tp.before), after: pct(tp.after) });
   }
@@ -203,4 +203,14 @@ export class WinChart {
       this.onJump(Math.max(0, Math.min(steps, Math.round(((sx - L) / (W - L - R)) * steps))));
     });
   }
+}
+
+// A log sentence as one clause of a list: without its closing stop or exclamation mark (and the
+// ¡ that opens a Spanish one, wherever it stands), as analysis/turning.py's clause.
+export function clause(sentence) {
+  const text = sentence.replace(/[\s.]+$/u, "");
+  if (!text.endsWith("!")) return text;
+  const bare = text.replace(/[\s!]+$/u, "");
+  const opened = bare.lastIndexOf("¡");
+  return opened >= 0 ? bare.slice(0, opened) + bare.slice(opened + 1) : bare;
 }
