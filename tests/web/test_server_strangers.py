@@ -16,7 +16,7 @@ import httpx
 import pytest
 from pgcluster import cluster
 from websockets.exceptions import ConnectionClosed
-from webtools import Server, WsClient, seated_game
+from webtools import BOTS_FINISH, Server, WsClient, seated_game
 
 from rednovember.web.limits import Limits, client_key
 
@@ -279,3 +279,214 @@ def test_the_spectators_are_counted_across_two_processes(tmp_path: Path) -> None
             for ws in socks:
                 with contextlib.suppress(Exception):
                     ws.close()
+
+
+def _bots_alone(api: httpx.Client, address: str, players: int = 3) -> tuple[str, int]:
+    """A game of ``address``'s whose every seat went to the heuristic bot: (id, its version once
+    the last seat went, before any bot moved)."""
+    who = {"X-Forwarded-For": address}
+    r = api.post("/api/games", json={"players": players}, headers=who)
+    assert r.status_code == 201, r.text
+    gid, creator = r.json()["game"]["id"], r.json()["creator_token"]
+    version = 0
+    for seat in range(players):
+        r = api.post(f"/api/games/{gid}/seats/{seat}/bot", json={"bot": "heuristic"},
+                     headers={**who, "X-Creator-Token": creator})
+        assert r.status_code == 200, r.text
+        version = r.json()["game"]["version"]
+    return gid, version
+
+
+def _moves(api: httpx.Client, gid: str, since: int) -> int:
+    game = api.get(f"/api/games/{gid}").json()
+    assert game["status"] == "playing", "a bots' game of a few moves is not over"
+    return int(game["version"]) - since
+
+
+def test_bots_alone_at_a_table_move_within_their_creators_and_the_servers_budget(
+        tmp_path: Path) -> None:
+    """Audit, stop 64: anyone could start games that only bots play and keep a core busy for
+    ever. Such a table's bots make at most --limit-bot-table-moves-per-minute moves a minute for
+    its creator's games, and all of them together the server's own limit; the table then waits
+    (it is not lost, and it goes on when the minute has passed). A table a person plays is not
+    held back."""
+    flags = ["--limit-bot-table-moves-per-minute", "6",
+             "--limit-server-bot-table-moves-per-minute", "9"]
+    if time.time() % 60 > 40:  # the counts' minutes (web/rates.py): all in one of them
+        time.sleep(60.5 - time.time() % 60)
+    server = Server(tmp_path / "games.db", extra=flags, limits=True).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            first, since = _bots_alone(api, "203.0.113.7")
+            deadline = time.monotonic() + 20
+            while _moves(api, first, since) < 6 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(2.0)  # heuristic bots without the limit: hundreds of moves by now
+            assert _moves(api, first, since) == 6
+            # another client's table: its own 6, of which the server's 9 leave 3
+            second, since2 = _bots_alone(api, "198.51.100.9")
+            time.sleep(3.0)
+            assert _moves(api, second, since2) == 3
+            assert _moves(api, first, since) == 6
+            # a table with a person: its bots answer the person's moves at once
+            made = api.post("/api/games", json={"players": 3}).json()
+            gid, creator = made["game"]["id"], made["creator_token"]
+            token = api.post(f"/api/games/{gid}/seats",
+                             json={"seat": 0, "name": "Ada"}).json()["token"]
+            for seat in (1, 2):
+                assert api.post(f"/api/games/{gid}/seats/{seat}/bot",
+                                json={"bot": "heuristic"},
+                                headers={"X-Creator-Token": creator}).status_code == 200
+            played = 0
+            deadline = time.monotonic() + 20
+            while played < 3 and time.monotonic() < deadline:
+                state = api.get(f"/api/games/{gid}/state",
+                                headers={"Authorization": f"Bearer {token}"}).json()
+                if state.get("your_turn"):
+                    r = api.post(f"/api/games/{gid}/act",
+                                 json={"action": state["actions"][-1]["text"],
+                                       "version": state["version"]},
+                                 headers={"Authorization": f"Bearer {token}"})
+                    assert r.status_code == 200, r.text
+                    played += 1
+                else:
+                    time.sleep(0.1)
+            assert played == 3, "the bots beside a person were held back"
+    finally:
+        server.stop()
+
+
+def test_a_seat_holder_that_says_hello_again_as_a_spectator_is_counted(strict: Server) -> None:
+    """Audit, stop 64: a socket that said hello with a seat's token, then hello with none, was
+    a spectator nobody counted, so one client got past --limit-spectators-per-client (4 here).
+    Now the fifth such socket of a client is refused and closes (4429)."""
+    with httpx.Client(base_url=strict.url, timeout=10) as api:
+        gid, tokens, _ = seated_game(api, 3, seed=4)
+    who = {"X-Forwarded-For": "198.51.100.77"}
+    socks: list[WsClient] = []
+    try:
+        for n in range(4):
+            socks.append(WsClient(strict.url, gid, [tokens[0]], headers=who))
+            assert socks[-1].hello([])["spectator"] is True, n
+        fifth = WsClient(strict.url, gid, [tokens[0]], headers=who)
+        socks.append(fifth)
+        fifth.send({"type": "hello", "tokens": []})
+        err = fifth.until(lambda m: m["type"] == "error")
+        assert err["code"] == "rate_limited" and err["detail"] == "spectators"
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(20):
+                fifth.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        # the seat's holder still gets in; a spectator that takes its seat back stops counting
+        socks[0].hello([tokens[0]])
+        sixth = WsClient(strict.url, gid, headers=who)
+        socks.append(sixth)
+        assert next(m for m in sixth.received if m["type"] == "welcome")["spectator"] is True
+    finally:
+        for ws in socks:
+            ws.close()
+
+
+def test_a_rematch_counts_as_a_new_game_of_the_client_asking(tmp_path: Path) -> None:
+    """Audit, stop 64: a client refused new games (429) still started one after another by
+    asking for rematches, each a game of bots alone. Starting a rematch now counts against the
+    asker's --limit-games-per-minute; joining one already started costs nothing."""
+    flags = ["--limit-games-per-minute", "2", "--limit-bot-table-moves-per-minute", "0"]
+    server = Server(tmp_path / "games.db", extra=flags, limits=True).start()
+    a, b = {"X-Forwarded-For": "203.0.113.9"}, {"X-Forwarded-For": "198.51.100.10"}
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            made = api.post("/api/games", json={"players": 3, "seed": 3}, headers=a).json()
+            gid, creator = made["game"]["id"], made["creator_token"]
+            with WsClient(server.url, gid) as watcher:
+                for seat in range(3):
+                    assert api.post(f"/api/games/{gid}/seats/{seat}/bot",
+                                    json={"bot": "heuristic"},
+                                    headers={**a, "X-Creator-Token": creator}).status_code == 200
+                watcher.until(lambda m: m["type"] == "state" and m["status"] == "over", BOTS_FINISH)
+            assert api.post("/api/games", json={"players": 3}, headers=a).status_code == 201
+            assert api.post("/api/games", json={"players": 3}, headers=a).status_code == 429
+        with WsClient(server.url, gid, (), creator, headers=a) as ws:
+            refused = ws.request({"type": "rematch"})
+            assert refused["type"] == "error" and refused["code"] == "rate_limited"
+        with WsClient(server.url, gid, (), creator, headers=b) as ws:
+            nxt = ws.request({"type": "rematch"})["next"]
+        with WsClient(server.url, gid, (), creator, headers=a) as ws:
+            assert ws.request({"type": "rematch"})["next"] == nxt  # joining it is free
+    finally:
+        server.stop()
+
+
+def _mover(api: httpx.Client, gid: str, tokens: list[str]) -> tuple[int, dict[str, Any]]:
+    """The seat to move and its state (with its actions)."""
+    seat = int(api.get(f"/api/games/{gid}").json()["to_move"])
+    state = api.get(f"/api/games/{gid}/state", headers={"Authorization": f"Bearer {tokens[seat]}"})
+    return seat, state.json()
+
+
+def _opener(state: dict[str, Any]) -> str:
+    return next(a["text"] for a in state["actions"] if a["text"].startswith("open "))
+
+
+def test_moves_and_undos_over_http_are_limited(tmp_path: Path) -> None:
+    """Audit, stop 64: over HTTP, act and undo had no limit, and every undo stores a line in the
+    table talk: a seated stranger could bury the chat in "took back" lines. Moves, undos and
+    hand-overs over HTTP now share the client's --limit-messages-per-10s (in the database), and a
+    seat makes at most 20 undos a minute however it sends them; a refusal changes nothing."""
+    server = Server(tmp_path / "games.db", extra=["--limit-messages-per-10s", "8"],
+                    limits=True).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            gid, tokens, _ = seated_game(api, 3, seed=5)
+            seat, state = _mover(api, gid, tokens)
+            me = {"Authorization": f"Bearer {tokens[seat]}"}
+            codes = []
+            for _ in range(5):  # act, undo, act, undo, ...: the 9th request is refused
+                codes.append(api.post(f"/api/games/{gid}/act", headers=me,
+                                      json={"action": _opener(state)}).status_code)
+                codes.append(api.post(f"/api/games/{gid}/undo", headers=me, json={}).status_code)
+            assert codes[:8] == [200] * 8 and codes[8:] == [429, 429], codes
+            game = api.get(f"/api/games/{gid}").json()
+            assert game["version"] == state["version"] + 8  # the refused ones changed nothing
+        # a seat's undos, however many clients send them: 20 a minute
+        server.stop()
+        server = Server(tmp_path / "games.db", limits=True).start()
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            undone = []
+            for n in range(21):
+                who = {**me, "X-Forwarded-For": f"198.51.100.{n + 1}"}
+                assert api.post(f"/api/games/{gid}/act", headers=who,
+                                json={"action": _opener(state)}).status_code == 200
+                undone.append(api.post(f"/api/games/{gid}/undo", headers=who, json={}))
+            assert [r.status_code for r in undone] == [200] * 20 + [429]
+            assert undone[-1].json()["error"]["code"] == "rate_limited"
+        with WsClient(server.url, gid) as watcher:
+            chat = next(m for m in watcher.received if m["type"] == "welcome")["chat"]
+        assert sum(1 for m in chat if m.get("kind") == "undo") == 24  # 4 before, 20 here
+    finally:
+        server.stop()
+
+
+def test_a_player_who_plays_over_http_keeps_their_seat_between_moves(tmp_path: Path) -> None:
+    """Audit, stop 64: only an open WebSocket counted as being at the table, so a player moving
+    over HTTP could have their seat given to a bot by another seat one second after a move. A
+    move over HTTP now starts the grace (here 3 s) again."""
+    server = Server(tmp_path / "games.db", takeover_grace=3.0).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            gid, tokens, _ = seated_game(api, 3, seed=5)
+            time.sleep(3.5)  # nobody has a socket open: the grace is over for every seat
+            seat, state = _mover(api, gid, tokens)
+            me = {"Authorization": f"Bearer {tokens[seat]}"}
+            assert api.post(f"/api/games/{gid}/act", headers=me,
+                            json={"action": _opener(state)}).status_code == 200
+            other = {"Authorization": f"Bearer {tokens[(seat + 1) % 3]}"}
+            taken = api.post(f"/api/games/{gid}/seats/{seat}/bot", headers=other,
+                             json={"bot": "random"})
+            assert taken.status_code == 403, taken.text
+            assert taken.json()["error"]["detail"] == "left_recently"
+            time.sleep(3.5)  # no move since: gone for the grace
+            assert api.post(f"/api/games/{gid}/seats/{seat}/bot", headers=other,
+                            json={"bot": "random"}).status_code == 200
+    finally:
+        server.stop()

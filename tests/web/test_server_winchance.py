@@ -140,7 +140,9 @@ def test_a_curve_is_computed_once_and_kept_across_a_restart(
 
 def test_a_client_starts_a_limited_number_of_curves_per_hour(
         server_factory: Callable[..., Server]) -> None:
-    server = server_factory(limits=True, extra=("--limit-winchances-per-hour", "1"))
+    # (bots alone at a table at full speed: the games end before the curves are asked for)
+    server = server_factory(limits=True, extra=("--limit-winchances-per-hour", "1",
+                                                "--limit-bot-table-moves-per-minute", "0"))
     with httpx.Client(base_url=server.url, timeout=10) as api:
         first = bot_game(server.url, 3, seed=8)[0]
         second = bot_game(server.url, 3, seed=9)[0]

@@ -283,34 +283,39 @@ def create_app(db_url: str = "sqlite:///rednovember.db", *, data: GameData | Non
         return {"seat": seat, "version": lg.version, "actions": st["actions"]}
 
     @app.post("/api/games/{game_id}/act", responses={
-        **ok(Played), **errors("not_found", "unauthorised", "forbidden", *PLAY_ERRORS)})
+        **ok(Played), **errors("not_found", "unauthorised", "forbidden", *PLAY_ERRORS,
+                               "rate_limited")})
     async def act(game_id: str, body: ActBody, request: Request, authorization: Auth = None,
                   x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
         lg = await hub.get(game_id)
         seat = seat_of(lg, bearer(authorization, x_seat_token))
+        await hub.db(hub.rates.moves.check, client_of(request), time.time())
         await hub.act(lg, seat, body.action, body.version)
         return {"ok": True, "version": lg.version, "state": hub.state(lg, seat)}
 
     @app.post("/api/games/{game_id}/undo", responses={
         **ok(Played),
-        **errors("not_found", "unauthorised", "forbidden", "cannot_undo", *PLAY_ERRORS)})
+        **errors("not_found", "unauthorised", "forbidden", "cannot_undo", *PLAY_ERRORS,
+                 "rate_limited")})
     async def undo(game_id: str, request: Request, body: UndoBody | None = None,
                    authorization: Auth = None, x_seat_token: SeatTok = None) -> dict[str, Any]:
         hub = hub_of(request)
         lg = await hub.get(game_id)
         seat = seat_of(lg, bearer(authorization, x_seat_token))
+        await hub.db(hub.rates.moves.check, client_of(request), time.time())
         await hub.undo(lg, seat, body.version if body else None)
         return {"ok": True, "version": lg.version, "state": hub.state(lg, seat)}
 
     @app.post("/api/games/{game_id}/seats/{seat}/bot", responses={
         **ok(Handed), **errors("not_found", "unauthorised", "forbidden", "game_over",
-                               "unknown_bot")})
+                               "unknown_bot", "rate_limited")})
     async def seat_to_bot(game_id: str, seat: int, body: BotBody, request: Request,
                           authorization: Auth = None, x_seat_token: SeatTok = None,
                           x_creator_token: CreatorTok = None) -> dict[str, Any]:
         hub = hub_of(request)
         lg = await hub.get(game_id)
+        await hub.db(hub.rates.moves.check, client_of(request), time.time())
         token = bearer(authorization, x_seat_token)
         by: set[int] = set()
         if token:

@@ -1,7 +1,9 @@
 """Limits per client: how many games it may create and seats it may take per minute, how many of
 its games may wait for players at once (and how many may wait on the whole server), how many win-
 chance curves it may have computed per hour, how many My-games lookups it may make per minute
-(each rebuilds up to 60 games), how many advisor hints it may ask for per minute (each costs up
+(each rebuilds up to 60 games), how many moves per minute the bots of games that no person plays
+may make (those one client created, and all on the server: bots alone at a table cost a core
+each and never tire), how many advisor hints it may ask for per minute (each costs up
 to a second of a core), how many email addresses not yet confirmed it may give per hour (each may
 send a confirmation email to a stranger), how many messages one connection and all of a client's
 connections together may send, and how
@@ -50,6 +52,10 @@ class Limits:
     hints_per_minute: int = 0  # advisor hints one client may ask for per minute (all its seats)
     addresses_per_hour: int = 0  # unconfirmed email addresses one client may give per hour
     client_messages_per_10s: int = 0  # WebSocket messages of all one client's connections
+    # the bots' moves per minute in games no person plays (every seat a bot; web/hub/driver.py),
+    # those created by one client, and all of them on the server (each move costs up to 2 s)
+    bot_table_moves_per_minute: int = 0
+    server_bot_table_moves_per_minute: int = 0
 
     @classmethod
     def none(cls) -> Limits:

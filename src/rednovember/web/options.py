@@ -179,6 +179,10 @@ LIMITS = (
                                "per hour (each may cost a confirmation email)"),
     ("client_messages_per_10s", 300, "WebSocket messages all of one client's connections "
                                      "together may send per 10 seconds to one server process"),
+    ("bot_table_moves_per_minute", 120, "moves per minute of the bots of one client's games that "
+                                       "no person plays (every seat a bot): they wait beyond"),
+    ("server_bot_table_moves_per_minute", 300, "moves per minute of the bots of all games that no "
+                                               "person plays, on the whole server"),
     ("sockets_per_client", 256, "WebSockets one client may hold open at once on one server "
                                 "process (every game, seat holders included)"),
 )

@@ -74,6 +74,8 @@ class Rates:
         self.engine = engine
         self.games = SharedWindow(engine, limits.games_per_minute, 60.0, "new games")
         self.seats = SharedWindow(engine, limits.seats_per_minute, 60.0, "seats taken")
+        # a move, undo or seat handed to a bot over HTTP: as many as one connection's messages
+        self.moves = SharedWindow(engine, limits.messages_per_10s, 10.0, "game requests")
         # a lesson's play or solution (/api/learn): as many as one connection's messages
         self.learn = SharedWindow(engine, limits.messages_per_10s, 10.0, "lesson requests")
         self.winchances = SharedWindow(engine, limits.winchances_per_hour, 3600.0,
@@ -81,6 +83,11 @@ class Rates:
         self.lookups = SharedWindow(engine, limits.lookups_per_minute, 60.0, "my-games lookups")
         # the advisor's hints (web/hub/hints.py): each costs up to a second of a core
         self.hints = SharedWindow(engine, limits.hints_per_minute, 60.0, "hints")
+        # the bots' moves in games no person plays (web/hub/driver.py): the creator's, everyone's
+        self.bot_tables = SharedWindow(engine, limits.bot_table_moves_per_minute, 60.0,
+                                       "moves of bots playing alone")
+        self.server_bot_tables = SharedWindow(engine, limits.server_bot_table_moves_per_minute,
+                                              60.0, "moves of bots playing alone, server")
         # addresses given to seats that need a confirmation email (web/mail_api.py)
         self.addresses = SharedWindow(engine, limits.addresses_per_hour, 3600.0,
                                       "unconfirmed email addresses")
@@ -100,6 +107,11 @@ class Rates:
                                                     "again in a minute", "server_full",
                                     limit=total, seconds=60)
         self.games.check(client, now)
+
+    def bot_table_move(self, client: str, now: float) -> int:
+        """Before a bot's move in a game no person plays (created by ``client``): 0 when it may
+        move now (counted), else the seconds its table waits."""
+        return self.bot_tables.wait(client, now) or self.server_bot_tables.wait("server", now)
 
     def waiting(self, client: str) -> tuple[int, int]:
         """(the client's games waiting for players, all games waiting)."""

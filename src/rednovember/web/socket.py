@@ -109,7 +109,8 @@ async def handle(hub: Hub, lg: LiveGame, conn: Connection, text: str | bytes) ->
             return
         if msg.type == "rematch":
             # a player whose seat a bot plays (and who may take it back) may ask too
-            nxt = await hub.rematch(lg, lg.held_seats(conn) | lg.owned_seats(conn), conn.creator)
+            nxt = await hub.rematch(lg, lg.held_seats(conn) | lg.owned_seats(conn), conn.creator,
+                                    conn.client)
             conn.push_obj({"type": "ack", "id": rid, "ref": msg.type, "version": lg.version,
                            "next": nxt.id})
             return

@@ -281,6 +281,7 @@ class GameRecord:
     rematch: str | None = None
     deadline: DeadlineRow | None = None  # a turn-based table's (migration 0006)
     owners: dict[int, str] = field(default_factory=dict)  # see Store._owners
+    client: str | None = None  # who created it (web/limits.client_key; None before 0005)
 
 
 @dataclass(frozen=True)
@@ -514,7 +515,8 @@ class Store:
             rec = GameRecord(id=row.id, config=json.loads(row.config), status=row.status,
                              version=row.version, creator_hash=row.creator_hash,
                              result=None if row.result is None else json.loads(row.result),
-                             created=row.created, updated=row.updated, rematch=row.rematch)
+                             created=row.created, updated=row.updated, rematch=row.rematch,
+                             client=row.client)
             for s in c.execute(select(seats_table).where(seats_table.c.game_id == game_id)
                                .order_by(seats_table.c.seat)):
                 rec.seats.append(SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash))

@@ -37,6 +37,14 @@ def absent(lg: LiveGame) -> int | None:
     return None if lg.settings.turn_based else unconnected(lg)
 
 
+def seen(lg: LiveGame, seat: int) -> None:
+    """The seat's player just acted with no connection open (over HTTP, maybe on another
+    process): they are at the table, and the grace before anyone may give their seat to a bot
+    counts from now (audit, stop 64: an HTTP player's seat could be taken between two moves)."""
+    if 0 <= seat < len(lg.seats) and lg.seats[seat].kind == "human" and not lg.connected(seat):
+        lg.gone_since[seat] = time.monotonic()
+
+
 def gone_for(lg: LiveGame, seat: int) -> float:
     """Seconds since the seat's player left (as Seating.hand_to_bot counts them)."""
     return time.monotonic() - lg.gone_since.get(seat, 0.0)
@@ -82,4 +90,5 @@ def takes_over(lg: LiveGame) -> bool:
             and gone_for(lg, seat) >= lg.grace)
 
 
-__all__ = ["absent", "away_info", "bot_at", "gone_for", "handover_in", "takes_over", "unconnected"]
+__all__ = ["absent", "away_info", "bot_at", "gone_for", "handover_in", "seen", "takes_over",
+           "unconnected"]

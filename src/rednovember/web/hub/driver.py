@@ -1,7 +1,9 @@
 """The driver: on the game's owner process (web/hub/cluster.py), the bot seats play (each on a
 copy of the game in a worker thread; its move is applied only if the game has not changed
-meanwhile), and the turn timer (web/hub/clock.py) runs out: the server then makes that one
-decision with the heuristic bot's choice and says so in the chat (the seat stays the player's)."""
+meanwhile; at a table no person plays, within the moves a minute its creator's and the server's
+limits allow: web/rates.py), and the turn timer (web/hub/clock.py) runs out: the server then
+makes that one decision with the heuristic bot's choice and says so in the chat (the seat stays
+the player's)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import time
 from ...bots import Bot, make_bot
 from ...rules import Action
 from ..protocol import ProtocolError
+from ..rates import Rates
 from .absence import takes_over
 from .away import Away
 from .clock import deadline, mark
@@ -30,8 +33,9 @@ class Driver:
     """The bots and turn clocks of the games this process owns."""
 
     def __init__(self, rt: Runtime, writer: Writer, talk: Talk, away: Away,
-                 deadlines: Deadlines, bot_delay: float = 0.6) -> None:
+                 deadlines: Deadlines, rates: Rates, bot_delay: float = 0.6) -> None:
         self.rt = rt
+        self.rates = rates
         self.deadlines = deadlines
         self.w = writer
         self.talk = talk
@@ -89,6 +93,8 @@ class Driver:
             if lg.status != "playing" or lg.game.player_to_move != seat or \
                     lg.seats[seat].kind != "bot":
                 continue
+            if await self._held_back(lg):
+                continue
             bot = self._bot(lg, seat)
             try:
                 action = await asyncio.to_thread(bot.choose, lg.game.copy())
@@ -103,6 +109,21 @@ class Driver:
             await self._bot_move(lg, seat, bot, action, version)
             if self.bot_delay <= 0:
                 await asyncio.sleep(0)
+
+    async def _held_back(self, lg: LiveGame) -> bool:
+        """At a table no person plays (every seat a bot: nobody waits for it, and anyone may
+        start one), a move counts against its creator's and the server's bot moves a minute;
+        over them the table waits (True: look again after waiting)."""
+        if any(s.kind != "bot" for s in lg.seats):
+            return False
+        try:
+            wait = await self.rt.db(self.rates.bot_table_move, lg.client, time.time())
+        except Exception:
+            log.exception("counting a bot table's move failed in game %s", lg.id)
+            wait = 1
+        if wait:
+            await asyncio.sleep(wait)
+        return wait > 0
 
     async def _bot_move(self, lg: LiveGame, seat: int, bot: Bot, action: Action,
                         version: int) -> None:

@@ -52,6 +52,7 @@ def rebuild(data: GameData, rec: GameRecord) -> LiveGame:
     lg.changed_at, lg.clock_version = rec.updated, rec.version
     lg.rematch = rec.rematch
     lg.owners = dict(rec.owners)
+    lg.client = rec.client or ""
     restore(lg, rec.deadline)
     return lg
 

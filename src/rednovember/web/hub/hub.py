@@ -19,6 +19,7 @@ import time
 from ...rules import GameData
 from ..limits import Limits
 from ..mail import Mailer
+from ..protocol import ProtocolError
 from ..push import Pusher
 from ..rates import Rates
 from ..store import Store
@@ -60,13 +61,14 @@ class Hub:
         self.cache = GameCache(rt, self._kick)
         self.talk = Talk(rt)
         self.writer = Writer(rt, self.talk, self._kick)
-        self.seating = Seating(rt, self.cache, self.writer, self.talk)
+        self.seating = Seating(rt, self.cache, self.writer, self.talk, self.rates)
         self.notices = Notices(rt, mailer, mail_after, pusher)  # emails, pushes (hub/notices.py)
         self.away = Away(rt, self.seating, self.talk, self.notices)  # absent players' seats
         self.follower = Follower(rt, self.cache, self.writer, self.talk, self.away)
         self.deadlines = Deadlines(rt, self.cache, self.writer, self.talk, self.seating,
                                    self.notices)
-        self.driver = Driver(rt, self.writer, self.talk, self.away, self.deadlines, bot_delay)
+        self.driver = Driver(rt, self.writer, self.talk, self.away, self.deadlines, self.rates,
+                             bot_delay)
         self.expiry = Expiry(rt, waiting_expiry)
         self.hints = Hints(rt, self.rates.hints)  # the advisor (web/hub/hints.py)
         self._claimer: asyncio.Task[None] | None = None
@@ -151,10 +153,19 @@ class Hub:
                 reclaimable.append({"token": i, "seat": bot_seat})
                 c.owned[bot_seat] = lg.seats[bot_seat].token_hash or ""
         c.creator = lg.is_creator(creator)
-        spectator = not (c.seats or c.creator or reclaimable) and c not in lg.conns
-        if spectator and self.watchers.capped:  # (seat holders always get in)
-            await self.rt.db(self.watchers.join, lg.id, c.client, time.time())
+        # a spectator is counted once, also one that said hello before with a seat's token
+        # (audit, stop 64); one that now holds a seat no longer counts (holders always get in)
+        spectator = not (c.seats or c.creator or reclaimable)
+        if spectator and not c.watching and self.watchers.capped:
+            try:
+                await self.rt.db(self.watchers.join, lg.id, c.client, time.time())
+            except ProtocolError:
+                c.hello = False  # refused: the socket closes (4429), as a first hello's would
+                self.detach(lg, c)
+                raise
             c.watching = True
+        elif not spectator and c.watching:
+            self.detach_watcher(lg, c)
         c.hello = True
         lg.conns.add(c)
         await self.expiry.touch(lg)
@@ -172,11 +183,15 @@ class Hub:
             self.rt.spawn(self.follower.announce(lg))
         return rejected
 
-    def detach(self, lg: LiveGame, c: Connection) -> None:
-        lg.conns.discard(c)
+    def detach_watcher(self, lg: LiveGame, c: Connection) -> None:
+        """The connection no longer counts as one of the game's spectators."""
         if c.watching:
             c.watching = False
             self.rt.spawn(self.rt.db(self.watchers.leave, lg.id, c.client))
+
+    def detach(self, lg: LiveGame, c: Connection) -> None:
+        lg.conns.discard(c)
+        self.detach_watcher(lg, c)
         self.rt.spawn(self.expiry.touch(lg))
         self.cache.release(lg)
         now = time.monotonic()

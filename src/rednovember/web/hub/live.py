@@ -141,6 +141,7 @@ class LiveGame:
     # (what, seat) -> the seat's own limit of chat lines, board pings and hints, shared by all
     # its connections in this process: a player who opens more tabs gets no more of them
     seat_limits: dict[tuple[str, int], RateLimit] = field(default_factory=dict)
+    client: str = ""  # who created it (web/limits.client_key): its bots' budget alone (driver.py)
 
     def deadline_row(self) -> DeadlineRow | None:
         """The deadline as stored (None: no decision has one)."""

@@ -11,6 +11,7 @@ from ...bots import BOTS
 from .. import security
 from ..mail import carry_over
 from ..protocol import ProtocolError
+from ..rates import Rates
 from ..store import RematchTaken
 from ..tables import player_name
 from .games import GameCache
@@ -24,8 +25,10 @@ from .writer import Writer
 class Seating:
     """Who holds each seat of the live games."""
 
-    def __init__(self, rt: Runtime, games: GameCache, writer: Writer, talk: Talk) -> None:
+    def __init__(self, rt: Runtime, games: GameCache, writer: Writer, talk: Talk,
+                 rates: Rates | None = None) -> None:
         self.rt = rt
+        self.rates = rates  # a rematch is a new game of the client asking (web/rates.py)
         self.games = games
         self.w = writer
         self.talk = talk
@@ -145,10 +148,11 @@ class Seating:
                                              f"try again in {wait} s",
                                 "left_recently", seat=seat, seconds=wait)
 
-    async def rematch(self, lg: LiveGame, by: set[int], creator: bool) -> LiveGame:
+    async def rematch(self, lg: LiveGame, by: set[int], creator: bool,
+                      client: str | None = None) -> LiveGame:
         """A finished game's next one: the same configuration and seats (players keep their seat
         tokens, bots their strength; see :func:`rematch_seat`) with a new seed. One per game:
-        asking again joins it."""
+        asking again joins it. Starting it is a new game of ``client``'s (web/rates.py)."""
         if lg.status != "over":
             raise ProtocolError("forbidden", "a rematch can start once the game is over")
         if not by and not creator:
@@ -158,9 +162,12 @@ class Seating:
             if lg.rematch is not None:
                 return await self.games.get(lg.rematch)
             c = lg.config
+            if client is not None and self.rates is not None:  # else a rematch a minute for ever
+                await self.rt.db(self.rates.new_game, client, time.time())
             try:  # the database keeps one rematch per game, whichever process asks first
                 new, _ = await self.w.create_game(c.players, c.gnomes_per_player, c.variants, None,
-                                                lg.creator_hash, lg.settings.for_rematch(), lg.id)
+                                                lg.creator_hash, lg.settings.for_rematch(), lg.id,
+                                                client)
             except RematchTaken as taken:
                 if taken.game_id is None:  # pragma: no cover - the game row was deleted
                     raise ProtocolError("not_found", "this game is gone") from None

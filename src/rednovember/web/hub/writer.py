@@ -21,6 +21,7 @@ from ..chat import undo_detail, undo_text
 from ..protocol import ProtocolError
 from ..store import GameRecord, RematchTaken, StaleWrite
 from ..tables import TableSettings
+from .absence import seen
 from .clock import mark, restore
 from .games import empty_seats, rebuild, seats_of
 from .live import LiveGame, Seat
@@ -30,6 +31,7 @@ from .talk import Talk
 from .views import broadcast, common_prefix
 
 log = logging.getLogger("rednovember.web")
+UNDO_BURST, UNDO_WINDOW = 20, 60.0  # undos a seat may make per minute (a chat line each)
 
 T = TypeVar("T")
 UNDO_CLOCKS = 64  # the turn timer's starts kept for undos (a turn is never that many actions)
@@ -73,6 +75,7 @@ class Writer:
                       creator_hash or security.hash_token(token))
         lg.settings = settings or TableSettings()
         lg.grace, lg.clock = self.rt.takeover_grace, self.rt.clock
+        lg.client = client or ""
         try:
             await self.rt.db(self.rt.store.create_game, gid, config.to_dict(), lg.creator_hash,
                           config.players, lg.settings.listed, lg.settings.stored(), rematch_of,
@@ -152,6 +155,8 @@ class Writer:
                 lg.gone_since[s.seat] = now
         lg.game, lg.seats, lg.version = game, seats, rec.version
         lg.status = "over" if game.is_over else rec.status
+        for code in rec.actors[len(lg.actors):]:  # a player's own moves (not a stand-in's)
+            seen(lg, code)
         lg.actors, lg.texts = list(rec.actors), list(rec.actions)
         lg.changed_at, lg.clock_version = rec.updated, rec.version
         lg.owners = dict(rec.owners)
@@ -229,6 +234,8 @@ class Writer:
         lg.texts.append(text)
         lg.version += 1
         lg.status = status
+        if by_player:
+            seen(lg, seat)
         broadcast(lg, len(g.log))
         self.on_change(lg)
 
@@ -269,10 +276,13 @@ class Writer:
             if lg.clock_before:
                 lg.changed_at = lg.clock_before.pop()
             lg.clock_version = lg.version
+            seen(lg, seat)
             broadcast(lg, stable)
             self.on_change(lg)
             return g, stable
 
+        # each undo is a line in everyone's table talk: a seat's are limited like its chat lines
+        lg.seat_limit("undo", seat, UNDO_BURST, UNDO_WINDOW).check()
         g, stable = await self.locked(lg, attempt, version)
         try:  # said in the table talk: the others' logs just shrink
             detail = undo_detail(g, stable)
