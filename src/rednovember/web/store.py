@@ -2,9 +2,8 @@
 
 SQLite (WAL mode) by default; any SQLAlchemy URL works (PostgreSQL: ``postgresql+psycopg://…``).
 Every write is one short transaction, so a process killed at any moment leaves every game at the
-last action that was acknowledged. Every write of a game is conditional on its version
-(compare-and-set): a writer whose copy of the game is stale changes nothing and gets
-:class:`StaleWrite`, so two processes can never both extend the same version of a game.
+last action that was acknowledged. Each write of a game is conditional on its version: a stale
+writer changes nothing (:class:`StaleWrite`), so two processes never both extend one version.
 
 On PostgreSQL every write also sends a notice (``NOTIFY`` on :data:`CHANNEL`, in the same
 transaction, so it is heard only once committed): the other server processes listen and bring
@@ -513,10 +512,9 @@ class Store:
             if row is None:
                 return None
             rec = GameRecord(id=row.id, config=json.loads(row.config), status=row.status,
-                             version=row.version, creator_hash=row.creator_hash,
+                             version=row.version, creator_hash=row.creator_hash, client=row.client,
                              result=None if row.result is None else json.loads(row.result),
-                             created=row.created, updated=row.updated, rematch=row.rematch,
-                             client=row.client)
+                             created=row.created, updated=row.updated, rematch=row.rematch)
             for s in c.execute(select(seats_table).where(seats_table.c.game_id == game_id)
                                .order_by(seats_table.c.seat)):
                 rec.seats.append(SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash))
