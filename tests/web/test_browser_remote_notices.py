@@ -146,8 +146,8 @@ def test_an_address_given_again_soon_after_says_no_new_link_went(
         inbox: Inbox) -> None:
     """Stop the emails and give the address again a moment later: no second confirmation email
     goes (one per 10 minutes), yet the card said "We sent a link to …" (browser audit, stop 55).
-    It now says that no new link went, and to open the last one; after a reload it says what
-    the seat's address waits for, as before."""
+    It now says that no new link went, and when one goes (the last one may name another game:
+    play-over-days audit, stop 64); after a reload it says what the seat's address waits for."""
     page, _ = seated_page(new_context, server.url, service.browser("bea"))
     card = page.get_by_test_id("notices")
     status = card.get_by_test_id("notice-email-status")
@@ -159,6 +159,7 @@ def test_an_address_given_again_soon_after_says_no_new_link_went(
     card.get_by_test_id("notice-email").fill("bea@example.org")
     card.get_by_test_id("notice-email-save").click()
     expect(status).to_contain_text("No new link went to bea@example.org now")
+    expect(status).to_contain_text("One goes the next time your seat waits for you")
     shot(page, "notices_email_later")
     assert len(inbox.messages) == 1  # the first confirmation only
     page.reload()

@@ -572,6 +572,31 @@ def test_one_address_gets_so_many_emails_a_day_whoever_asks(tmp_path: Path) -> N
     engine.dispose()
 
 
+def test_turn_emails_do_not_use_up_the_confirmations_of_the_next_game(tmp_path: Path) -> None:
+    """Audit, stop 64: ASK_PER_DAY counted every email of the day, so a player who had five
+    turn emails of one game could not confirm the address for a second game until the next day
+    (that game's emails never went). Confirmations are counted apart; PER_DAY still caps all."""
+    from sqlalchemy import select
+
+    from rednovember.web.mail import ASK_EVERY, ASK_PER_DAY, PER_DAY, allow, answer, ask
+    from rednovember.web.store import Store, address_table
+
+    engine = Store(database_url(tmp_path / "asks.db")).engine
+    t = 1_000_000.0
+    assert ask(engine, "ann@example.org", "en", t)  # game A asks; Ann says yes
+    with engine.connect() as c:
+        secret = c.execute(select(address_table.c.secret)).scalar_one()
+    assert answer(engine, secret, True) is not None
+    assert all(allow(engine, "ann@example.org", t + k) for k in range(1, 10))  # A's turns
+    assert ask(engine, "ann@example.org", "en", t + ASK_EVERY)  # game B may still ask
+    more = [ask(engine, "ann@example.org", "en", t + ASK_EVERY * k)
+            for k in range(2, ASK_PER_DAY + 1)]
+    assert more == [True] * (ASK_PER_DAY - 2) + [False]  # B and the others: 5 in all today
+    assert sum(allow(engine, "ann@example.org", t + 2 * ASK_EVERY * ASK_PER_DAY + k)
+               for k in range(PER_DAY)) == PER_DAY - 10 - (ASK_PER_DAY - 1)  # every kind: 30
+    engine.dispose()
+
+
 def test_a_confirmation_email_that_failed_may_be_asked_again_at_once(tmp_path: Path) -> None:
     """The mail server refused the confirmation email (web/mail_api.py ``unask``): the next Save
     sends one at once, not ASK_EVERY later, and it still counts towards ASK_PER_DAY."""

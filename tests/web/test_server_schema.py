@@ -140,5 +140,7 @@ def test_migration_0011_keeps_confirmed_seats_and_the_links_already_sent(tmp_pat
         with store.engine.connect() as c:
             assert c.execute(select(address_table.c.state).where(
                 address_table.c.email == "asked@example.org")).scalar_one() == "yes"
+            # migration 0012: the confirmations of the day counted apart, from 0
+            assert c.execute(select(address_table.c.asks)).scalars().all() == [0, 0]
     finally:
         store.close()

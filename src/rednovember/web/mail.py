@@ -315,9 +315,10 @@ def address_state(engine: Engine, address: str) -> str | None:
         return _state(c, address)
 
 
-def _day(row: Any, now: float) -> tuple[float, int]:
-    """The address's counting window at ``now``: its start and the emails sent in it."""
-    return (float(row.day), int(row.sent)) if now - row.day < DAY else (now, 0)
+def _day(row: Any, now: float) -> tuple[float, int, int]:
+    """The address's counting window at ``now``: its start, the emails sent in it and how many
+    of them were confirmation emails."""
+    return (float(row.day), int(row.sent), int(row.asks)) if now - row.day < DAY else (now, 0, 0)
 
 
 def ask(engine: Engine, address: str, lang: str, now: float) -> bool:
@@ -331,16 +332,16 @@ def ask(engine: Engine, address: str, lang: str, now: float) -> bool:
             if row is None:
                 c.execute(insert(address_table).values(
                     email=key, state="asked", secret=secrets.token_urlsafe(24), lang=lang,
-                    asked=now, day=now, sent=1))
+                    asked=now, day=now, sent=1, asks=1))
                 return True
-            day, sent = _day(row, now)
-            if row.state == "never" or sent >= ASK_PER_DAY or sent >= PER_DAY \
+            day, sent, asks = _day(row, now)  # (turn emails do not use up the confirmations)
+            if row.state == "never" or asks >= ASK_PER_DAY or sent >= PER_DAY \
                     or (row.asked is not None and now - row.asked < ASK_EVERY):
                 return False
             return c.execute(update(address_table).where(
                 address_table.c.email == key, address_table.c.day == row.day,
                 address_table.c.sent == row.sent).values(
-                lang=lang, asked=now, day=day, sent=sent + 1)).rowcount == 1
+                lang=lang, asked=now, day=day, sent=sent + 1, asks=asks + 1)).rowcount == 1
     except IntegrityError:  # another process gave the address at this moment: it sends
         return False
 
@@ -362,12 +363,13 @@ def allow(engine: Engine, address: str, now: float) -> bool:
             row = c.execute(select(address_table).where(address_table.c.email == key)).first()
             if row is None or row.state != "yes":  # (a seat's yes said yes to the address)
                 return False
-            day, sent = _day(row, now)
+            day, sent, asks = _day(row, now)
             if sent >= PER_DAY:
                 return False
             if c.execute(update(address_table).where(
                     address_table.c.email == key, address_table.c.day == row.day,
-                    address_table.c.sent == row.sent).values(day=day, sent=sent + 1)).rowcount:
+                    address_table.c.sent == row.sent).values(day=day, sent=sent + 1,
+                                                             asks=asks)).rowcount:
                 return True
     return False
 

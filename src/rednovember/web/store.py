@@ -150,8 +150,7 @@ mail_table = Table(
     Column("seat", Integer, primary_key=True),
     Column("email", String(254), nullable=True),  # null: opted out
     Column("lang", String(8), nullable=False),
-    # the secret of the seat's unsubscribe link, kept as it is: every email must carry it again
-    # (it can only stop this seat's emails, nothing more: no seat token is ever in an email)
+    # the seat's unsubscribe secret, kept (every email carries it; it stops this seat's emails only)
     Column("unsub", String(64), nullable=False, unique=True),
     Column("sent", Boolean, nullable=False, default=False),
     # the secret of the game's confirmation link for this address (migration 0011): the seats of
@@ -188,6 +187,7 @@ address_table = Table(
     Column("asked", Float, nullable=True),  # when the last confirmation email went
     Column("day", Float, nullable=False),  # the start of the 24 hours ``sent`` counts
     Column("sent", Integer, nullable=False),  # emails sent to it since ``day``
+    Column("asks", Integer, nullable=False, server_default="0"),  # confirmations of them (0012)
 )
 
 # The server's VAPID key pair (migration 0009, web/push.py): one row, made by the first process.
