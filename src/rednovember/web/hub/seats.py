@@ -26,7 +26,7 @@ class Seating:
     """Who holds each seat of the live games."""
 
     def __init__(self, rt: Runtime, games: GameCache, writer: Writer, talk: Talk,
-                 rates: Rates | None = None) -> None:
+                 rates: Rates) -> None:
         self.rt = rt
         self.rates = rates  # a rematch is a new game of the client asking (web/rates.py)
         self.games = games
@@ -149,7 +149,7 @@ class Seating:
                                 "left_recently", seat=seat, seconds=wait)
 
     async def rematch(self, lg: LiveGame, by: set[int], creator: bool,
-                      client: str | None = None) -> LiveGame:
+                      client: str) -> LiveGame:
         """A finished game's next one: the same configuration and seats (players keep their seat
         tokens, bots their strength; see :func:`rematch_seat`) with a new seed. One per game:
         asking again joins it. Starting it is a new game of ``client``'s (web/rates.py)."""
@@ -162,8 +162,7 @@ class Seating:
             if lg.rematch is not None:
                 return await self.games.get(lg.rematch)
             c = lg.config
-            if client is not None and self.rates is not None:  # else a rematch a minute for ever
-                await self.rt.db(self.rates.new_game, client, time.time())
+            await self.rt.db(self.rates.new_game, client, time.time())  # (not joining one)
             try:  # the database keeps one rematch per game, whichever process asks first
                 new, _ = await self.w.create_game(c.players, c.gnomes_per_player, c.variants, None,
                                                 lg.creator_hash, lg.settings.for_rematch(), lg.id,
